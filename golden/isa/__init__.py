@@ -1,0 +1,25 @@
+"""The SM_1.0 ISA layer: one encoding table and everything derived from it."""
+
+from .assembler import AsmError, Program, assemble, assemble_instruction
+from .decoder import IllegalInstruction, Instruction, decode, decode_program, make
+from .disassembler import format_listing, render_program
+from .form import Form
+from .table import BY_MNEMONIC, BY_NAME, FORMS
+
+__all__ = [
+    "BY_MNEMONIC",
+    "BY_NAME",
+    "FORMS",
+    "AsmError",
+    "Form",
+    "IllegalInstruction",
+    "Instruction",
+    "Program",
+    "assemble",
+    "assemble_instruction",
+    "decode",
+    "decode_program",
+    "format_listing",
+    "make",
+    "render_program",
+]

@@ -1,0 +1,311 @@
+"""NVIDIA cuobjdump-syntax text -> instruction words.
+
+Line syntax (see README.md, "Assembly syntax"):
+    [label:]... [MNEMONIC[.MOD...] [operand, ...]] [;] [// comment | # comment | /* comment */]
+    .directive [arguments]
+Labels stand wherever a code address is expected (`BRA C0.NE, loop`, or `!loop`).
+
+Two rules make NVIDIA text round-trip: 64-bit instructions must sit on 8-byte boundaries, so a
+32-bit instruction left alone before one is assembled as its 64-bit equivalent (what ptxas does,
+reported as a note); and a program's last instruction, when it is a 64-bit normal one without
+marker, gets the exit marker that cuobjdump never prints (`.explicit_exit` turns that off).
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+
+from .decoder import IllegalInstruction, Instruction, decode
+from .form import LONG, MARK_EXIT, Form
+from .syntax import ParseContext, SyntaxProblem
+from .table import BY_MNEMONIC, BY_NAME
+
+
+class AsmError(Exception):
+    """Assembly error naming file, line and column (1-based) and what was expected."""
+
+    def __init__(self, message: str, file: str = "<input>", line: int = 0, col: int = 0, source: str = "") -> None:
+        self.message, self.file, self.line, self.col, self.source = message, file, line, col, source
+        super().__init__(self.format())
+
+    def format(self) -> str:
+        head = f"{self.file}:{self.line}:{self.col}: error: {self.message}"
+        if self.source:
+            caret = " " * max(self.col - 1, 0) + "^"
+            return f"{head}\n    {self.source}\n    {caret}"
+        return head
+
+
+_MNEMONIC_RE = re.compile(r"\s*([A-Za-z][A-Za-z0-9_]*)((?:\.[A-Za-z0-9_]+)*)")
+
+
+def split_mnemonic(text: str) -> tuple[str, list[str], str, int]:
+    """'IADD.C0 R0, R1, R2' -> ('IADD', ['C0'], ' R0, R1, R2', column of the rest)."""
+    m = _MNEMONIC_RE.match(text)
+    if not m:
+        raise SyntaxProblem(0, f"expected an instruction mnemonic, got {text.strip()!r}")
+    suffixes = [s for s in m.group(2).split(".") if s]
+    return m.group(1), suffixes, text[m.end() :], m.end()
+
+
+def split_operands(text: str, col: int) -> list[tuple[str, int]]:
+    """Split at commas outside brackets and parentheses; each piece keeps its column."""
+    if not text.strip():
+        return []
+    out: list[tuple[str, int]] = []
+    depth = 0
+    start = 0
+    for i, ch in enumerate(text):
+        if ch in "[(":
+            depth += 1
+        elif ch in "])":
+            depth -= 1
+        elif ch == "," and depth == 0:
+            out.append((text[start:i], col + start))
+            start = i + 1
+    out.append((text[start:], col + start))
+    for piece, pcol in out:
+        if not piece.strip():
+            raise SyntaxProblem(pcol, "empty operand")
+    return out
+
+
+def _candidates(base: str, col: int) -> list[Form]:
+    forms = BY_MNEMONIC.get(base.upper())
+    if forms:
+        return forms
+    close = difflib.get_close_matches(base.upper(), list(BY_MNEMONIC), n=3)
+    hint = f" (did you mean {', '.join(close)}?)" if close else ""
+    raise SyntaxProblem(col, f"unknown mnemonic {base!r}{hint}")
+
+
+def parse_instruction(text: str, ctx: ParseContext) -> tuple[Form, dict[str, int]]:
+    """One instruction's text -> (form, fields). Raises SyntaxProblem with the best explanation."""
+    lead = len(text) - len(text.lstrip())
+    base, suffixes, rest, rest_col = split_mnemonic(text)
+    forms = _candidates(base, lead)
+    operands = split_operands(rest, rest_col)
+    best: SyntaxProblem | None = None
+    for form in forms:
+        try:
+            return form, form.parse(suffixes, operands, ctx)
+        except SyntaxProblem as e:
+            col = lead if e.col < 0 else e.col
+            problem = SyntaxProblem(col, e.message)
+            if best is None or problem.col > best.col:
+                best = problem
+    assert best is not None
+    raise best
+
+
+def assemble_instruction(text: str, pc: int = 0, labels: dict[str, int] | None = None) -> Instruction:
+    """One instruction, markers explicit (`.S` join, `.E` exit); raises AsmError."""
+    ctx = ParseContext(pc=pc, labels=labels or {})
+    try:
+        form, fields = parse_instruction(text, ctx)
+    except SyntaxProblem as e:
+        raise AsmError(e.message, line=1, col=e.col + 1, source=text) from None
+    return _build(form, fields, pc, text, "<input>", 1)
+
+
+def _build(form: Form, fields: dict[str, int], pc: int, text: str, file: str, line: int) -> Instruction:
+    try:
+        word = form.encode(fields)
+    except ValueError as e:
+        raise AsmError(f"value out of range: {e}", file, line, 1, text) from None
+    words = (word & 0xFFFFFFFF,) if form.size == 4 else (word & 0xFFFFFFFF, word >> 32)
+    try:
+        insn = decode(words, pc if form.size == 8 and pc % 8 == 0 else None)
+    except IllegalInstruction as e:
+        raise AsmError(e.reason, file, line, 1, text) from None
+    if insn.form is not form:
+        raise AssertionError(f"{text!r} assembled as {form.name} but decodes as {insn.form.name}")
+    return Instruction(form, insn.fields, pc)
+
+
+# ---------------------------------------------------------------------------------------------
+# programs
+
+
+@dataclass
+class Line:
+    file: str
+    number: int
+    source: str  # the original line, for error carets
+    text: str  # the instruction text (comments and labels removed)
+    col: int  # column of `text` in `source` (0-based)
+    labels: list[str] = field(default_factory=list)
+
+
+@dataclass
+class Program:
+    instructions: list[Instruction]
+    labels: dict[str, int]
+    lines: list[Line]  # one per instruction
+    notes: list[str]
+    directives: list[tuple[str, str, Line]]
+
+    @property
+    def words(self) -> list[int]:
+        return [w for insn in self.instructions for w in insn.words]
+
+    def to_bytes(self) -> bytes:
+        return b"".join(w.to_bytes(4, "little") for w in self.words)
+
+
+Directive = Callable[[str, Line], None]
+
+_LABEL_RE = re.compile(r"\s*([A-Za-z_.$][\w.$]*)\s*:(?!:)")
+
+
+def strip_comments(lines: Iterable[str]) -> Iterable[tuple[int, str, str]]:
+    """(line number, original line, text without comments and trailing ';')."""
+    in_block = False
+    for number, source in enumerate(lines, 1):
+        text = ""
+        i = 0
+        while i < len(source):
+            if in_block:
+                end = source.find("*/", i)
+                if end < 0:
+                    i = len(source)
+                    break
+                i = end + 2
+                in_block = False
+                text += " " * 2
+                continue
+            if source.startswith("/*", i):
+                in_block = True
+                text += "  "
+                i += 2
+                continue
+            if source.startswith("//", i) or source[i] == "#":
+                break
+            text += source[i]
+            i += 1
+        text = text.rstrip()
+        if text.endswith(";"):
+            text = text[:-1].rstrip()
+        yield number, source.rstrip("\n"), text
+
+
+def read_lines(source: str, file: str) -> tuple[list[Line], list[tuple[str, str, Line]]]:
+    out: list[Line] = []
+    directives: list[tuple[str, str, Line]] = []
+    pending: list[str] = []
+    for number, original, text in strip_comments(source.splitlines()):
+        col = 0
+        while True:
+            m = _LABEL_RE.match(text, col)
+            if not m:
+                break
+            pending.append(m.group(1))
+            col = m.end()
+        body = text[col:]
+        if not body.strip():
+            continue
+        stripped = body.lstrip()
+        col += len(body) - len(stripped)
+        line = Line(file, number, original, stripped, col, pending)
+        if stripped.startswith("."):
+            name, _, args = stripped[1:].partition(" ")
+            if pending:
+                raise AsmError("a label must be followed by an instruction, not a directive", file, number, col + 1, original)
+            directives.append((name.lower(), args.strip(), line))
+            continue
+        out.append(line)
+        pending = []
+    if pending:
+        last = out[-1] if out else None
+        number = last.number if last else 0
+        raise AsmError(f"label {pending[0]!r} at the end of the program labels no instruction", file, number, 1)
+    return out, directives
+
+
+def assemble(
+    source: str,
+    file: str = "<input>",
+    base: int = 0,
+    directives: dict[str, Directive] | None = None,
+) -> Program:
+    """Assemble a whole program. Raises AsmError naming file, line and column."""
+    if base % 8:
+        raise AsmError(f"program base address {base:#x} is not 8-byte aligned", file)
+    lines, found = read_lines(source, file)
+    handlers = {"explicit_exit": lambda args, line: None, **(directives or {})}
+    for name, args, line in found:
+        if name not in handlers:
+            known = ", ".join("." + n for n in sorted(handlers))
+            raise AsmError(f"unknown directive .{name} (known: {known})", file, line.number, line.col + 1, line.source)
+        handlers[name](args, line)
+    explicit_exit = any(name == "explicit_exit" for name, _, _ in found)
+    if not lines:
+        raise AsmError("no instructions", file)
+
+    def parse(line: Line, ctx: ParseContext, text: str | None = None) -> tuple[Form, dict[str, int]]:
+        try:
+            return parse_instruction(text or line.text, ctx)
+        except SyntaxProblem as e:
+            raise AsmError(e.message, file, line.number, line.col + e.col + 1, line.source) from None
+
+    # Pass 1: forms and sizes (labels read as 0), promoting lone 32-bit instructions.
+    forms: list[Form] = []
+    texts: list[str] = []
+    notes: list[str] = []
+    addr = base
+    labels: dict[str, int] = {}
+    addrs: list[int] = []
+    for i, line in enumerate(lines):
+        form, _ = parse(line, ParseContext(pc=addr, first_pass=True))
+        text = line.text
+        if form.size == 8 and addr % 8:
+            prev_form, prev_text, prev = forms[-1], texts[-1], lines[i - 1]
+            promoted = _promoted_text(prev_form, prev_text)
+            if promoted is None:
+                raise AsmError(
+                    f"{form.mnemonic} would sit at {addr:#x}, not 8-byte aligned, and {prev_form.mnemonic} "
+                    "has no 64-bit form to pad with",
+                    file, line.number, line.col + 1, line.source,
+                )  # fmt: skip
+            forms[-1], _ = parse(prev, ParseContext(pc=addrs[-1], first_pass=True), promoted)
+            texts[-1] = promoted
+            notes.append(f"{file}:{prev.number}: {prev_form.mnemonic} assembled as {forms[-1].mnemonic} to keep the next instruction 8-byte aligned")
+            addr += 4
+        forms.append(form)
+        texts.append(text)
+        addrs.append(addr)
+        for label in line.labels:
+            if label in labels:
+                raise AsmError(f"label {label!r} defined twice", file, line.number, 1, line.source)
+            labels[label] = addr
+        addr += form.size
+    # Labels after promotion shifts.
+    labels = {}
+    addr = base
+    for line, form, i in zip(lines, forms, range(len(lines))):
+        addrs[i] = addr
+        for label in line.labels:
+            labels[label] = addr
+        addr += form.size
+
+    # Pass 2: encode with labels known.
+    out: list[Instruction] = []
+    for i, (line, text) in enumerate(zip(lines, texts)):
+        form, fields = parse(line, ParseContext(pc=addrs[i], labels=labels), text)
+        last = i == len(lines) - 1
+        if last and not explicit_exit and form.fmt == LONG and fields.get("marker", 0) == 0:
+            fields["marker"] = MARK_EXIT
+        out.append(_build(form, fields, addrs[i], line.source, file, line.number))
+    return Program(out, labels, lines, notes, found)
+
+
+def _promoted_text(form: Form, text: str) -> str | None:
+    if not form.promote:
+        return None
+    long_form = BY_NAME[form.promote]
+    m = _MNEMONIC_RE.match(text)
+    assert m
+    return long_form.mnemonic + text[m.end(1) :]
