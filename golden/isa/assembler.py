@@ -285,7 +285,7 @@ def assemble(
     # Labels after promotion shifts.
     labels = {}
     addr = base
-    for line, form, i in zip(lines, forms, range(len(lines))):
+    for i, (line, form) in enumerate(zip(lines, forms, strict=True)):
         addrs[i] = addr
         for label in line.labels:
             labels[label] = addr
@@ -293,7 +293,7 @@ def assemble(
 
     # Pass 2: encode with labels known.
     out: list[Instruction] = []
-    for i, (line, text) in enumerate(zip(lines, texts)):
+    for i, (line, text) in enumerate(zip(lines, texts, strict=True)):
         form, fields = parse(line, ParseContext(pc=addrs[i], labels=labels), text)
         last = i == len(lines) - 1
         if last and not explicit_exit and form.fmt == LONG and fields.get("marker", 0) == 0:

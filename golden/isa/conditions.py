@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-Z, S, C, O = 1, 2, 4, 8
+FLAG_Z, FLAG_S, FLAG_C, FLAG_O = 1, 2, 4, 8
 
 # code -> (NVIDIA spelling, envytools spelling, predicate over the flags nibble)
 _TABLE: dict[int, tuple[str, str, Callable[[bool, bool, bool, bool], bool]]] = {
@@ -18,9 +18,9 @@ _TABLE: dict[int, tuple[str, str, Callable[[bool, bool, bool, bool], bool]]] = {
     0x01: ("LT", "l", lambda z, s, c, o: (s and not z) != o),
     0x02: ("EQ", "e", lambda z, s, c, o: z and not s),
     0x03: ("LE", "le", lambda z, s, c, o: s != (z or o)),
-    0x04: ("GT", "g", lambda z, s, c, o: not z and not (s != o)),
+    0x04: ("GT", "g", lambda z, s, c, o: not z and s == o),
     0x05: ("NE", "lg", lambda z, s, c, o: not z),
-    0x06: ("GE", "ge", lambda z, s, c, o: not (s != o)),
+    0x06: ("GE", "ge", lambda z, s, c, o: s == o),
     0x07: ("NUM", "lge", lambda z, s, c, o: not z or not s),
     0x08: ("NAN", "u", lambda z, s, c, o: z and s),
     0x09: ("LTU", "lu", lambda z, s, c, o: s != o),
@@ -53,7 +53,7 @@ NEVER = 0x00
 
 def holds(code: int, flags: int) -> bool:
     """Whether condition `code` is true for the 4-bit flags value `flags`."""
-    return _TABLE[code][2](bool(flags & Z), bool(flags & S), bool(flags & C), bool(flags & O))
+    return _TABLE[code][2](bool(flags & FLAG_Z), bool(flags & FLAG_S), bool(flags & FLAG_C), bool(flags & FLAG_O))
 
 
 def truth_table(code: int) -> int:

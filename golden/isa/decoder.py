@@ -142,7 +142,7 @@ def _check_round_trip(insn: Instruction, word: int, words: tuple[int, ...], addr
     from .assembler import split_mnemonic, split_operands
 
     text = insn.text
-    base, suffixes, rest, rest_col = split_mnemonic(text)
+    _, suffixes, rest, rest_col = split_mnemonic(text)
     try:
         fields = insn.form.parse(suffixes, split_operands(rest, rest_col), ParseContext(pc=addr or 0, first_pass=True))
         again = insn.form.encode(fields)
@@ -175,7 +175,8 @@ def _why_no_form(word: int, fmt: str) -> str:
         detail = ", ".join(
             f"{n}={form.fields[n].extract(word):#x} (expected {form.fixed[n]:#x})" for n in best[2]
         )
-        return f"no {kind} instruction matches; nearest is {form.name} but {detail}"
+        where = f"opcode {op:x}" + (f".{sec}" if sec is not None else "")
+        return f"no {kind} instruction matches ({where}); nearest is {form.name} but {detail}"
     where = f"opcode {op:x}" + (f" secondary {sec}" if sec is not None else "")
     return f"no {kind} instruction has {where}"
 

@@ -50,7 +50,7 @@ def format_listing(words: Sequence[int], base: int = 0, keep_going: bool = False
     lines: list[str] = []
     if insns and not ends_with_exit(insns):
         lines.append(".explicit_exit")
-    texts = dict(zip((insn.addr for insn in insns), render_program(insns))) if insns else {}
+    texts = dict(zip((insn.addr for insn in insns), render_program(insns), strict=True)) if insns else {}
     addr = base
     end = base + 4 * len(words)
     while addr < end:

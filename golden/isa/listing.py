@@ -98,7 +98,7 @@ def check_rows(rows: list[Row]) -> tuple[int, list[Failure]]:
                 failures.append(Failure(row, f"decode: {e.reason}"))
         good = [d for d in decoded if d is not None]
         implicit_end = bool(good) and decoded[-1] is not None and ends_with_exit(good)
-        for i, (row, insn) in enumerate(zip(kernel, decoded)):
+        for i, (row, insn) in enumerate(zip(kernel, decoded, strict=True)):
             if insn is None:
                 continue
             last = i == len(kernel) - 1

@@ -141,7 +141,7 @@ class ConstLoad(Operand):
     role: str = "src"
 
     def render(self, f: Fields) -> str:
-        unit, suffix = CONST_SIZES[f["csize"]]
+        suffix = CONST_SIZES[f["csize"]][1]
         return f"c[0x{f['cbank']:x}] [{render_addr(f['areg'], f['postinc'], f['coff'])}]{suffix}"
 
     def check(self, f: Fields) -> str | None:

@@ -123,9 +123,9 @@ class Mods:
         for text, values in self.options:
             parts = [p for p in text.split(".") if p]
             n = len(parts)
-            if n and [s.upper() for s in suffixes[i : i + n]] == [p.upper() for p in parts]:
-                if best is None or n > best[0]:
-                    best = (n, values)
+            matched = n and [s.upper() for s in suffixes[i : i + n]] == [p.upper() for p in parts]
+            if matched and (best is None or n > best[0]):
+                best = (n, values)
         if best is None:
             for text, values in self.options:
                 if not text:

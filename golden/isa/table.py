@@ -35,7 +35,6 @@ from .syntax import (
     Operand,
     OptImm,
     ParseContext,
-    Reg,
     Src,
     SyntaxProblem,
     Target,
@@ -171,7 +170,7 @@ ITYPE = Mods(
     [("", {"signed": 0, "width": 1}), (".S32", {"signed": 1, "width": 1}),
      (".U16", {"signed": 0, "width": 0}), (".S16", {"signed": 1, "width": 0})],
     "integer type",
-)  # fmt: skip
+)
 CARRY = Mods([(f".CARRY{n}", {"addop": 3, "preg": n}) for n in range(4)] + [("", {})], "carry")
 CARRY_MAD = Mods([(f".CARRY{n}", {"madop": 3, "preg": n}) for n in range(4)] + [("", {})], "carry")
 CARRY0 = Mods([(".CARRY0", {"addop": 3}), ("", {})], "carry")  # short/immediate forms read $c0
@@ -179,11 +178,11 @@ ROUND = {0: "", 1: ".FLOOR", 2: ".CEIL", 3: ".TRUNC"}  # rn rm rp rz
 MUL_TYPES = {  # (24-bit, src1 signed or "signed", src2 signed or "high")
     ".U16.U16": (0, 0, 0), ".U16.S16": (0, 0, 1), ".S16.U16": (0, 1, 0), ".S16.S16": (0, 1, 1),
     ".U24.U24": (1, 0, 0), ".S24.S24": (1, 1, 0), ".HI.U24.U24": (1, 0, 1), ".HI.S24.S24": (1, 1, 1),
-}  # fmt: skip
+}
 MAD_KINDS = {  # ISA.md 3.3: 0 u16, 1 s16, 2 sat s16, 3 u24, 4 s24, 5 sat s24, 6 hi u24, 7 hi s24, 8 hi sat s24
     0: ".U16", 1: ".S16", 2: ".SAT.S16", 3: ".U24", 4: ".S24", 5: ".SAT.S24",
     6: ".HI.U24", 7: ".HI.S24", 8: ".HI.SAT.S24",
-}  # fmt: skip
+}
 HALF_KINDS: Cond = ("kind", frozenset({0, 1, 2}))
 INT_TYPES = {".U16": (0, 0), ".U32": (0, 1), ".S16": (1, 0), ".S32": (1, 1)}  # (signed, 32-bit)
 SRC_TYPES = {0: ".U16", 1: ".U32", 2: ".U16.BEXT", 3: ".U32.BEXT", 4: ".S16", 5: ".S32", 6: ".S16.BEXT", 7: ".S32.BEXT"}
@@ -379,7 +378,7 @@ FORMS: list[Form] = [
     ctrl(
         "BAR", 0x8, [Named("bar_id", "b", 15, role="barrier"), BAR_COUNT], predicable=False,
         mods=[flag(".ARV", "bar_arv"), flag(".WAIT", "bar_wait")], doc="barrier (__syncthreads)",
-    ),  # fmt: skip
+    ),
     ctrl("TRAP", 0x9, [], predicable=False, doc="trap: ends the program with an error"),
     ctrl("SSY", 0xA, [Target()], predicable=False, doc="set synchronisation (join) point"),
     _form(SCTRL, "TRAP32", "control", {"op": 0x9}, [], [], promote="TRAP", doc="32-bit trap"),
@@ -390,26 +389,26 @@ FORMS: list[Form] = [
     long_(
         "R2C", "r2c", {"op": 0x0, "sec": 5}, [Mods([("", {"cwe": 1}), (".NOWE", {"cwe": 0})], "write-enable")],
         [Named("cdst", "C", 3, role="dst"), Src(1, LONG_SLOT, role="src1")], doc="$c = low 4 bits of $r",
-    ),  # fmt: skip
+    ),
     long_("R2A", "r2a", {"op": 0x0, "sec": 6}, [], [Named("adst", "A", 7, role="dst"), s1(), OptImm(name="shcnt4", bits=4)], doc="$a = $r << count"),
     long_(
         "R2G", "r2g", {"op": 0x0, "sec": 7},
         [Mods([(".U32.U32", {"stsize": 2}), (".U16.U16", {"stsize": 0}), (".U16.U8", {"stsize": 1, "stfull": 0}),
                (".U32.U8", {"stsize": 1, "stfull": 1})], "store size")],
         [SharedStore(), StoreSource()], doc="store to shared memory",
-    ),  # fmt: skip
+    ),
     # --- op 1: moves and constant loads ----------------------------------------------------
     long_(
         "MOV", "mov", {"op": 0x1, "sec": 0, "lanes": 0xF}, [U16],
         [Dst(half=HALF_W), s1(half=HALF_W)], doc="move register or shared memory",
-    ),  # fmt: skip
+    ),
     long_("MVC", "mvc", {"op": 0x1, "sec": 1}, [U16], [Dst(half=HALF_W), ConstLoad()], doc="load from constant memory"),
     # --- op 2/3: add family, set, min/max, shifts ---------------------------------------------
     long_(
         "IADD", "iadd", {"op3": 0x1, "sec": 0}, [SAT27, U16, CARRY, CW],
         [Dst(half=HALF_W), s1(half=HALF_W, neg=("addop", 2)), s3(half=HALF_W, neg=("addop", 1))],
         reg_shown=("addop", 3), doc="integer add / sub (-b) / subr (-a) / add with carry",
-    ),  # fmt: skip
+    ),
     long_("ISET", "iset", {"op": 0x3, "sec": 3}, [ITYPE, CW], [Dst(half=HALF_W), s1(half=HALF_W), s2(half=HALF_W), CondOperand("setcond", bits=3)], doc="integer compare"),
     long_("IMAX", "iminmax", {"op": 0x3, "sec": 4}, [ITYPE, CW], [Dst(half=HALF_W), s1(half=HALF_W), s2(half=HALF_W)], doc="integer maximum"),
     long_("IMIN", "iminmax", {"op": 0x3, "sec": 5}, [ITYPE, CW], [Dst(half=HALF_W), s1(half=HALF_W), s2(half=HALF_W)], doc="integer minimum"),
@@ -419,13 +418,13 @@ FORMS: list[Form] = [
     long_(
         "IMUL", "imul", {"op": 0x4, "sec": 0}, [mul_types("m16", "m15", "m14"), CW],
         [Dst(), s1(half=("m16", 0)), s2(half=("m16", 0))], doc="integer multiply 16x16 or 24x24",
-    ),  # fmt: skip
+    ),
     long_("ISAD", "isad", {"op": 0x5, "sec": 0}, [ITYPE, CW], [Dst(), s1(half=HALF_W), s2(half=HALF_W), s3()], doc="sum of absolute difference"),
     long_(
-        "IMAD", "imad", {"op3": 0x3}, [choice("kind", MAD_KINDS, "multiply kind"), CARRY_MAD, CW],
+        "IMAD", "imad", {"op3": 0x3}, [choice("kind", MAD_KINDS, "multiply kind (0-8)"), CARRY_MAD, CW],
         [Dst(), s1(half=HALF_KINDS, neg=("madop", 2)), s2(half=HALF_KINDS), s3(neg=("madop", 1))],
         reg_shown=("madop", 3), doc="integer multiply-add",
-    ),  # fmt: skip
+    ),
     # --- op 9: special functions -----------------------------------------------------------
     long_("RCP", "sfu", {"op": 0x9, "sec": 0}, [], [Dst(), Src(1, LONG_SLOT, role="src1", **SFU_SRC)], doc="reciprocal"),  # type: ignore[arg-type]
     long_("RSQ", "sfu", {"op": 0x9, "sec": 2}, [], [Dst(), Src(1, LONG_SLOT, role="src1", **SFU_SRC)], doc="reciprocal square root"),  # type: ignore[arg-type]
@@ -440,19 +439,19 @@ FORMS: list[Form] = [
               + [(".U8", {"m19": 1, "signed": 0}), (".S8", {"m19": 1, "signed": 1})], "destination type"),
          choice("srct", SRC_TYPES, "source type"), CW],
         [Dst(half=HALF_W), s1(half=HALF_SRC, neg=("m29", 1), abs_=F_ABS1)], doc="integer to integer (clamping)",
-    ),  # fmt: skip
+    ),
     long_(
         "I2F", "i2f", {"op": 0xA, "sec2": 1},
         [choice("width", {0: ".F16", 1: ".F32"}, "destination type"), choice("srct", SRC_TYPES, "source type"),
          choice("rnd", ROUND, "rounding"), flag(".SAT", "m19"), CW],
         [Dst(half=HALF_W), s1(half=HALF_SRC, neg=("m29", 1), abs_=F_ABS1)], doc="integer to float",
-    ),  # fmt: skip
+    ),
     long_(
         "F2I", "f2i", {"op": 0xA, "sec2": 2},
         [Mods([(t, {"signed": s, "width": w}) for t, (s, w) in INT_TYPES.items()], "destination type"),
          choice("m14", {0: ".F16", 1: ".F32"}, "source type"), choice("rnd", ROUND, "rounding"), CW],
         [Dst(half=HALF_W), s1(half=("m14", 0), neg=("m29", 1), abs_=F_ABS1)], doc="float to integer (clamping)",
-    ),  # fmt: skip
+    ),
     long_(
         "F2F", "f2f", {"op": 0xA, "sec2": 3},
         [choice("width", {0: ".F16", 1: ".F32"}, "destination type"), choice("m14", {0: ".F16", 1: ".F32"}, "source type"),
@@ -460,12 +459,12 @@ FORMS: list[Form] = [
               + [(t, {"m27": 1, "rnd": r}) for r, t in {0: ".ROUND", 1: ".FLOOR", 2: ".CEIL", 3: ".TRUNC"}.items()], "rounding"),
          flag(".SAT", "m19"), CW],
         [Dst(half=HALF_W), s1(half=("m14", 0), neg=("m29", 1), abs_=F_ABS1)], doc="float to float, round to integer",
-    ),  # fmt: skip
+    ),
     # --- op b: float add, compare, min/max, range reduction ------------------------------------
     long_(
         "FADD", "fadd", {"op": 0xB, "sec2": 0}, [SAT29, Mods([("", {"arnd": 0}), (".TRUNC", {"arnd": 3})], "rounding"), CW],
         [Dst(), s1(neg=F_NEG1), s3(neg=F_NEG2)], doc="float add (second operand in slot 3)",
-    ),  # fmt: skip
+    ),
     long_("FSET", "fset", {"op": 0xB, "sec": 3}, [CW], [Dst(), s1(neg=F_NEG1, abs_=F_ABS1), s2(neg=F_NEG2, abs_=F_ABS2), CondOperand("fcond", bits=4)], doc="float compare"),
     long_("FMAX", "fminmax", {"op": 0xB, "sec": 4}, [CW], [Dst(), s1(neg=F_NEG1, abs_=F_ABS1), s2(neg=F_NEG2, abs_=F_ABS2)], doc="float maximum"),
     long_("FMIN", "fminmax", {"op": 0xB, "sec": 5}, [CW], [Dst(), s1(neg=F_NEG1, abs_=F_ABS1), s2(neg=F_NEG2, abs_=F_ABS2)], doc="float minimum"),
@@ -474,13 +473,13 @@ FORMS: list[Form] = [
     long_(
         "FMUL", "fmul", {"op": 0xC, "sec": 0}, [Mods([("", {"frnd": 0}), (".TRUNC", {"frnd": 3})], "rounding"), CW],
         [Dst(), s1(neg=F_NEG1), s2(neg=F_NEG2)], doc="float multiply",
-    ),  # fmt: skip
+    ),
     long_("FSLCT", "fslct", {"op": 0xC, "sec2": 1}, [CW], [Dst(), s1(), s2(), s3(neg=("m29", 1))], doc="select src1 if src3 >= 0 else src2"),
     # --- op d: logic, address add, local and global memory -------------------------------------------
     long_(
         "LOP", "lop", {"op": 0xD, "sec": 0}, [choice("lop", {0: ".AND", 1: ".OR", 2: ".XOR", 3: ".PASS_B"}, "logic operation"), U16, CW],
         [Dst(half=HALF_W), s1(half=HALF_W, not_=("m16", 1)), s2(half=HALF_W, not_=("m17", 1))], doc="bitwise logic",
-    ),  # fmt: skip
+    ),
     long_("ADA", "ada", {"op": 0xD, "sec": 1}, [], [Named("adst", "A", 7, role="dst"), Named("areg", "A", 7, role="src"), Imm("aoff", bits=16)], doc="$a = $a + offset"),
     long_("LLD", "lld", {"op": 0xD, "sec": 2}, [choice("msize", {k: v[0] for k, v in MEM_SIZES.items()}, "size")], [DataReg(), LocalMem()], doc="load local"),
     long_("LST", "lst", {"op": 0xD, "sec": 3}, [choice("msize", {k: v[0] for k, v in MEM_SIZES.items()}, "size")], [LocalMem(), DataReg()], doc="store local"),
@@ -491,7 +490,7 @@ FORMS: list[Form] = [
         "FMAD", "fmad", {"op": 0xE, "sec2": 0},
         [SAT29, Mods([(t, {"src2_c": 0, "src3_c": 0, "cbank": r}) for r, t in ROUND.items() if r] + [("", {})], "rounding hint"), CW],
         [Dst(), s1(neg=F_NEG1), s2(), s3(neg=F_NEG2)], doc="float multiply (truncated) then add",
-    ),  # fmt: skip
+    ),
     # --- op f: nop ----------------------------------------------------------------------------------
     long_("NOP", "nop", {"op": 0xF, "sec": 7, "pmev": 0}, [], [], guard="ctrl", guard_default=conditions.NEVER, doc="no operation (carries .S joins)"),
     long_("PMEVENT", "nop", {"op": 0xF, "sec": 7, "pmev": 1}, [], [Imm("pmid", bits=4)], guard="ctrl", doc="performance-monitor event"),
@@ -500,18 +499,18 @@ FORMS: list[Form] = [
     _form(
         SHORT, "IADD32", "iadd", {"op3": 0x1}, [flag(".SAT", "m8"), U16_S, CARRY0],
         [sdst(HALF_S), ss1(half=HALF_S, neg=("addop", 2)), ss2(half=HALF_S, neg=("addop", 1))], promote="IADD",
-    ),  # fmt: skip
+    ),
     _form(SHORT, "IMUL32", "imul", {"op": 0x4}, [mul_types("m22", "m15", "m8")], [sdst(), ss1(half=("m22", 0)), ss2(half=("m22", 0))], promote="IMUL"),
     _form(
         SHORT, "ISAD32", "isad", {"op": 0x5},
         [Mods([("", {"m8": 0, "m15": 1}), (".S32", {"m8": 1, "m15": 1}), (".U16", {"m8": 0, "m15": 0}), (".S16", {"m8": 1, "m15": 0})], "integer type")],
         [sdst(), Src(1, SHORT_SLOT, half=HALF_S, role="src1"), Src(2, SHORT_SLOT, half=HALF_S, role="src2"), SameAs()], promote="ISAD",
-    ),  # fmt: skip
+    ),
     _form(
         SHORT, "IMAD32", "imad", {"op3": 0x3}, [choice("kind", {0: ".U16", 1: ".S16", 2: ".SAT.S16", 3: ".U24"}, "multiply kind"), CARRY0],
         [sdst(), ss1(half=("kind", frozenset({0, 1, 2})), neg=("addop", 2)), ss2(half=("kind", frozenset({0, 1, 2}))), SameAs(neg=("addop", 1))],
         promote="IMAD",
-    ),  # fmt: skip
+    ),
     _form(SHORT, "RCP32", "sfu", {"op": 0x9}, [], [sdst(), Src(1, SHORT_SLOT, neg=("m22", 1), abs_=("m15", 1), role="src1")], promote="RCP"),
     _form(SHORT, "FADD32", "fadd", {"op": 0xB}, [flag(".SAT", "m8")], [sdst(), ss1(neg=("m15", 1)), ss2(neg=("m22", 1))], promote="FADD"),
     _form(SHORT, "FMUL32", "fmul", {"op": 0xC}, [flag(".SAT", "m8")], [sdst(), ss1(neg=("m15", 1)), ss2(neg=("m22", 1))], promote="FMUL"),
@@ -521,18 +520,18 @@ FORMS: list[Form] = [
     _form(
         IMM, "IADD32I", "iadd", {"op3": 0x1}, [flag(".SAT", "m8"), U16_S, CARRY0],
         [sdst(HALF_S), ss1(half=HALF_S, neg=("addop", 2)), Imm(neg=("addop", 1))],
-    ),  # fmt: skip
+    ),
     _form(IMM, "IMUL32I", "imul", {"op": 0x4}, [mul_types("m22", "m15", "m8")], [sdst(), ss1(half=("m22", 0)), Imm()]),
     _form(
         IMM, "IMAD32I", "imad", {"op3": 0x3}, [choice("kind", {0: ".U16", 1: ".S16", 2: ".SAT.S16", 3: ".U24"}, "multiply kind"), CARRY0],
         [sdst(), ss1(half=("kind", frozenset({0, 1, 2})), neg=("addop", 2)), Imm(), SameAs(neg=("addop", 1))],
-    ),  # fmt: skip
+    ),
     _form(IMM, "FADD32I", "fadd", {"op": 0xB}, [flag(".SAT", "m8")], [sdst(), ss1(neg=("m15", 1)), Imm(kind="f32", neg=("m22", 1))]),
     _form(IMM, "FMUL32I", "fmul", {"op": 0xC}, [flag(".SAT", "m8")], [sdst(), ss1(neg=("m15", 1)), Imm(kind="f32", neg=("m22", 1))]),
     _form(
         IMM, "LOP32I", "lop", {"op": 0xD}, [choice("lop", {0: ".AND", 1: ".OR", 2: ".XOR", 3: ".PASS_B"}, "logic operation")],
         [sdst(), ss1(not_=("m22", 1)), Imm()],
-    ),  # fmt: skip
+    ),
     _form(IMM, "FMAD32I", "fmad", {"op": 0xE}, [flag(".SAT", "m8")], [sdst(), ss1(neg=("m15", 1)), Imm(kind="f32"), SameAs(neg=("m22", 1))]),
 ]
 

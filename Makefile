@@ -1,0 +1,49 @@
+# G80 / FlexGripPlus SM verification: see README.md for what each target does.
+SHELL := /bin/bash
+VENV := .venv
+PY := $(VENV)/bin/python
+SETUP := $(VENV)/.setup-done
+SHARED ?= ../shared
+TEST ?= iadd
+BUILD := build
+LISTINGS ?= $(wildcard $(SHARED)/vectors/listings/*.txt)
+PYTEST_ARGS ?=
+
+.PHONY: setup sim test lint check-listing clean help
+
+help:
+	@echo "make setup              install simulators and the Python environment (.venv)"
+	@echo "make sim TEST=iadd      run programs/\$$(TEST).sass (today: assemble, disassemble, round trip)"
+	@echo "make test               lint + the whole pytest suite (what .ci/run runs)"
+	@echo "make lint               ruff check"
+	@echo "make check-listing      check-listing over $(SHARED)/vectors/listings (LISTINGS=files)"
+	@echo "make clean              remove build outputs"
+
+$(SETUP): scripts/setup.sh requirements.txt pyproject.toml
+	bash scripts/setup.sh
+
+setup: $(SETUP)
+
+# The main job. Until the RTL and the lock-step testbench exist (issues 4 and 5) it assembles
+# the program, disassembles the words and checks that the text assembles to the same words.
+sim: $(SETUP)
+	@test -f programs/$(TEST).sass || { echo "no program programs/$(TEST).sass (see 'ls programs')"; exit 2; }
+	@mkdir -p $(BUILD)
+	$(PY) -m golden asm programs/$(TEST).sass --format hex -o $(BUILD)/$(TEST).hex
+	$(PY) -m golden disasm $(BUILD)/$(TEST).hex | tee $(BUILD)/$(TEST).dis
+	$(PY) -m golden asm $(BUILD)/$(TEST).dis --format hex -o $(BUILD)/$(TEST).rt.hex
+	@cmp -s $(BUILD)/$(TEST).hex $(BUILD)/$(TEST).rt.hex \
+		&& echo "$(TEST): $$(wc -l < $(BUILD)/$(TEST).hex) instructions, text -> words -> text -> words identical" \
+		|| { echo "$(TEST): round trip differs (diff $(BUILD)/$(TEST).hex $(BUILD)/$(TEST).rt.hex)"; exit 1; }
+
+lint: $(SETUP)
+	$(VENV)/bin/ruff check golden tests
+
+test: $(SETUP) lint
+	$(PY) -m pytest -n auto $(PYTEST_ARGS)
+
+check-listing: $(SETUP)
+	$(PY) -m golden check-listing $(LISTINGS)
+
+clean:
+	rm -rf $(BUILD) .pytest_cache .hypothesis

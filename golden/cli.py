@@ -1,0 +1,162 @@
+"""Command line: `python -m golden COMMAND ...` (also installed as `golden`)."""
+
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from .isa import AsmError, IllegalInstruction, assemble
+from .isa.disassembler import format_listing
+from .isa.listing import check_rows, read_listing
+
+
+def _int(text: str) -> int:
+    return int(text, 0)
+
+
+def cmd_asm(args: argparse.Namespace) -> int:
+    path = Path(args.file)
+    try:
+        program = assemble(path.read_text(encoding="utf-8"), str(path), base=args.base)
+    except AsmError as e:
+        print(e.format(), file=sys.stderr)
+        return 1
+    except OSError as e:
+        print(f"{path}: error: {e.strerror}", file=sys.stderr)
+        return 1
+    for note in program.notes:
+        print(f"note: {note}", file=sys.stderr)
+    fmt = args.format or ("bin" if args.output else "hex")
+    if fmt == "bin":
+        data = program.to_bytes()
+        if args.output:
+            Path(args.output).write_bytes(data)
+        else:
+            sys.stdout.buffer.write(data)
+    else:
+        lines = []
+        for insn in program.instructions:
+            lines.append(" ".join(f"{w:08x}" for w in insn.words))
+        text = "\n".join(lines) + "\n"
+        if args.output:
+            Path(args.output).write_text(text, encoding="utf-8")
+        else:
+            sys.stdout.write(text)
+    return 0
+
+
+_HEX_WORDS_RE = re.compile(r"^(?:\s*(?:0x)?[0-9a-fA-F]{1,8}\b)*\s*$")
+
+
+def read_words(path: Path) -> list[int]:
+    """A code image: a text file of hex words (whitespace separated, `#`/`//` comments), or raw
+    little-endian binary."""
+    data = path.read_bytes()
+    try:
+        text = data.decode("ascii")
+    except UnicodeDecodeError:
+        text = None
+    if text is not None:
+        body = "\n".join(re.split(r"#|//", line, maxsplit=1)[0] for line in text.splitlines())
+        if _HEX_WORDS_RE.match(body) and body.strip():
+            return [int(w, 16) for w in body.split()]
+    if len(data) % 4:
+        raise ValueError(f"{path}: binary code image of {len(data)} bytes is not a whole number of 32-bit words")
+    return [int.from_bytes(data[i : i + 4], "little") for i in range(0, len(data), 4)]
+
+
+def cmd_disasm(args: argparse.Namespace) -> int:
+    try:
+        if args.hex:
+            words = [int(w, 16) for w in args.hex]
+            if any(w >> 32 for w in words):
+                raise ValueError("each --hex word must be at most 8 hex digits")
+        elif args.file:
+            words = read_words(Path(args.file))
+        else:
+            print("disasm: give a FILE or --hex WORD...", file=sys.stderr)
+            return 2
+        lines, errors = format_listing(words, args.base, keep_going=args.keep_going)
+    except IllegalInstruction as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 1
+    except (ValueError, OSError) as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 1
+    print("\n".join(lines))
+    for e in errors:
+        print(f"error: {e}", file=sys.stderr)
+    return 1 if errors else 0
+
+
+def cmd_check_listing(args: argparse.Namespace) -> int:
+    total_passed = total_failed = 0
+    for name in args.files:
+        try:
+            rows = read_listing(name)
+        except (OSError, ValueError) as e:
+            print(f"{name}: error: {e}", file=sys.stderr)
+            total_failed += 1
+            continue
+        if not rows:
+            print(f"{name}: error: no instruction rows", file=sys.stderr)
+            total_failed += 1
+            continue
+        passed, failures = check_rows(rows)
+        for failure in failures:
+            print(failure.format())
+        if not args.quiet:
+            print(f"{name}: {passed} passed, {len(failures)} failed", file=sys.stderr)
+        total_passed += passed
+        total_failed += len(failures)
+    print(f"{total_passed} passed, {total_failed} failed")
+    return 0 if total_failed == 0 and total_passed > 0 else 1
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="golden", description="SM_1.0 (G80) SASS tools and golden model")
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    p = sub.add_parser("asm", help="assemble NVIDIA-syntax SASS into instruction words")
+    p.add_argument("file", help="SASS source")
+    p.add_argument("-o", "--output", help="output file (default: hex words on standard output)")
+    p.add_argument("--format", choices=["bin", "hex"], help="raw little-endian binary or hex words, one instruction a line")
+    p.add_argument("--base", type=_int, default=0, help="address of the first instruction (default 0)")
+    p.set_defaults(func=cmd_asm)
+
+    p = sub.add_parser("disasm", help="disassemble instruction words into NVIDIA-syntax SASS")
+    p.add_argument("file", nargs="?", help="code image: hex words text or raw little-endian binary")
+    p.add_argument("--hex", nargs="+", metavar="WORD", help="words on the command line, word0 first")
+    p.add_argument("--base", type=_int, default=0, help="address of the first word (default 0)")
+    p.add_argument("--keep-going", action="store_true", help="report illegal words and go on")
+    p.set_defaults(func=cmd_disasm)
+
+    p = sub.add_parser("check-listing", help="check listings: words -> NVIDIA text -> words")
+    p.add_argument("files", nargs="+", metavar="FILE")
+    p.add_argument("-q", "--quiet", action="store_true", help="no per-file summary")
+    p.set_defaults(func=cmd_check_listing)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    return int(args.func(args))
+
+
+def _script(command: str) -> int:
+    return main([command, *sys.argv[1:]])
+
+
+def asm_main() -> int:
+    return _script("asm")
+
+
+def disasm_main() -> int:
+    return _script("disasm")
+
+
+def check_listing_main() -> int:
+    return _script("check-listing")

