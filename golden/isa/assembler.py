@@ -67,10 +67,13 @@ def split_operands(text: str, col: int) -> list[tuple[str, int]]:
             out.append((text[start:i], col + start))
             start = i + 1
     out.append((text[start:], col + start))
+    trimmed = []
     for piece, pcol in out:
         if not piece.strip():
             raise SyntaxProblem(pcol, "empty operand")
-    return out
+        lead = len(piece) - len(piece.lstrip())
+        trimmed.append((piece.strip(), pcol + lead))
+    return trimmed
 
 
 def _candidates(base: str, col: int) -> list[Form]:
@@ -161,7 +164,7 @@ Directive = Callable[[str, Line], None]
 _LABEL_RE = re.compile(r"\s*([A-Za-z_.$][\w.$]*)\s*:(?!:)")
 
 
-def strip_comments(lines: Iterable[str]) -> Iterable[tuple[int, str, str]]:
+def strip_comments(lines: Iterable[str], file: str = "<input>") -> Iterable[tuple[int, str, str]]:
     """(line number, original line, text without comments and trailing ';')."""
     in_block = False
     for number, source in enumerate(lines, 1):
@@ -187,8 +190,12 @@ def strip_comments(lines: Iterable[str]) -> Iterable[tuple[int, str, str]]:
             text += source[i]
             i += 1
         text = text.rstrip()
-        if text.endswith(";"):
-            text = text[:-1].rstrip()
+        if ";" in text:
+            text, _, after = text.partition(";")
+            if after.strip():
+                raise AsmError("unexpected text after ';' (one instruction a line; comments start with // or #)",
+                               file, number, len(text) + 2, source.rstrip("\n"))
+            text = text.rstrip()
         yield number, source.rstrip("\n"), text
 
 
@@ -196,7 +203,7 @@ def read_lines(source: str, file: str) -> tuple[list[Line], list[tuple[str, str,
     out: list[Line] = []
     directives: list[tuple[str, str, Line]] = []
     pending: list[str] = []
-    for number, original, text in strip_comments(source.splitlines()):
+    for number, original, text in strip_comments(source.splitlines(), file):
         col = 0
         while True:
             m = _LABEL_RE.match(text, col)

@@ -137,28 +137,28 @@ class Form:
         return f
 
     def _parse_guard(self, texts: list[tuple[str, int]], f: Fields) -> None:
-        guard: tuple[int, str, int] | None = None
+        guard: tuple[int, str, int, int] | None = None
         if self.guard == "dst" and texts:
             m = GUARD_RE.match(texts[0][0])
             if m:
-                guard = (int(m.group("reg")), m.group("cond"), texts[0][1] + m.start("reg") - 1)
+                guard = (int(m.group("reg")), m.group("cond"), texts[0][1] + m.start("reg") - 1, texts[0][1] + m.start("cond"))
                 texts[0] = (m.group("body"), texts[0][1])
         elif self.guard == "ctrl" and texts:
             m = CTRL_GUARD_RE.match(texts[0][0])
             if m:
-                guard = (int(m.group("reg")), m.group("cond"), texts[0][1])
+                guard = (int(m.group("reg")), m.group("cond"), texts[0][1] + m.start("reg") - 1, texts[0][1] + m.start("cond"))
                 texts.pop(0)
         elif texts and GUARD_RE.match(texts[0][0]):
-            raise SyntaxProblem(texts[0][1], f"{self.mnemonic} cannot be predicated")
+            raise SyntaxProblem(texts[0][1] + texts[0][0].index("("), f"{self.mnemonic} cannot be predicated")
         if guard is None:
             if self.guard != "none":
                 f["pcond"] = self.guard_default
                 f.setdefault("preg", 0)
             return
-        reg, name, col = guard
+        reg, name, col, name_col = guard
         code = conditions.CODES.get(name.upper())
         if code is None:
-            raise SyntaxProblem(col, f"unknown condition {name!r} (expected e.g. EQ, NE, LT, EQU, TRUE)")
+            raise SyntaxProblem(name_col, f"unknown condition {name!r} (expected e.g. EQ, NE, LT, EQU, TRUE)")
         if reg > 3:
             raise SyntaxProblem(col, f"flag register C{reg} does not exist (C0..C3)")
         if "preg" in f and f["preg"] != reg:

@@ -380,6 +380,10 @@ def signed_value(raw: int, bits: int) -> int:
     return raw - (1 << bits) if raw >> (bits - 1) else raw
 
 
+# ENV-DIS decodes c[] in both slot 2 and slot 3 only for geometry programs.
+TWO_CONSTS = "an instruction reads at most one constant-memory operand (two are for geometry programs)"
+
+
 @dataclass
 class SlotFormat:
     """Where the pieces of a source slot live, per instruction format."""
@@ -530,6 +534,8 @@ class Src(Operand):
                 raise SyntaxProblem(col, f"a constant operand takes no size suffix here, got {suffix}")
             bank = parse_int(m.group(2), col, "a constant bank")
             areg, postinc, offset = parse_addr(m.group(3), col, self.fmt.max_areg)
+            if self.slot == 3 and f.get("src2_c"):
+                raise SyntaxProblem(col, TWO_CONSTS)
             f[f"src{self.slot}_c"] = 1
             if self.fmt.const_split:
                 if bank > 1:
@@ -559,8 +565,8 @@ class Src(Operand):
             f[name] = value
 
     def check(self, f: Fields) -> str | None:
-        if self.mem_flag and f.get(self.mem_flag) and not self.shared and not self.const:
-            return "memory operand not allowed here"
+        if self.slot == 3 and f.get("src3_c") and f.get("src2_c"):
+            return TWO_CONSTS
         return None
 
     def fields(self) -> set[str]:
