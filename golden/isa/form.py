@@ -152,8 +152,7 @@ class Form:
             raise SyntaxProblem(texts[0][1] + texts[0][0].index("("), f"{self.mnemonic} cannot be predicated")
         if guard is None:
             if self.guard != "none":
-                f["pcond"] = self.guard_default
-                f.setdefault("preg", 0)
+                f["pcond"] = self.guard_default  # the register defaults to C0 unless spelt elsewhere
             return
         reg, name, col, name_col = guard
         code = conditions.CODES.get(name.upper())
