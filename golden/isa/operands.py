@@ -33,6 +33,10 @@ class DiscardOperand:
     kind: str = "discard"
 
 
+# Memory operands with an address register: the byte address is $a + offset; with postinc the
+# address is $a and then $a += offset (ISA.md 7.2), offset then being signed.
+
+
 @dataclass(frozen=True)
 class SharedOperand:
     offset: int  # bytes (the text's offset times the access size)
