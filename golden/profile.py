@@ -1,0 +1,58 @@
+"""Semantic profiles (DESIGN.md section 1): `g80` is silicon; `flexgrip` is FlexGripPlus 4.4.
+
+Each FlexGripPlus deviation is one named switch (ISA.md section 9, FLEXGRIPPLUS.md sections 1.4,
+2, 4, 6, 9), so a run can waive exactly the differences it means to.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields, replace
+
+
+@dataclass(frozen=True)
+class Profile:
+    name: str = "g80"
+    # control and launch
+    exit_marker_ignored: bool = False  # the exit marker does nothing; kernels end with RET
+    ret_pops_any: bool = False  # RET with a non-empty stack pops whatever entry is on top
+    partial_warps_full: bool = False  # every warp starts with all 32 lanes active
+    param_slot_bytes_pointer: int = 8  # bytes a pointer parameter takes (g80: 64-bit host ABI)
+    only_r124_zero: bool = False  # registers past the allocation are ordinary; only R124 reads 0
+    # integer arithmetic
+    sub_negates_arith: bool = False  # sub/subr: C and O from a + (-b) (two's complement), not a + ~b + 1
+    carry16_from_sext: bool = False  # 16-bit add: operands sign-extended, C = bit 16 of the 32-bit sum
+    sat_all_ones: bool = False  # saturation on unsigned-style overflow to 0xffffffff / 0xffff, O forced 0
+    sign_flag_signed_only: bool = False  # S flag only for signed types (unsigned, untyped ops: S = 0)
+    no_shift_flags: bool = False  # shifts write C = O = 0
+    i2i_no_clamp: bool = False  # I2I truncates / extends and negates in two's complement, no clamping
+    addc_c0_madc_c1: bool = False  # IADD.CARRYn reads $c0 and IMAD with carry $c1, whatever n is
+    pass_b_is_not1: bool = False  # LOP.PASS_B computes NOT src1; operand inversions are ignored
+    # floating point and SFU: FlexGripPlus is not bit-reproducible, results are compared within
+    fp_ulp_tolerance: int = 0  # ... this many units in the last place (0: bit-exact)
+
+    def describe(self) -> list[str]:
+        """The switches that differ from g80, for reports."""
+        base = Profile()
+        return [f.name for f in fields(self) if f.name != "name" and getattr(self, f.name) != getattr(base, f.name)]
+
+
+G80 = Profile()
+FLEXGRIP = replace(
+    G80,
+    name="flexgrip",
+    exit_marker_ignored=True,
+    ret_pops_any=True,
+    partial_warps_full=True,
+    param_slot_bytes_pointer=4,
+    only_r124_zero=True,
+    sub_negates_arith=True,
+    carry16_from_sext=True,
+    sat_all_ones=True,
+    sign_flag_signed_only=True,
+    no_shift_flags=True,
+    i2i_no_clamp=True,
+    addc_c0_madc_c1=True,
+    pass_b_is_not1=True,
+    fp_ulp_tolerance=2,
+)
+PROFILES = {p.name: p for p in (G80, FLEXGRIP)}
