@@ -116,6 +116,41 @@ def cmd_check_listing(args: argparse.Namespace) -> int:
     return 0 if total_failed == 0 and total_passed > 0 else 1
 
 
+def cmd_run(args: argparse.Namespace) -> int:
+    from .errors import ModelError
+    from .profile import PROFILES
+    from .program import load_program
+    from .run import format_commit, run_program
+
+    try:
+        spec = load_program(args.program)
+    except AsmError as e:
+        print(e.format(), file=sys.stderr)
+        return 1
+    except OSError as e:
+        print(f"{args.program}: error: {e.strerror}", file=sys.stderr)
+        return 1
+    profile = PROFILES[args.profile]
+    trace = (lambda c: print(format_commit(c))) if args.trace else None
+    try:
+        result = run_program(spec, profile, trace=trace)
+    except ModelError as e:
+        print(f"{args.program}: error: {e}", file=sys.stderr)
+        return 1
+    for c in result.checks:
+        status = "ok  " if c.passed else "FAIL"
+        print(f"{status} {args.program}:{c.line}: {c.buffer}: {c.detail}")
+    rate = result.thread_instructions / result.seconds if result.seconds else 0.0
+    print(f"{args.program}: profile {profile.name}, {result.warp_instructions} warp-instructions, "
+          f"{result.thread_instructions} thread-instructions, {rate / 1e6:.2f} M thread-instructions/s", file=sys.stderr)  # fmt: skip
+    failed = len(result.failed)
+    print(f"{len(result.checks) - failed} passed, {failed} failed")
+    if not result.checks:
+        print(f"{args.program}: error: the program declares no .expect, so nothing was checked", file=sys.stderr)
+        return 1
+    return 1 if failed else 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="golden", description="SM_1.0 (G80) SASS tools and golden model")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -138,6 +173,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("files", nargs="+", metavar="FILE")
     p.add_argument("-q", "--quiet", action="store_true", help="no per-file summary")
     p.set_defaults(func=cmd_check_listing)
+
+    p = sub.add_parser("run", help="run a program of programs/ on the golden model and check it")
+    p.add_argument("program", help="SASS program with launch and .expect directives")
+    p.add_argument("--profile", choices=["g80", "flexgrip"], default="g80", help="semantics (default g80 silicon)")
+    p.add_argument("--trace", action="store_true", help="print every commit record with its disassembly")
+    p.set_defaults(func=cmd_run)
     return parser
 
 

@@ -18,6 +18,7 @@ class Profile:
     partial_warps_full: bool = False  # every warp starts with all 32 lanes active
     param_slot_bytes_pointer: int = 8  # bytes a pointer parameter takes (g80: 64-bit host ABI)
     only_r124_zero: bool = False  # registers past the allocation are ordinary; only R124 reads 0
+    const_bank_ignored: bool = False  # constant memory is one flat space: the bank of c[bank][off] is ignored
     # integer arithmetic
     sub_negates_arith: bool = False  # sub/subr: C and O from a + (-b) (two's complement), not a + ~b + 1
     carry16_from_sext: bool = False  # 16-bit add: operands sign-extended, C = bit 16 of the 32-bit sum
@@ -45,6 +46,7 @@ FLEXGRIP = replace(
     partial_warps_full=True,
     param_slot_bytes_pointer=4,
     only_r124_zero=True,
+    const_bank_ignored=True,
     sub_negates_arith=True,
     carry16_from_sext=True,
     sat_all_ones=True,

@@ -1,0 +1,480 @@
+"""Instruction semantics, one routine per family of the encoding table (Form.family).
+
+A routine executes one instruction for a Batch of lanes (one or more warps at the same PC):
+it reads operands through the table's structured operands, computes with golden.arith, and
+writes registers, flags and memory under the batch's execute mask. Control flow is in sm.py.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from .arith import intops
+from .isa.decoder import Instruction
+from .isa.memsyntax import MEM_SIZES
+from .isa.operands import (
+    ConstOperand,
+    DiscardOperand,
+    GlobalOperand,
+    ImmOperand,
+    LocalOperand,
+    NamedOperand,
+    RegOperand,
+    SharedOperand,
+)
+
+if TYPE_CHECKING:
+    from .sm import SM, Batch
+
+U32 = np.uint32
+LOW16 = U32(0xFFFF)
+FLAG_C = 4
+
+Family = Callable[["SM", "Batch", Instruction, dict], None]
+FAMILIES: dict[str, Family] = {}
+
+
+def family(name: str) -> Callable[[Family], Family]:
+    def register(fn: Family) -> Family:
+        FAMILIES[name] = fn
+        return fn
+
+    return register
+
+
+# ---------------------------------------------------------------------------------------------
+# operand access
+
+
+def read(sm: SM, b: Batch, op: object) -> np.ndarray:
+    """The raw 32-bit value of a source operand for every lane of the batch (modifiers not applied:
+    each family knows whether - is an integer or a float negation)."""
+    if isinstance(op, RegOperand):
+        return sm.read_reg(b, op.index, op.half)
+    if isinstance(op, ImmOperand):
+        return np.full(b.n, op.value & 0xFFFFFFFF, U32)
+    if isinstance(op, SharedOperand):
+        addr = sm.mem_address(b, op.areg, op.offset, op.postinc)
+        return sm.shared_load(b, addr, op.size, op.signed)
+    if isinstance(op, ConstOperand):
+        addr = sm.mem_address(b, op.areg, op.offset, op.postinc)
+        return sm.const_load(b, op.bank, addr, op.size, op.signed)
+    if isinstance(op, NamedOperand):
+        return sm.read_named(b, op)
+    raise TypeError(f"cannot read operand {op!r}")
+
+
+def write(sm: SM, b: Batch, op: object, value: np.ndarray, half: bool | None = None) -> None:
+    if isinstance(op, DiscardOperand):
+        return
+    if isinstance(op, RegOperand):
+        sm.write_reg(b, op.index, op.half if half is None else half, value)
+        return
+    if isinstance(op, NamedOperand) and op.prefix == "A":
+        sm.write_areg(b, op.index, value)
+        return
+    raise TypeError(f"cannot write operand {op!r}")
+
+
+def flags_out(sm: SM, b: Batch, insn: Instruction, flags: np.ndarray) -> None:
+    if insn.fields.get("cwe"):
+        sm.write_cc(b, insn.fields["cdst"], flags)
+
+
+def carry_in(sm: SM, b: Batch, insn: Instruction, mad: bool) -> np.ndarray:
+    """The carry of add-with-carry: $c selected by w1[13:12] (long forms) or $c0 (short/immediate);
+    FlexGripPlus reads $c0 for IADD and $c1 for IMAD whatever the encoding says."""
+    if sm.profile.addc_c0_madc_c1:
+        reg = 1 if mad else 0
+    else:
+        reg = insn.fields.get("preg", 0) if insn.form.fmt == "long" else 0
+    return ((sm.cc_of(b, reg) >> 2) & 1).astype(U32)
+
+
+def width_of(insn: Instruction) -> int:
+    f = insn.fields
+    if insn.form.fmt == "long":
+        return 32 if f.get("width", 1) else 16
+    return 32 if f.get("m15", 1) else 16
+
+
+def _half_dst(insn: Instruction, ops: dict) -> bool:
+    dst = ops.get("dst")
+    return isinstance(dst, RegOperand) and dst.half
+
+
+# ---------------------------------------------------------------------------------------------
+# moves
+
+
+@family("mov")
+def exe_mov(sm: SM, b: Batch, insn: Instruction, ops: dict) -> None:
+    src = ops.get("src1") or ops["imm"]
+    value = read(sm, b, src)
+    write(sm, b, ops["dst"], value)
+
+
+@family("mvc")
+def exe_mvc(sm: SM, b: Batch, insn: Instruction, ops: dict) -> None:
+    write(sm, b, ops["dst"], read(sm, b, ops["src"]))
+
+
+@family("c2r")
+def exe_c2r(sm: SM, b: Batch, insn: Instruction, ops: dict) -> None:
+    write(sm, b, ops["dst"], sm.cc_of(b, insn.fields["preg"]).astype(U32))
+
+
+@family("a2r")
+def exe_a2r(sm: SM, b: Batch, insn: Instruction, ops: dict) -> None:
+    write(sm, b, ops["dst"], sm.areg_of(b, insn.fields["areg"]))
+
+
+@family("s2r")
+def exe_s2r(sm: SM, b: Batch, insn: Instruction, ops: dict) -> None:
+    write(sm, b, ops["dst"], sm.special(b, insn.fields["sreg"]))
+
+
+@family("r2c")
+def exe_r2c(sm: SM, b: Batch, insn: Instruction, ops: dict) -> None:
+    # mov $c, $r takes the low 4 bits and always writes, whatever w1[6] says (ISA.md 2.1)
+    value = read(sm, b, ops["src1"])
+    sm.write_cc(b, insn.fields["cdst"], (value & U32(0xF)).astype(np.uint8))
+
+
+@family("r2a")
+def exe_r2a(sm: SM, b: Batch, insn: Instruction, ops: dict) -> None:
+    value = read(sm, b, ops["src1"]) << U32(insn.fields["shcnt4"])
+    sm.write_areg(b, insn.fields["adst"], value)
+
+
+@family("ada")
+def exe_ada(sm: SM, b: Batch, insn: Instruction, ops: dict) -> None:
+    value = sm.areg_of(b, insn.fields["areg"]) + U32(insn.fields["aoff"])
+    sm.write_areg(b, insn.fields["adst"], value)
+
+
+# ---------------------------------------------------------------------------------------------
+# memory
+
+
+@family("r2g")
+def exe_r2g(sm: SM, b: Batch, insn: Instruction, ops: dict) -> None:
+    dst: SharedOperand = ops["dst"]
+    src: RegOperand = ops["src"]
+    value = sm.read_reg(b, src.index, src.half)
+    addr = sm.mem_address(b, dst.areg, dst.offset, dst.postinc)
+    sm.shared_store(b, addr, dst.size, value)
+
+
+def _ldst_size(insn: Instruction) -> tuple[int, bool]:
+    _, size, signed = MEM_SIZES[insn.fields["msize"]]
+    return size, signed
+
+
+@family("gld")
+def exe_gld(sm: SM, b: Batch, insn: Instruction, ops: dict) -> None:
+    size, signed = _ldst_size(insn)
+    mem: GlobalOperand = ops["mem"]
+    addr = sm.read_reg(b, mem.reg, False).astype(np.int64)
+    for part, value in enumerate(sm.global_load(b, addr, size, signed)):
+        sm.write_reg(b, ops["data"].index + part, False, value)
+
+
+@family("gst")
+def exe_gst(sm: SM, b: Batch, insn: Instruction, ops: dict) -> None:
+    size, _ = _ldst_size(insn)
+    mem: GlobalOperand = ops["mem"]
+    addr = sm.read_reg(b, mem.reg, False).astype(np.int64)
+    values = [sm.read_reg(b, ops["data"].index + part, False) for part in range(max(size // 4, 1))]
+    sm.global_store(b, addr, size, values)
+
+
+def _local_addr(sm: SM, b: Batch, mem: LocalOperand) -> np.ndarray:
+    return sm.mem_address(b, mem.areg, mem.offset, mem.postinc)
+
+
+@family("lld")
+def exe_lld(sm: SM, b: Batch, insn: Instruction, ops: dict) -> None:
+    size, signed = _ldst_size(insn)
+    for part, value in enumerate(sm.local_load(b, _local_addr(sm, b, ops["mem"]), size, signed)):
+        sm.write_reg(b, ops["data"].index + part, False, value)
+
+
+@family("lst")
+def exe_lst(sm: SM, b: Batch, insn: Instruction, ops: dict) -> None:
+    size, _ = _ldst_size(insn)
+    values = [sm.read_reg(b, ops["data"].index + part, False) for part in range(max(size // 4, 1))]
+    sm.local_store(b, _local_addr(sm, b, ops["mem"]), size, values)
+
+
+# ---------------------------------------------------------------------------------------------
+# integer
+
+
+@family("iadd")
+def exe_iadd(sm: SM, b: Batch, insn: Instruction, ops: dict) -> None:
+    f = insn.fields
+    op = f["addop"]
+    sat = bool(f.get("sat") if insn.form.fmt == "long" else f.get("m8"))
+    width = width_of(insn)
+    a = read(sm, b, ops["src1"])
+    other = ops.get("src3") or ops.get("src2") or ops["imm"]
+    c = read(sm, b, other)
+    cin = carry_in(sm, b, insn, mad=False) if op == 3 else np.zeros(b.n, U32)
+    res, flags = intops.iadd(op, width, sat, a, c, cin, sm.profile)
+    write(sm, b, ops["dst"], res)
+    flags_out(sm, b, insn, flags)
+
+
+def _mul_fields(insn: Instruction) -> tuple[bool, bool, bool]:
+    """(24-bit, src1 signed / signed, src2 signed / high) for the long and short layouts."""
+    f = insn.fields
+    if insn.form.fmt == "long":
+        return bool(f["m16"]), bool(f["m15"]), bool(f["m14"])
+    return bool(f["m22"]), bool(f["m15"]), bool(f["m8"])
+
+
+@family("imul")
+def exe_imul(sm: SM, b: Batch, insn: Instruction, ops: dict) -> None:
+    wide, s1, s2 = _mul_fields(insn)
+    a = read(sm, b, ops["src1"])
+    c = read(sm, b, ops.get("src2") or ops["imm"])
+    res, flags = intops.imul24(s1, s2, a, c) if wide else intops.imul16(s1, s2, a, c)
+    write(sm, b, ops["dst"], res)
+    flags_out(sm, b, insn, flags)
+
+
+@family("imad")
+def exe_imad(sm: SM, b: Batch, insn: Instruction, ops: dict) -> None:
+    f = insn.fields
+    addop = f["madop"] if insn.form.fmt == "long" else f["addop"]
+    a = read(sm, b, ops["src1"])
+    c2 = read(sm, b, ops.get("src2") or ops["imm"])
+    c3 = read(sm, b, ops["src3"])
+    cin = carry_in(sm, b, insn, mad=True) if addop == 3 else np.zeros(b.n, U32)
+    res, flags = intops.imad(f["kind"], addop, a, c2, c3, cin, sm.profile)
+    write(sm, b, ops["dst"], res)
+    flags_out(sm, b, insn, flags)
+
+
+def _typed(insn: Instruction) -> tuple[bool, int]:
+    """(signed, width) of ISET/IMIN/IMAX/SHR/ISAD in either layout."""
+    f = insn.fields
+    if insn.form.fmt == "long":
+        return bool(f["signed"]), 32 if f["width"] else 16
+    return bool(f["m8"]), 32 if f["m15"] else 16
+
+
+@family("isad")
+def exe_isad(sm: SM, b: Batch, insn: Instruction, ops: dict) -> None:
+    signed, width = _typed(insn)
+    res, flags = intops.isad(signed, width, read(sm, b, ops["src1"]), read(sm, b, ops["src2"]), read(sm, b, ops["src3"]))
+    write(sm, b, ops["dst"], res)
+    flags_out(sm, b, insn, flags)
+
+
+@family("iset")
+def exe_iset(sm: SM, b: Batch, insn: Instruction, ops: dict) -> None:
+    signed, width = _typed(insn)
+    res, flags = intops.iset(signed, width, insn.fields["setcond"], read(sm, b, ops["src1"]), read(sm, b, ops["src2"]), sm.profile)
+    write(sm, b, ops["dst"], res)
+    flags_out(sm, b, insn, flags)
+
+
+@family("iminmax")
+def exe_iminmax(sm: SM, b: Batch, insn: Instruction, ops: dict) -> None:
+    signed, width = _typed(insn)
+    res, flags = intops.iminmax(insn.form.name == "IMIN", signed, width, read(sm, b, ops["src1"]), read(sm, b, ops["src2"]), sm.profile)
+    write(sm, b, ops["dst"], res)
+    flags_out(sm, b, insn, flags)
+
+
+@family("shift")
+def exe_shift(sm: SM, b: Batch, insn: Instruction, ops: dict) -> None:
+    signed, width = _typed(insn)
+    a = read(sm, b, ops["src1"])
+    count = read(sm, b, ops["src2"])
+    if insn.form.name == "SHL":
+        res, flags = intops.shl(width, a, count, sm.profile)
+    else:
+        res, flags = intops.shr(signed, width, a, count, sm.profile)
+    write(sm, b, ops["dst"], res)
+    flags_out(sm, b, insn, flags)
+
+
+@family("lop")
+def exe_lop(sm: SM, b: Batch, insn: Instruction, ops: dict) -> None:
+    f = insn.fields
+    a = read(sm, b, ops["src1"])
+    if insn.form.fmt == "long":
+        c = read(sm, b, ops["src2"])
+        width, not1, not2 = (32 if f["width"] else 16), bool(f["m16"]), bool(f["m17"])
+    else:
+        c = read(sm, b, ops["imm"])
+        width, not1, not2 = 32, bool(f["m22"]), False
+    res, flags = intops.logic(f["lop"], width, not1, not2, a, c, sm.profile)
+    write(sm, b, ops["dst"], res)
+    flags_out(sm, b, insn, flags)
+
+
+_SRC_TYPES = {0: (False, 16), 1: (False, 32), 2: (False, 8), 3: (False, 8), 4: (True, 16), 5: (True, 32), 6: (True, 8), 7: (True, 8)}
+
+
+@family("i2i")
+def exe_i2i(sm: SM, b: Batch, insn: Instruction, ops: dict) -> None:
+    f = insn.fields
+    dst_bits = 8 if f["m19"] else (32 if f["width"] else 16)
+    res, flags = intops.i2i(bool(f["signed"]), dst_bits, f["srct"], bool(f["m20"]), bool(f["m29"]), read(sm, b, ops["src1"]), sm.profile)
+    write(sm, b, ops["dst"], res)
+    flags_out(sm, b, insn, flags)
+
+
+# ---------------------------------------------------------------------------------------------
+# floating point and SFU (golden.arith.fp / golden.arith.sfu); float source modifiers are sign-bit
+# operations on the input (FP_SFU.md 1.6)
+
+SIGN = U32(0x80000000)
+
+
+def fsrc(sm: SM, b: Batch, op: object) -> np.ndarray:
+    value = read(sm, b, op)
+    if getattr(op, "abs", False):
+        value = value & ~SIGN
+    if getattr(op, "neg", False):
+        value = value ^ SIGN
+    return value
+
+
+@family("fadd")
+def exe_fadd(sm: SM, b: Batch, insn: Instruction, ops: dict) -> None:
+    from .arith import fp
+
+    f = insn.fields
+    a = fsrc(sm, b, ops["src1"])
+    other = ops.get("src3") or ops.get("src2") or ops["imm"]
+    c = fsrc(sm, b, other)
+    if insn.form.fmt == "long":
+        rnd, sat = (fp.RZ if f["arnd"] == 3 else fp.RN), bool(f["m29"])
+    else:
+        rnd, sat = fp.RN, bool(f["m8"])
+    res, flags = fp.fadd(a, c, rnd, sat)
+    write(sm, b, ops["dst"], res)
+    flags_out(sm, b, insn, flags)
+
+
+@family("fmul")
+def exe_fmul(sm: SM, b: Batch, insn: Instruction, ops: dict) -> None:
+    from .arith import fp
+
+    f = insn.fields
+    a = fsrc(sm, b, ops["src1"])
+    c = fsrc(sm, b, ops.get("src2") or ops["imm"])
+    rnd = fp.RZ if insn.form.fmt == "long" and f["frnd"] == 3 else fp.RN
+    res, flags = fp.fmul(a, c, rnd)
+    if insn.form.fmt != "long" and f.get("m8"):  # FMUL32(I).SAT
+        res, flags = fp.fadd(res, np.full(b.n, SIGN, U32), fp.RN, True)
+    write(sm, b, ops["dst"], res)
+    flags_out(sm, b, insn, flags)
+
+
+@family("fmad")
+def exe_fmad(sm: SM, b: Batch, insn: Instruction, ops: dict) -> None:
+    from .arith import fp
+
+    f = insn.fields
+    a = fsrc(sm, b, ops["src1"])
+    c = fsrc(sm, b, ops.get("src2") or ops["imm"])
+    d = fsrc(sm, b, ops["src3"])
+    sat = bool(f["m29"]) if insn.form.fmt == "long" else bool(f["m8"])
+    res, flags = fp.fmad(a, c, d, sat)
+    write(sm, b, ops["dst"], res)
+    flags_out(sm, b, insn, flags)
+
+
+@family("fminmax")
+def exe_fminmax(sm: SM, b: Batch, insn: Instruction, ops: dict) -> None:
+    from .arith import fp
+
+    fn = fp.fmin if insn.form.name == "FMIN" else fp.fmax
+    res, flags = fn(fsrc(sm, b, ops["src1"]), fsrc(sm, b, ops["src2"]))
+    write(sm, b, ops["dst"], res)
+    flags_out(sm, b, insn, flags)
+
+
+@family("fset")
+def exe_fset(sm: SM, b: Batch, insn: Instruction, ops: dict) -> None:
+    from .arith import fp
+
+    res, flags = fp.fset(insn.fields["fcond"], fsrc(sm, b, ops["src1"]), fsrc(sm, b, ops["src2"]))
+    write(sm, b, ops["dst"], res)
+    flags_out(sm, b, insn, flags)
+
+
+@family("fslct")
+def exe_fslct(sm: SM, b: Batch, insn: Instruction, ops: dict) -> None:
+    from .arith import fp
+
+    res, flags = fp.fslct(read(sm, b, ops["src1"]), read(sm, b, ops["src2"]), fsrc(sm, b, ops["src3"]))
+    write(sm, b, ops["dst"], res)
+    flags_out(sm, b, insn, flags)
+
+
+@family("i2f")
+def exe_i2f(sm: SM, b: Batch, insn: Instruction, ops: dict) -> None:
+    from .arith import fp
+
+    f = insn.fields
+    signed, bits = _SRC_TYPES[f["srct"]]
+    res, flags = fp.i2f(read(sm, b, ops["src1"]), signed, bits, f["rnd"], dst_f16=not f["width"], sat=bool(f["m19"]),
+                        abs_=bool(f["m20"]), neg=bool(f["m29"]))  # fmt: skip
+    write(sm, b, ops["dst"], res)
+    flags_out(sm, b, insn, flags)
+
+
+@family("f2i")
+def exe_f2i(sm: SM, b: Batch, insn: Instruction, ops: dict) -> None:
+    from .arith import fp
+
+    f = insn.fields
+    res, flags = fp.f2i(fsrc(sm, b, ops["src1"]), bool(f["signed"]), 32 if f["width"] else 16, f["rnd"], src_f16=not f["m14"])
+    write(sm, b, ops["dst"], res)
+    flags_out(sm, b, insn, flags)
+
+
+@family("f2f")
+def exe_f2f(sm: SM, b: Batch, insn: Instruction, ops: dict) -> None:
+    from .arith import fp
+
+    f = insn.fields
+    res, flags = fp.f2f(fsrc(sm, b, ops["src1"]), f["rnd"], bool(f["m27"]), bool(f["m19"]), src_f16=not f["m14"], dst_f16=not f["width"])
+    write(sm, b, ops["dst"], res)
+    flags_out(sm, b, insn, flags)
+
+
+@family("rro")
+def exe_rro(sm: SM, b: Batch, insn: Instruction, ops: dict) -> None:
+    from .arith import sfu
+
+    fn = sfu.preex2 if insn.fields["m14"] else sfu.presin
+    write(sm, b, ops["dst"], fn(fsrc(sm, b, ops["src1"])))
+
+
+_SFU = {"RCP": "rcp", "RCP32": "rcp", "RSQ": "rsqrt", "LG2": "lg2", "SIN": "sin", "COS": "cos", "EX2": "ex2"}
+
+
+@family("sfu")
+def exe_sfu(sm: SM, b: Batch, insn: Instruction, ops: dict) -> None:
+    from .arith import fp, sfu
+
+    res = getattr(sfu, _SFU[insn.form.name])(fsrc(sm, b, ops["src1"]))
+    if insn.form.name == "EX2" and insn.fields.get("sat"):
+        res, _ = fp.fadd(res, np.full(b.n, SIGN, U32), fp.RN, True)
+    write(sm, b, ops["dst"], res)
+
+
+@family("nop")
+def exe_nop(sm: SM, b: Batch, insn: Instruction, ops: dict) -> None:
+    return

@@ -1,0 +1,530 @@
+"""The golden model of one SM: launch, per-warp execution with the SIMT stack, and scheduling.
+
+`SM.step(warp)` executes the next instruction of one warp and returns its Commit (lock-step with
+the RTL, DESIGN.md section 5); `SM.run()` runs all blocks of the grid with a round-robin warp
+scheduler, executing warps that are at the same PC as one batch (the free-running mode).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from .commit import Commit, MemWrite, RegWrite
+from .errors import MemoryFault, ModelError, RunawayError, StackError, TrapError
+from .execute import FAMILIES
+from .isa import conditions
+from .isa.decoder import IllegalInstruction, Instruction, decode
+from .isa.form import CTRL, LONG
+from .isa.operands import NamedOperand
+from .memory import Memory
+from .profile import G80, Profile
+from .state import BRANCH, BREAK, CALL, JOINAT, SHARED_BYTES, WARP, Block, Entry, Launch, SMConfig, Warp, bits_mask, mask_bits
+
+U32 = np.uint32
+FULL = 0xFFFFFFFF
+LANES = np.arange(WARP, dtype=np.int64)
+_CONDS = np.array([[conditions.holds(code, flags) for flags in range(16)] for code in range(32)], dtype=bool)
+
+
+@dataclass
+class Plan:
+    """A decoded instruction and what executing it needs, cached per PC."""
+
+    insn: Instruction
+    ops: dict[str, object]
+    run: object  # the family routine, or None for control instructions
+    text: str
+
+
+class Batch:
+    """The lanes one instruction executes on: one warp, or several warps at the same PC."""
+
+    def __init__(self, warps: list[Warp]) -> None:
+        self.warps = warps
+        self.n = WARP * len(warps)
+        if len(warps) == 1:
+            base = warps[0].base
+            self.sel: slice | np.ndarray = slice(base, base + WARP)
+            self.threads = base + LANES
+        else:
+            self.threads = np.concatenate([w.base + LANES for w in warps])
+            self.sel = self.threads
+        self.active = np.concatenate([mask_bits(w.active) for w in warps]) if len(warps) > 1 else mask_bits(warps[0].active)
+        self.exec = self.active.copy()
+        self.records: list[Commit] | None = None
+        self.pending: list[tuple[int, np.ndarray]] = []  # post-increments ($a, new value)
+
+
+class SM:
+    def __init__(
+        self,
+        code: Sequence[int],
+        launch: Launch,
+        global_mem: Memory,
+        const_banks: dict[int, Memory] | None = None,
+        profile: Profile = G80,
+        config: SMConfig | None = None,
+        max_steps: int = 10_000_000,
+        base: int = 0,
+    ) -> None:
+        launch.validate()
+        self.code = list(code)
+        self.base = base
+        self.launch = launch
+        self.profile = profile
+        self.config = config or SMConfig()
+        self.gmem = global_mem
+        self.cmem = const_banks if const_banks is not None else {}
+        self.max_steps = max_steps
+        self.plans: dict[int, Plan] = {}
+        self.per_round = launch.blocks_per_round(self.config)
+        self.next_block = 0
+        self.blocks: list[Block] = []
+        self.warps: list[Warp] = []
+        self.steps = 0
+        self.thread_steps = 0  # lanes active at issue, summed over executed instructions
+        self.clock = 0
+        self.round = -1
+        self._start_round()
+
+    # -- launch ---------------------------------------------------------------------------------
+
+    def _start_round(self) -> bool:
+        """Place the next round of blocks on the SM (DESIGN.md section 3). False when none is left."""
+        launch = self.launch
+        if self.next_block >= launch.num_blocks:
+            return False
+        self.round += 1
+        count = min(self.per_round, launch.num_blocks - self.next_block)
+        wpb = launch.warps_per_block
+        nthreads = count * wpb * WARP
+        nregs = 128 if self.profile.only_r124_zero else launch.registers
+        self.nregs = nregs
+        self.regs = np.zeros((nregs + 1, nthreads), U32)  # the last row stays 0: reads past the allocation
+        self.cc = np.zeros((4, nthreads), np.uint8)
+        self.areg = np.zeros((8, nthreads), U32)
+        self.shared = Memory("shared", count * SHARED_BYTES)
+        self.local: Memory | None = None
+        self.thread_block = np.repeat(np.arange(count, dtype=np.int64), wpb * WARP)
+        self.blocks, self.warps = [], []
+        bx, by, bz = launch.block
+        tpb = launch.threads_per_block
+        for slot in range(count):
+            index = self.next_block + slot
+            ctaid = (index % launch.grid[0], index // launch.grid[0])
+            block = Block(slot, index, ctaid)
+            header = np.array([0, bx, by, bz, launch.grid[0], launch.grid[1], ctaid[0], ctaid[1]], np.uint16)
+            self.shared.write_bytes(slot * SHARED_BYTES, header.tobytes() + launch.params)
+            for w in range(wpb):
+                first = w * WARP
+                live = min(WARP, tpb - first)
+                init = FULL if self.profile.partial_warps_full or live == WARP else (1 << live) - 1
+                warp = Warp(len(self.warps), block, w, (slot * wpb + w) * WARP, init, pc=self.base)
+                block.warps.append(warp)
+                self.warps.append(warp)
+            # R0 = tid.x | tid.y << 16 | tid.z << 26, threads numbered x-fastest
+            t = np.arange(wpb * WARP, dtype=np.int64)
+            tid = (t % bx) | ((t // bx) % by) << 16 | (t // (bx * by)) << 26
+            tid[t >= tpb] = 0
+            start = slot * wpb * WARP
+            if nregs:
+                self.regs[0, start : start + wpb * WARP] = tid.astype(U32)
+            self.blocks.append(block)
+        self.next_block += count
+        return True
+
+    # -- decoding -------------------------------------------------------------------------------
+
+    def plan(self, pc: int) -> Plan:
+        plan = self.plans.get(pc)
+        if plan is None:
+            i = (pc - self.base) // 4
+            if pc < self.base or pc % 4 or i >= len(self.code):
+                raise ModelError(f"PC {pc:#06x} is outside the program (0x{self.base:x}..0x{self.base + 4 * len(self.code):x})")
+            try:
+                insn = decode(self.code[i : i + 2], pc)
+            except IllegalInstruction as e:
+                raise ModelError(str(e)) from None
+            ops: dict[str, object] = {}
+            for role, op in insn.operands:
+                ops[role or f"op{len(ops)}"] = op
+            run = None if insn.form.fmt in (CTRL, "sctrl") else FAMILIES[insn.form.family]
+            plan = Plan(insn, ops, run, insn.text)
+            self.plans[pc] = plan
+        return plan
+
+    # -- operand access (used by golden.execute) -----------------------------------------------------
+
+    def where(self, b: Batch) -> str:
+        w = b.warps[0]
+        return f"block {w.block.index} warp {w.wid} PC {w.pc:#06x}"
+
+    def read_reg(self, b: Batch, index: int, half: bool) -> np.ndarray:
+        reg = index >> 1 if half else index
+        if self.profile.only_r124_zero and index == 124:
+            reg = self.nregs
+        elif reg >= self.nregs:
+            reg = self.nregs  # past the allocation: reads 0 (ISA.md 7.1)
+        value = self.regs[reg, b.sel]
+        if half:
+            return (value >> U32(16)) if index & 1 else (value & U32(0xFFFF))
+        return value
+
+    def write_reg(self, b: Batch, index: int, half: bool, value: np.ndarray) -> None:
+        reg = index >> 1 if half else index
+        value = np.asarray(value, U32)
+        if half:
+            value = value & U32(0xFFFF)
+        if b.records is not None:
+            b.records[0].gpr.append(RegWrite("gpr", reg, np.where(b.exec, value, 0).astype(U32), ("H" if index & 1 else "L") if half else None))
+        if reg >= self.nregs or (self.profile.only_r124_zero and index == 127):
+            return  # past the allocation, or FlexGripPlus's register sink: dropped
+        old = self.regs[reg, b.sel]
+        if half:
+            new = (old & U32(0xFFFF)) | (value << U32(16)) if index & 1 else (old & U32(0xFFFF0000)) | value
+        else:
+            new = value
+        self.regs[reg, b.sel] = np.where(b.exec, new, old)
+
+    def cc_of(self, b: Batch, reg: int) -> np.ndarray:
+        return self.cc[reg, b.sel]
+
+    def write_cc(self, b: Batch, reg: int, flags: np.ndarray) -> None:
+        flags = np.asarray(flags, np.uint8) & np.uint8(0xF)
+        if b.records is not None:
+            b.records[0].cc.append(RegWrite("cc", reg, np.where(b.exec, flags, 0).astype(U32)))
+        self.cc[reg, b.sel] = np.where(b.exec, flags, self.cc[reg, b.sel])
+
+    def areg_of(self, b: Batch, reg: int) -> np.ndarray:
+        return self.areg[reg, b.sel] if reg else np.zeros(b.n, U32)
+
+    def write_areg(self, b: Batch, reg: int, value: np.ndarray) -> None:
+        value = np.asarray(value, U32) & U32(0xFFFF)  # G80 address registers are 16 bits (ISA.md 7.1)
+        if b.records is not None:
+            b.records[0].addr.append(RegWrite("addr", reg, np.where(b.exec, value, 0).astype(U32)))
+        if reg:
+            self.areg[reg, b.sel] = np.where(b.exec, value, self.areg[reg, b.sel])
+
+    def mem_address(self, b: Batch, areg: int, offset: int, postinc: bool) -> np.ndarray:
+        """$a + offset, or with post-increment $a (and $a += offset after the instruction)."""
+        a = self.areg_of(b, areg).astype(np.int64)
+        if postinc:
+            b.pending.append((areg, (a + offset).astype(U32)))
+            return a
+        return a + offset
+
+    def shared_load(self, b: Batch, addr: np.ndarray, size: int, signed: bool) -> np.ndarray:
+        self._shared_check(b, addr, size)
+        return self.shared.load(self._shared_abs(b, addr), size, signed)
+
+    def shared_store(self, b: Batch, addr: np.ndarray, size: int, value: np.ndarray) -> None:
+        self._shared_check(b, addr, size)
+        lanes = np.flatnonzero(b.exec)
+        self.shared.store(self._shared_abs(b, addr)[lanes], size, np.asarray(value, U32)[lanes])
+        if b.records is not None:
+            b.records[0].mem.append(MemWrite("shared", size, bits_mask(b.exec), np.where(b.exec, addr, 0), np.where(b.exec, value, 0).astype(U32)))
+
+    def _shared_abs(self, b: Batch, addr: np.ndarray) -> np.ndarray:
+        return self.thread_block[b.threads] * SHARED_BYTES + addr
+
+    def _shared_check(self, b: Batch, addr: np.ndarray, size: int) -> None:
+        bad = b.exec & ((addr < 0) | (addr + size > SHARED_BYTES))
+        if bad.any():
+            lane = int(np.flatnonzero(bad)[0])
+            raise MemoryFault("shared", int(addr[lane]), size, SHARED_BYTES, f"{self.where(b)}, lane {lane % WARP}")
+
+    def const_load(self, b: Batch, bank: int, addr: np.ndarray, size: int, signed: bool) -> np.ndarray:
+        if self.profile.const_bank_ignored:
+            bank = 0
+        mem = self.cmem.get(bank)
+        if mem is None:
+            mem = self.cmem[bank] = Memory(f"constant bank c[{bank:#x}]", 64 * 1024)
+        lanes = np.flatnonzero(b.exec)
+        out = np.zeros(b.n, U32)
+        if lanes.size:
+            out[lanes] = mem.load(addr[lanes], size, signed, self.where(b), lanes % WARP)
+        return out
+
+    def global_load(self, b: Batch, addr: np.ndarray, size: int, signed: bool) -> list[np.ndarray]:
+        return self._load(self.gmem, b, addr, size, signed)
+
+    def global_store(self, b: Batch, addr: np.ndarray, size: int, values: list[np.ndarray]) -> None:
+        self._store(self.gmem, "global", b, addr, size, values)
+
+    def _local(self) -> Memory:
+        if self.local is None:
+            self.local = Memory("local", self.regs.shape[1] * self.config.local_bytes)
+        return self.local
+
+    def _local_abs(self, b: Batch, addr: np.ndarray, size: int) -> np.ndarray:
+        limit = self.config.local_bytes
+        bad = b.exec & ((addr < 0) | (addr + size > limit))
+        if bad.any():
+            lane = int(np.flatnonzero(bad)[0])
+            raise MemoryFault("local", int(addr[lane]), size, limit, f"{self.where(b)}, lane {lane % WARP}")
+        return b.threads * limit + addr
+
+    def local_load(self, b: Batch, addr: np.ndarray, size: int, signed: bool) -> list[np.ndarray]:
+        return self._load(self._local(), b, self._local_abs(b, addr, size), size, signed)
+
+    def local_store(self, b: Batch, addr: np.ndarray, size: int, values: list[np.ndarray]) -> None:
+        self._store(self._local(), "local", b, self._local_abs(b, addr, size), size, values, record_addr=addr)
+
+    def _load(self, mem: Memory, b: Batch, addr: np.ndarray, size: int, signed: bool) -> list[np.ndarray]:
+        lanes = np.flatnonzero(b.exec)
+        parts = max(size // 4, 1)
+        out = [np.zeros(b.n, U32) for _ in range(parts)]
+        if lanes.size:
+            if size > 4 and (addr[lanes] % size).any():
+                lane = int(lanes[np.flatnonzero(addr[lanes] % size)[0]])
+                raise MemoryFault(mem.name, int(addr[lane]), size, mem.size, f"{self.where(b)}, lane {lane % WARP}: misaligned")
+            for part in range(parts):
+                out[part][lanes] = mem.load(addr[lanes] + 4 * part, min(size, 4), signed, self.where(b), lanes % WARP)
+        return out
+
+    def _store(self, mem: Memory, space: str, b: Batch, addr: np.ndarray, size: int, values: list[np.ndarray],
+               record_addr: np.ndarray | None = None) -> None:  # fmt: skip
+        lanes = np.flatnonzero(b.exec)
+        if lanes.size:
+            for part, value in enumerate(values):
+                mem.store(addr[lanes] + 4 * part, min(size, 4), value[lanes], self.where(b), lanes % WARP)
+        if b.records is not None:
+            shown = addr if record_addr is None else record_addr
+            for part, value in enumerate(values):
+                data = value & U32((1 << (8 * size)) - 1) if size < 4 else value
+                b.records[0].mem.append(MemWrite(space, min(size, 4), bits_mask(b.exec), np.where(b.exec, shown + 4 * part, 0), np.where(b.exec, data, 0).astype(U32)))
+
+    def special(self, b: Batch, sreg: int) -> np.ndarray:
+        """S2R: SR0 physid = warp << 8 | lane (MP and TPC 0), SR1 the clock (one tick per executed
+        instruction), others 0 (ISA.md 7.1)."""
+        if sreg == 0:
+            return np.concatenate([(w.wid << 8) + LANES for w in b.warps]).astype(U32)
+        if sreg == 1:
+            if b.records is not None:
+                b.records[0].synced.append("SR1 (clock)")
+            return np.full(b.n, self.clock & FULL, U32)
+        return np.zeros(b.n, U32)
+
+    def read_named(self, b: Batch, op: NamedOperand) -> np.ndarray:
+        if op.prefix == "A":
+            return self.areg_of(b, op.index)
+        if op.prefix == "C":
+            return self.cc_of(b, op.index).astype(U32)
+        return self.special(b, op.index)
+
+    # -- execution ------------------------------------------------------------------------------
+
+    def step(self, warp: Warp, record: bool = True) -> Commit | None:
+        """Execute the next instruction of `warp` (lock-step API)."""
+        if warp.done:
+            raise ModelError(f"warp {warp.wid} has finished; it has no next instruction")
+        if warp.waiting:
+            raise ModelError(f"warp {warp.wid} is waiting at a barrier (block {warp.block.index})")
+        commits = self._execute([warp], record)
+        return commits[0] if commits else None
+
+    def _execute(self, warps: list[Warp], record: bool) -> list[Commit]:
+        pc = warps[0].pc
+        plan = self.plan(pc)
+        insn = plan.insn
+        b = Batch(warps)
+        f = insn.fields
+        if "pcond" in f and f["pcond"] != conditions.ALWAYS:
+            b.exec = b.active & _CONDS[f["pcond"], self.cc[f["preg"], b.sel]]
+        commits: list[Commit] = []
+        if record:
+            w = warps[0]
+            c = Commit(w.block.slot, w.wid, w.seq, pc, insn.word, insn.size, w.active, bits_mask(b.exec), 0, 0, False, text=plan.text)
+            commits.append(c)
+            b.records = commits
+        self.steps += len(warps)
+        self.thread_steps += int(np.count_nonzero(b.active))
+        self.clock += 1
+        if self.steps > self.max_steps:
+            raise RunawayError(f"more than {self.max_steps} warp-instructions: runaway program? last PCs " + self.last_pcs())
+        for w in warps:
+            w.steps += 1
+            w.seq += 1
+            w.history.append((pc, plan.text))
+            if len(w.history) > 8:
+                del w.history[0]
+        if plan.run is not None:
+            if b.exec.any():
+                plan.run(self, b, insn, plan.ops)  # type: ignore[operator]
+            for areg, value in b.pending:
+                self.write_areg(b, areg, value)
+            for w in warps:
+                w.pc = pc + insn.size
+            if insn.form.fmt == LONG and f.get("marker"):
+                for w in warps:
+                    self._marker(w, f["marker"], pc)
+        else:
+            for i, w in enumerate(warps):
+                self._control(w, insn, b.exec[i * WARP : (i + 1) * WARP], pc)
+        if record:
+            w = warps[0]
+            commits[0].next_pc, commits[0].next_mask, commits[0].done = w.pc, w.active, w.done
+            commits[0].barrier = w.waiting
+        return commits
+
+    def last_pcs(self) -> str:
+        return ", ".join(f"warp {w.wid} {w.pc:#06x}" for w in self.warps if not w.done)
+
+    # -- SIMT control (ISA.md 6.3) ----------------------------------------------------------------------
+
+    def _push(self, w: Warp, kind: str, pc: int, mask: int) -> None:
+        if len(w.stack) >= self.config.stack_depth:
+            raise StackError(f"block {w.block.index} warp {w.wid} PC {pc:#06x}: SIMT stack overflow ({self.config.stack_depth} entries)")
+        w.stack.append(Entry(kind, pc, mask))
+
+    def _control(self, w: Warp, insn: Instruction, exec_bits: np.ndarray, pc: int) -> None:
+        name = insn.form.name
+        taken = bits_mask(exec_bits)
+        nxt = pc + insn.size
+        f = insn.fields
+        w.pc = nxt
+        if name == "BRA":
+            target = f["target"] << 2
+            if taken == w.active:
+                w.pc = target
+            elif taken:
+                # divergence: the taken side runs first, the fall-through waits on the stack (as FlexGripPlus)
+                self._push(w, BRANCH, nxt, w.active & ~taken)
+                w.active, w.pc = taken, target
+        elif name == "SSY":
+            self._push(w, JOINAT, f["target"] << 2, w.active)
+        elif name == "PBK":
+            self._push(w, BREAK, f["target"] << 2, w.active)
+        elif name == "CAL":
+            self._push(w, CALL, nxt, w.active)
+            w.pc = f["target"] << 2
+        elif name == "RET":
+            self._ret(w, taken)
+        elif name == "BRK":
+            self._brk(w, taken)
+        elif name == "BAR":
+            self._barrier(w, pc)
+        elif name in ("TRAP", "TRAP32"):
+            raise TrapError(f"block {w.block.index} warp {w.wid} PC {pc:#06x}: TRAP")
+        if w.active == 0 and not w.done:
+            self._unwind(w, pc)
+
+    def _ret(self, w: Warp, taken: int) -> None:
+        if self.profile.ret_pops_any:
+            if not w.stack:
+                w.exited |= taken
+                w.active &= ~taken
+                if w.active == 0:
+                    w.done = True
+            else:
+                e = w.stack.pop()
+                w.pc, w.active = e.pc, e.mask
+            return
+        if any(e.kind == CALL for e in w.stack):
+            w.returned |= taken
+        else:
+            w.exited |= taken  # RET with no CALL entry ends the threads (ISA.md 6.3)
+        w.active &= ~taken
+
+    def _brk(self, w: Warp, taken: int) -> None:
+        if self.profile.ret_pops_any:  # FlexGripPlus: pop when every current thread breaks
+            if taken == w.active and w.stack:
+                e = w.stack.pop()
+                w.pc, w.active = e.pc, e.mask
+            else:
+                w.active &= ~taken
+            return
+        if not any(e.kind == BREAK for e in w.stack):
+            raise StackError(f"block {w.block.index} warp {w.wid} PC {w.pc - 8:#06x}: BRK without a PBK entry on the stack")
+        w.broke |= taken
+        w.active &= ~taken
+
+    def _marker(self, w: Warp, marker: int, pc: int) -> None:
+        if marker == 1:  # exit: the active threads finish after the instruction
+            if self.profile.exit_marker_ignored:
+                return
+            w.exited |= w.active
+            w.active = 0
+            self._unwind(w, pc)
+        elif marker == 2:  # join: pop the top entry
+            if not w.stack:
+                if self.profile.ret_pops_any:
+                    w.active = w.init_mask & ~w.exited
+                    return
+                raise StackError(f"block {w.block.index} warp {w.wid} PC {pc:#06x}: join (.S) with an empty SIMT stack")
+            e = w.stack.pop()
+            if e.kind == BRANCH:
+                w.pc, w.active = e.pc, e.mask & ~w.exited
+            elif e.kind == JOINAT:
+                w.active = e.mask & ~(w.exited | w.broke | w.returned)
+            elif self.profile.ret_pops_any:
+                w.pc, w.active = e.pc, e.mask
+            else:
+                raise StackError(f"block {w.block.index} warp {w.wid} PC {pc:#06x}: join (.S) pops a {e.kind} entry")
+            if w.active == 0:
+                self._unwind(w, pc)
+
+    def _unwind(self, w: Warp, pc: int) -> None:
+        """No thread is active: resume the next pending work from the stack, or finish."""
+        while w.active == 0:
+            if not w.stack:
+                w.done = True
+                self._barrier_recheck(w.block)
+                return
+            e = w.stack.pop()
+            gone = w.exited
+            if e.kind == BRANCH:
+                w.pc, w.active = e.pc, e.mask & ~gone
+            elif e.kind == JOINAT:
+                # the parked threads go on after the join instruction at the SSY target
+                w.active = e.mask & ~(gone | w.broke | w.returned)
+                w.pc = e.pc + self.plan(e.pc).insn.size
+            elif e.kind == BREAK:
+                w.broke &= ~e.mask
+                w.pc, w.active = e.pc, e.mask & ~(gone | w.returned)
+            elif e.kind == CALL:
+                w.returned &= ~e.mask
+                w.pc, w.active = e.pc, e.mask & ~gone
+
+    def _barrier(self, w: Warp, pc: int) -> None:
+        w.waiting = True
+        w.block.barrier_count += 1
+        self._barrier_recheck(w.block)
+
+    def _barrier_recheck(self, block: Block) -> None:
+        """Release the block's barrier once every warp that has not finished has arrived."""
+        live = [x for x in block.warps if not x.done]
+        if live and all(x.waiting for x in live):
+            for x in live:
+                x.waiting = False
+            block.barrier_count = 0
+
+    # -- free running ------------------------------------------------------------------------------
+
+    def run(self, batch: bool = True, record: bool = False, on_commit=None) -> int:
+        """Run every block of the grid. Returns the number of warp-instructions executed."""
+        start = self.steps
+        while True:
+            self._run_round(batch, record, on_commit)
+            if not self._start_round():
+                return self.steps - start
+
+    def _run_round(self, batch: bool, record: bool, on_commit) -> None:
+        rr = 0
+        n = len(self.warps)
+        while True:
+            ready = [w for w in self.warps if w.ready]
+            if not ready:
+                if any(not w.done for w in self.warps):
+                    stuck = ", ".join(f"warp {w.wid} at {w.pc:#06x}" for w in self.warps if not w.done)
+                    raise ModelError(f"deadlock: warps wait at a barrier that cannot complete ({stuck})")
+                return
+            w = next(self.warps[(rr + k) % n] for k in range(n) if self.warps[(rr + k) % n].ready)
+            rr = (w.wid + 1) % n
+            group = [x for x in ready if x.pc == w.pc] if batch and not record else [w]
+            for c in self._execute(group, record):
+                if on_commit is not None:
+                    on_commit(c)
