@@ -151,6 +151,52 @@ def cmd_run(args: argparse.Namespace) -> int:
     return 1 if failed else 0
 
 
+def cmd_check_vectors(args: argparse.Namespace) -> int:
+    from .checkvec import check_files
+    from .profile import PROFILES
+
+    try:
+        passed, failures, errors = check_files(args.files, PROFILES[args.profile])
+    except (OSError, ValueError) as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 1
+    for failure in failures[: args.max_failures]:
+        print(failure.format())
+    if len(failures) > args.max_failures:
+        print(f"... {len(failures) - args.max_failures} more failures")
+    for error in errors:
+        print(f"error: {error}")
+    failed = len(failures) + len(errors)
+    print(f"{passed} passed, {failed} failed")
+    return 0 if failed == 0 and passed > 0 else 1
+
+
+def cmd_run_flexgrip(args: argparse.Namespace) -> int:
+    from .errors import ModelError
+    from .flexgrip_bundle import run_bundle
+
+    total_pass = total_fail = 0
+    for name in args.bundles:
+        try:
+            r = run_bundle(name)
+        except (OSError, ValueError, ModelError) as e:
+            print(f"{name}: error: {e}")
+            total_fail += 1
+            continue
+        for w in r.int_failed[:20]:
+            print(f"{name}: word {w.addr:#07x}: expected {w.expected:#010x}, got {w.got:#010x}")
+        for w in r.float_failed[:20]:
+            print(f"{name}: float word {w.addr:#07x}: expected {w.expected:#010x}, got {w.got:#010x} ({w.ulps} ulp apart)")
+        nf = r.float_passed + len(r.float_failed)
+        print(f"{name}: {r.int_passed + len(r.int_failed)} integer words exact: {r.int_passed} passed; "
+              f"{nf} float words within {r.tolerance} ulp: {r.float_passed} passed "
+              f"(largest difference {r.float_ulp_max} ulp); {r.warp_instructions} warp-instructions")  # fmt: skip
+        total_pass += r.int_passed + r.float_passed
+        total_fail += len(r.int_failed) + len(r.float_failed)
+    print(f"{total_pass} passed, {total_fail} failed")
+    return 0 if total_fail == 0 and total_pass > 0 else 1
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="golden", description="SM_1.0 (G80) SASS tools and golden model")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -179,6 +225,16 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--profile", choices=["g80", "flexgrip"], default="g80", help="semantics (default g80 silicon)")
     p.add_argument("--trace", action="store_true", help="print every commit record with its disassembly")
     p.set_defaults(func=cmd_run)
+
+    p = sub.add_parser("check-vectors", help="run int/fp32/sfu reference vectors as real instructions")
+    p.add_argument("files", nargs="+", metavar="FILE")
+    p.add_argument("--profile", choices=["g80", "flexgrip"], default="g80")
+    p.add_argument("--max-failures", type=int, default=50, help="failures printed (all are counted)")
+    p.set_defaults(func=cmd_check_vectors)
+
+    p = sub.add_parser("run-flexgrip", help="run FlexGripPlus kernel bundles under the flexgrip profile")
+    p.add_argument("bundles", nargs="+", metavar="BUNDLE.txt")
+    p.set_defaults(func=cmd_run_flexgrip)
     return parser
 
 

@@ -189,7 +189,7 @@ def exe_gst(sm: SM, b: Batch, insn: Instruction, ops: dict) -> None:
     mem: GlobalOperand = ops["mem"]
     addr = sm.read_reg(b, mem.reg, False).astype(np.int64)
     values = [sm.read_reg(b, ops["data"].index + part, False) for part in range(max(size // 4, 1))]
-    sm.global_store(b, addr, size, values)
+    sm.global_store(b, addr, size, values, ops["data"].index)
 
 
 def _local_addr(sm: SM, b: Batch, mem: LocalOperand) -> np.ndarray:

@@ -26,6 +26,7 @@ from .state import BRANCH, BREAK, CALL, JOINAT, SHARED_BYTES, WARP, Block, Entry
 U32 = np.uint32
 FULL = 0xFFFFFFFF
 LANES = np.arange(WARP, dtype=np.int64)
+FLOAT_FAMILIES = frozenset({"fadd", "fmul", "fmad", "fminmax", "fslct", "i2f", "f2f", "rro", "sfu"})
 _CONDS = np.array([[conditions.holds(code, flags) for flags in range(16)] for code in range(32)], dtype=bool)
 
 
@@ -54,6 +55,7 @@ class Batch:
             self.sel = self.threads
         self.active = np.concatenate([mask_bits(w.active) for w in warps]) if len(warps) > 1 else mask_bits(warps[0].active)
         self.exec = self.active.copy()
+        self.float_result = False  # the instruction computes a float (FP/SFU family)
         self.records: list[Commit] | None = None
         self.pending: list[tuple[int, np.ndarray]] = []  # post-increments ($a, new value)
 
@@ -84,6 +86,9 @@ class SM:
         self.next_block = 0
         self.blocks: list[Block] = []
         self.warps: list[Warp] = []
+        # run-flexgrip: which global words hold results of FP/SFU instructions (compared within a tolerance)
+        self.track_floats = False
+        self.float_words: set[int] = set()
         self.steps = 0
         self.thread_steps = 0  # lanes active at issue, summed over executed instructions
         self.clock = 0
@@ -106,6 +111,7 @@ class SM:
         self.regs = np.zeros((nregs + 1, nthreads), U32)  # the last row stays 0: reads past the allocation
         self.cc = np.zeros((4, nthreads), np.uint8)
         self.areg = np.zeros((8, nthreads), U32)
+        self.freg = np.zeros((nregs + 1, nthreads), bool)  # register last written by an FP/SFU instruction
         self.shared = Memory("shared", count * SHARED_BYTES)
         self.local: Memory | None = None
         self.thread_block = np.repeat(np.arange(count, dtype=np.int64), wpb * WARP)
@@ -182,6 +188,8 @@ class SM:
             b.records[0].gpr.append(RegWrite("gpr", reg, np.where(b.exec, value, 0).astype(U32), ("H" if index & 1 else "L") if half else None))
         if reg >= self.nregs or (self.profile.only_r124_zero and index == 127):
             return  # past the allocation, or FlexGripPlus's register sink: dropped
+        if self.track_floats:
+            self.freg[reg, b.sel] = np.where(b.exec, b.float_result, self.freg[reg, b.sel])
         old = self.regs[reg, b.sel]
         if half:
             new = (old & U32(0xFFFF)) | (value << U32(16)) if index & 1 else (old & U32(0xFFFF0000)) | value
@@ -251,8 +259,14 @@ class SM:
     def global_load(self, b: Batch, addr: np.ndarray, size: int, signed: bool) -> list[np.ndarray]:
         return self._load(self.gmem, b, addr, size, signed)
 
-    def global_store(self, b: Batch, addr: np.ndarray, size: int, values: list[np.ndarray]) -> None:
+    def global_store(self, b: Batch, addr: np.ndarray, size: int, values: list[np.ndarray], reg: int | None = None) -> None:
         self._store(self.gmem, "global", b, addr, size, values)
+        if self.track_floats and reg is not None and size >= 4:
+            for part in range(len(values)):
+                row = min(reg + part, self.nregs)
+                tagged = b.exec & self.freg[row, b.sel]
+                self.float_words.update((addr[tagged] + 4 * part).tolist())
+                self.float_words.difference_update((addr[b.exec & ~self.freg[row, b.sel]] + 4 * part).tolist())
 
     def _local(self) -> Memory:
         if self.local is None:
@@ -353,6 +367,7 @@ class SM:
                 del w.history[0]
         if plan.run is not None:
             if b.exec.any():
+                b.float_result = insn.form.family in FLOAT_FAMILIES
                 plan.run(self, b, insn, plan.ops)  # type: ignore[operator]
             for areg, value in b.pending:
                 self.write_areg(b, areg, value)

@@ -1,0 +1,159 @@
+"""FlexGripPlus kernel bundles (../shared/vectors/flexgrip_kernels) and `run-flexgrip`.
+
+A bundle NAME.txt gives the launch, the kernel parameters (4-byte words at shared 0x10), the
+constant memory words and the code; NAME.gmem.mif the input global memory (one hex byte a
+line) and NAME.expected.log the memory after the run (`ADDR WORD` lines). The kernel runs under
+the `flexgrip` profile; integer words must match exactly, words the kernel computed with
+floating-point or SFU instructions within the profile's ulp tolerance (FlexGripPlus's FPU and SFU
+are not bit-reproducible), and are reported as such.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from .memory import Memory
+from .profile import FLEXGRIP, Profile
+from .sm import SM
+from .state import FLEXGRIP_SM, Launch, SMConfig
+
+GLOBAL_BYTES = 256 * 1024  # FlexGripPlus: 18-bit global addresses
+CONST_BYTES = 8 * 1024
+
+
+@dataclass
+class Bundle:
+    name: str
+    path: Path
+    block: tuple[int, int, int]
+    grid: tuple[int, int]
+    registers: int
+    shared: int
+    blocks_per_core: int
+    params: list[int]
+    consts: list[int]
+    code: list[int] = field(default_factory=list)
+    texts: dict[int, str] = field(default_factory=dict)
+
+    def files(self) -> tuple[Path, Path]:
+        return self.path.with_suffix(".gmem.mif"), self.path.with_suffix(".expected.log")
+
+
+def _nums(text: str) -> list[int]:
+    return [int(x, 0) for x in re.findall(r"0x[0-9a-fA-F]+|\d+", text)]
+
+
+def load_bundle(path: str | Path) -> Bundle:
+    path = Path(path)
+    lines = path.read_text(encoding="utf-8").splitlines()
+    header = "\n".join(line for line in lines if line.startswith("#"))
+    m = re.search(r"blockDim=\((\d+),(\d+),(\d+)\)\s+gridDim=\((\d+),(\d+)\)\s+regs/thread\S*=(\d+)\s+shmem_size=(\d+)\s+blocks_per_core=(\d+)", header)
+    if not m:
+        raise ValueError(f"{path}: no launch line (blockDim=(..) gridDim=(..) regs/thread=.. shmem_size=.. blocks_per_core=..)")
+    bx, by, bz, gx, gy, regs, shmem, bpc = (int(x) for x in m.groups())
+    params = [int(v, 16) for v in re.findall(r"\bp\d+=0x([0-9a-fA-F]+)", header)]
+    consts = [int(v, 16) for _, v in sorted((int(k), v) for k, v in re.findall(r"\bc\[(\d+)\]=0x([0-9a-fA-F]+)", header))]
+    bundle = Bundle(path.stem, path, (bx, by, bz), (gx, gy), regs, shmem, bpc, params, consts)
+    expect = 0
+    for number, line in enumerate(lines, 1):
+        if line.startswith("#") or not line.strip():
+            continue
+        m = re.match(r"\s*([0-9a-fA-F]+):\s+([0-9a-fA-F]{8})(?:\s+([0-9a-fA-F]{8}))?\s*(?:;(.*))?$", line)
+        if not m:
+            raise ValueError(f"{path}:{number}: expected 'pc: word0 [word1] ; text', got {line!r}")
+        pc = int(m.group(1), 16)
+        if pc < expect:
+            break  # a second listing of the same code (annotated copy) follows
+        if pc != expect:
+            raise ValueError(f"{path}:{number}: instruction at {pc:#x}, expected {expect:#x}")
+        words = [int(m.group(2), 16)] + ([int(m.group(3), 16)] if m.group(3) else [])
+        bundle.code.extend(words)
+        bundle.texts[pc] = (m.group(4) or "").strip()
+        expect = pc + 4 * len(words)
+    if not bundle.code:
+        raise ValueError(f"{path}: no code")
+    return bundle
+
+
+def read_mif(path: Path) -> bytes:
+    return bytes(int(line, 16) for line in path.read_text(encoding="utf-8").split())
+
+
+def read_expected(path: Path) -> dict[int, int]:
+    out = {}
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if line.strip():
+            addr, word = line.split()
+            out[int(addr, 16)] = int(word, 16)
+    return out
+
+
+@dataclass
+class WordResult:
+    addr: int
+    expected: int
+    got: int
+    is_float: bool
+
+    @property
+    def ulps(self) -> int:
+        def ordered(x: int) -> int:
+            return 0x80000000 - (x & 0x7FFFFFFF) if x & 0x80000000 else x + 0x80000000
+
+        return abs(ordered(self.expected) - ordered(self.got))
+
+    def nan_pair(self) -> bool:
+        def nan(x: int) -> bool:
+            return (x >> 23) & 0xFF == 0xFF and x & 0x7FFFFF != 0
+
+        return nan(self.expected) and nan(self.got)
+
+
+@dataclass
+class BundleResult:
+    bundle: Bundle
+    int_passed: int
+    int_failed: list[WordResult]
+    float_passed: int
+    float_failed: list[WordResult]
+    float_ulp_max: int
+    warp_instructions: int
+    tolerance: int
+
+
+def run_bundle(path: str | Path, profile: Profile = FLEXGRIP) -> BundleResult:
+    bundle = load_bundle(path)
+    mif, expected_path = bundle.files()
+    gmem = Memory("global", GLOBAL_BYTES, read_mif(mif))
+    cmem = Memory("constant", CONST_BYTES, np.array(bundle.consts, np.uint32).tobytes())
+    params = np.array(bundle.params, np.uint32).tobytes()
+    # FlexGripPlus copies the kernel parameters in front of the user shared data (FLEXGRIPPLUS.md 1.1)
+    launch = Launch(bundle.grid, bundle.block, max(1, min(bundle.registers, 128)), max(0, bundle.shared - len(params)), params)
+    config = SMConfig(registers=FLEXGRIP_SM.registers, max_warps=FLEXGRIP_SM.max_warps, max_blocks=max(1, bundle.blocks_per_core),
+                      stack_depth=FLEXGRIP_SM.stack_depth)  # fmt: skip
+    sm = SM(bundle.code, launch, gmem, {0: cmem}, profile, config)
+    sm.track_floats = True
+    steps = sm.run()
+    expected = read_expected(expected_path)
+    addrs = np.array(sorted(expected), np.int64)
+    got = gmem.load(addrs, 4)
+    int_ok, float_ok, int_bad, float_bad, worst = 0, 0, [], [], 0
+    tol = profile.fp_ulp_tolerance
+    for addr, value in zip(addrs.tolist(), got.tolist(), strict=True):
+        r = WordResult(addr, expected[addr], value, addr in sm.float_words)
+        if r.is_float:
+            if r.expected == r.got or r.nan_pair() or r.ulps <= tol:
+                float_ok += 1
+                if not r.nan_pair():
+                    worst = max(worst, r.ulps)
+            else:
+                float_bad.append(r)
+        elif r.expected == r.got:
+            int_ok += 1
+        else:
+            int_bad.append(r)
+    return BundleResult(bundle, int_ok, int_bad, float_ok, float_bad, worst, steps, tol)
