@@ -390,10 +390,10 @@ class SM:
 
     # -- SIMT control (ISA.md 6.3) ----------------------------------------------------------------------
 
-    def _push(self, w: Warp, kind: str, pc: int, mask: int) -> None:
+    def _push(self, w: Warp, kind: str, target: int, mask: int, at: int) -> None:
         if len(w.stack) >= self.config.stack_depth:
-            raise StackError(f"block {w.block.index} warp {w.wid} PC {pc:#06x}: SIMT stack overflow ({self.config.stack_depth} entries)")
-        w.stack.append(Entry(kind, pc, mask))
+            raise StackError(f"block {w.block.index} warp {w.wid} PC {at:#06x}: SIMT stack overflow ({self.config.stack_depth} entries)")
+        w.stack.append(Entry(kind, target, mask))
 
     def _control(self, w: Warp, insn: Instruction, exec_bits: np.ndarray, pc: int) -> None:
         name = insn.form.name
@@ -407,19 +407,19 @@ class SM:
                 w.pc = target
             elif taken:
                 # divergence: the taken side runs first, the fall-through waits on the stack (as FlexGripPlus)
-                self._push(w, BRANCH, nxt, w.active & ~taken)
+                self._push(w, BRANCH, nxt, w.active & ~taken, pc)
                 w.active, w.pc = taken, target
         elif name == "SSY":
-            self._push(w, JOINAT, f["target"] << 2, w.active)
+            self._push(w, JOINAT, f["target"] << 2, w.active, pc)
         elif name == "PBK":
-            self._push(w, BREAK, f["target"] << 2, w.active)
+            self._push(w, BREAK, f["target"] << 2, w.active, pc)
         elif name == "CAL":
-            self._push(w, CALL, nxt, w.active)
+            self._push(w, CALL, nxt, w.active, pc)
             w.pc = f["target"] << 2
         elif name == "RET":
             self._ret(w, taken)
         elif name == "BRK":
-            self._brk(w, taken)
+            self._brk(w, taken, pc)
         elif name == "BAR":
             self._barrier(w, pc)
         elif name in ("TRAP", "TRAP32"):
@@ -444,7 +444,7 @@ class SM:
             w.exited |= taken  # RET with no CALL entry ends the threads (ISA.md 6.3)
         w.active &= ~taken
 
-    def _brk(self, w: Warp, taken: int) -> None:
+    def _brk(self, w: Warp, taken: int, pc: int) -> None:
         if self.profile.ret_pops_any:  # FlexGripPlus: pop when every current thread breaks
             if taken == w.active and w.stack:
                 e = w.stack.pop()
@@ -453,7 +453,7 @@ class SM:
                 w.active &= ~taken
             return
         if not any(e.kind == BREAK for e in w.stack):
-            raise StackError(f"block {w.block.index} warp {w.wid} PC {w.pc - 8:#06x}: BRK without a PBK entry on the stack")
+            raise StackError(f"block {w.block.index} warp {w.wid} PC {pc:#06x}: BRK without a PBK entry on the stack")
         w.broke |= taken
         w.active &= ~taken
 

@@ -170,6 +170,8 @@ def strip_comments(lines: Iterable[str], file: str = "<input>") -> Iterable[tupl
     for number, source in enumerate(lines, 1):
         text = ""
         i = 0
+        # `//` is Python's floor division in .expect expressions: directive lines take # comments only
+        directive = not in_block and bool(re.match(r"\s*(?:[A-Za-z_.$][\w.$]*\s*:\s*)*\.", source))
         while i < len(source):
             if in_block:
                 end = source.find("*/", i)
@@ -185,7 +187,7 @@ def strip_comments(lines: Iterable[str], file: str = "<input>") -> Iterable[tupl
                 text += "  "
                 i += 2
                 continue
-            if source.startswith("//", i) or source[i] == "#":
+            if (source.startswith("//", i) and not directive) or source[i] == "#":
                 break
             text += source[i]
             i += 1
