@@ -9,7 +9,7 @@ BUILD := build
 LISTINGS ?= $(wildcard $(SHARED)/vectors/listings/*.txt)
 PYTEST_ARGS ?=
 
-.PHONY: setup sim test lint check-listing clean help
+.PHONY: setup sim test lint check-listing bench clean help
 
 help:
 	@echo "make setup              install simulators and the Python environment (.venv)"
@@ -17,6 +17,7 @@ help:
 	@echo "make test               lint + the whole pytest suite (what .ci/run runs)"
 	@echo "make lint               ruff check"
 	@echo "make check-listing      check-listing over $(SHARED)/vectors/listings (LISTINGS=files)"
+	@echo "make bench              golden-model speed (thread-instructions per second) on a few kernels"
 	@echo "make clean              remove build outputs"
 
 $(SETUP): scripts/setup.sh requirements.txt pyproject.toml
@@ -44,6 +45,9 @@ test: $(SETUP) lint
 
 check-listing: $(SETUP)
 	$(PY) -m golden check-listing $(LISTINGS)
+
+bench: $(SETUP)
+	$(PY) scripts/bench.py
 
 clean:
 	rm -rf $(BUILD) .pytest_cache .hypothesis

@@ -7,7 +7,8 @@ Directives (one a line; see README.md, "Program format"):
     .param NAME | .param TYPE VALUE   kernel parameters in order (a buffer's address, or a scalar)
     .const BANK OFFSET TYPE v1 v2 ... constant memory (bank 0..15, byte offset)
     .expect NAME = EXPR               after the run, buffer NAME must equal the numpy expression EXPR,
-                                      evaluated with np, the buffers' initial contents and the launch
+                                      evaluated with np, the buffers' initial contents, grid, block,
+                                      nthreads and range/len/min/max/sum/abs/int/float/reduce
     .expect NAME TYPE v1 v2 ...       ... or these values (the first elements of the buffer)
     .global_size BYTES   .max_steps N   .explicit_exit
 TYPE is u8 s8 u16 s16 u32 s32 f32. The expectations are computed independently of the model.

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import time
 from dataclasses import dataclass, field
 
@@ -14,6 +15,11 @@ from .profile import Profile
 from .program import DTYPES, KernelSpec
 from .sm import SM
 from .state import FLEXGRIP_SM, Launch, SMConfig
+
+
+# What an .expect expression may use besides numpy (np) and the buffers.
+SAFE_BUILTINS = {"range": range, "len": len, "min": min, "max": max, "sum": sum, "abs": abs, "int": int, "float": float,
+                 "reduce": functools.reduce}  # fmt: skip
 
 
 @dataclass
@@ -86,7 +92,7 @@ def check(spec: KernelSpec, gmem: Memory) -> list[CheckResult]:
         try:
             if exp.expr is not None:
                 with np.errstate(all="ignore"):
-                    want = np.broadcast_to(np.asarray(eval(exp.expr, {"__builtins__": {}}, dict(env))).astype(np_type), final.shape)
+                    want = np.broadcast_to(np.asarray(eval(exp.expr, {"__builtins__": SAFE_BUILTINS, **env})).astype(np_type), final.shape)
             else:
                 assert exp.values is not None
                 want = exp.values.astype(np_type)

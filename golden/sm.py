@@ -38,6 +38,24 @@ class Plan:
     ops: dict[str, object]
     run: object  # the family routine, or None for control instructions
     text: str
+    size: int
+
+
+_LANE_SETS: dict[tuple[int, ...], tuple[slice | np.ndarray, np.ndarray]] = {}
+
+
+def _lanes_of(warps: list[Warp]) -> tuple[slice | np.ndarray, np.ndarray]:
+    """(selector, thread numbers) of a group of warps; groups recur, so they are cached."""
+    key = tuple(w.base for w in warps)
+    got = _LANE_SETS.get(key)
+    if got is None:
+        if len(warps) == 1:
+            got = (slice(key[0], key[0] + WARP), key[0] + LANES)
+        else:
+            threads = np.concatenate([base + LANES for base in key])
+            got = (threads, threads)
+        _LANE_SETS[key] = got
+    return got
 
 
 class Batch:
@@ -46,15 +64,10 @@ class Batch:
     def __init__(self, warps: list[Warp]) -> None:
         self.warps = warps
         self.n = WARP * len(warps)
-        if len(warps) == 1:
-            base = warps[0].base
-            self.sel: slice | np.ndarray = slice(base, base + WARP)
-            self.threads = base + LANES
-        else:
-            self.threads = np.concatenate([w.base + LANES for w in warps])
-            self.sel = self.threads
-        self.active = np.concatenate([mask_bits(w.active) for w in warps]) if len(warps) > 1 else mask_bits(warps[0].active)
-        self.exec = self.active.copy()
+        self.sel, self.threads = _lanes_of(warps)
+        masks = np.array([w.active for w in warps], "<u4")
+        self.active = np.unpackbits(masks.view(np.uint8), bitorder="little").astype(bool)
+        self.exec = self.active
         self.float_result = False  # the instruction computes a float (FP/SFU family)
         self.records: list[Commit] | None = None
         self.pending: list[tuple[int, np.ndarray]] = []  # post-increments ($a, new value)
@@ -158,7 +171,7 @@ class SM:
             for role, op in insn.operands:
                 ops[role or f"op{len(ops)}"] = op
             run = None if insn.form.fmt in (CTRL, "sctrl") else FAMILIES[insn.form.family]
-            plan = Plan(insn, ops, run, insn.text)
+            plan = Plan(insn, ops, run, insn.text, insn.size)
             self.plans[pc] = plan
         return plan
 
@@ -348,6 +361,8 @@ class SM:
         f = insn.fields
         if "pcond" in f and f["pcond"] != conditions.ALWAYS:
             b.exec = b.active & _CONDS[f["pcond"], self.cc[f["preg"], b.sel]]
+        elif b.exec is b.active:
+            b.exec = b.active.copy()
         commits: list[Commit] = []
         if record:
             w = warps[0]
@@ -360,19 +375,16 @@ class SM:
         if self.steps > self.max_steps:
             raise RunawayError(f"more than {self.max_steps} warp-instructions: runaway program? last PCs " + self.last_pcs())
         for w in warps:
-            w.steps += 1
             w.seq += 1
-            w.history.append((pc, plan.text))
-            if len(w.history) > 8:
-                del w.history[0]
         if plan.run is not None:
             if b.exec.any():
                 b.float_result = insn.form.family in FLOAT_FAMILIES
                 plan.run(self, b, insn, plan.ops)  # type: ignore[operator]
             for areg, value in b.pending:
                 self.write_areg(b, areg, value)
+            nxt = pc + plan.size
             for w in warps:
-                w.pc = pc + insn.size
+                w.pc = nxt
             if insn.form.fmt == LONG and f.get("marker"):
                 for w in warps:
                     self._marker(w, f["marker"], pc)

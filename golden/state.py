@@ -119,8 +119,6 @@ class Warp:
     done: bool = False
     waiting: bool = False  # at a barrier
     seq: int = 0
-    steps: int = 0
-    history: list[tuple[int, str]] = field(default_factory=list)  # (pc, text) of recent instructions
 
     def __post_init__(self) -> None:
         self.active = self.init_mask
