@@ -16,7 +16,6 @@ from .program import DTYPES, KernelSpec
 from .sm import SM
 from .state import FLEXGRIP_SM, Launch, SMConfig
 
-
 # What an .expect expression may use besides numpy (np) and the buffers.
 SAFE_BUILTINS = {"range": range, "len": len, "min": min, "max": max, "sum": sum, "abs": abs, "int": int, "float": float,
                  "reduce": functools.reduce}  # fmt: skip

@@ -21,7 +21,7 @@ from .isa.form import CTRL, LONG
 from .isa.operands import NamedOperand
 from .memory import Memory
 from .profile import G80, Profile
-from .state import BRANCH, BREAK, CALL, JOINAT, SHARED_BYTES, WARP, Block, Entry, Launch, SMConfig, Warp, bits_mask, mask_bits
+from .state import BRANCH, BREAK, CALL, JOINAT, SHARED_BYTES, WARP, Block, Entry, Launch, SMConfig, Warp, bits_mask
 
 U32 = np.uint32
 FULL = 0xFFFFFFFF

@@ -68,7 +68,7 @@ def test_every_bad_program_is_expected() -> None:
 
 
 def test_illegal_word_is_reported_with_its_address() -> None:
-    code = assemble("BRA 0x10\nNOP").words + [0x80000001, 0x00000780]  # interp: fragment programs only
+    code = [*assemble("BRA 0x10\nNOP").words, 0x80000001, 0x00000780]  # interp: fragment programs only
     sm = SM(code, Launch(), Memory("global", 16))
     with pytest.raises(ModelError, match=r"illegal instruction at 0x0010 \(80000001 00000780\): opcode 8.0 is interp"):
         sm.run()
@@ -83,7 +83,7 @@ def test_running_off_the_end() -> None:
 # --- launch state (DESIGN.md section 3) ---------------------------------------------------------
 
 
-def _sm(source: str, launch: Launch, profile=G80) -> SM:  # noqa: ANN001
+def _sm(source: str, launch: Launch, profile=G80) -> SM:
     return SM(assemble(source).words, launch, Memory("global", 4096), {}, profile)
 
 
@@ -243,6 +243,6 @@ def test_expectation_errors_are_reported(tmp_path: Path) -> None:
     p = tmp_path / "e.sass"
     p.write_text(".buffer o u32 4\n.param o\n.expect o = undefined_name + 1\nNOP\n", encoding="utf-8")
     spec = load_program(p)
-    sm, gmem = build(spec, G80)
+    _, gmem = build(spec, G80)
     (result,) = check(spec, gmem)
     assert not result.passed and "could not be evaluated" in result.detail
