@@ -117,9 +117,9 @@ def case_of(v: Vector) -> Case:
         sat = ".SAT" if v.op == "fadd.sat" else ""
         name = "FADD" if v.op.startswith("fadd") else "FMUL"
         return Case(f"{name}{sat}{ROUND[rnd]}.C1 R4, R1, R2", [int(x, 16), int(y, 16), 0], 0, [("R4", v.result), ("C1", v.flags or 0)])
-    if v.op == "fmad":
+    if v.op in ("fmad", "fmad.sat"):
         _, x, y, z = a
-        return Case("FMAD.C1 R4, R1, R2, R3", [int(x, 16), int(y, 16), int(z, 16)], 0, [("R4", v.result), ("C1", v.flags or 0)])
+        return Case(f"FMAD{'.SAT' if v.op == 'fmad.sat' else ''}.C1 R4, R1, R2, R3", [int(x, 16), int(y, 16), int(z, 16)], 0, [("R4", v.result), ("C1", v.flags or 0)])
     if v.op in ("fmin", "fmax"):
         x, y = a
         return Case(f"{v.op.upper()}.C1 R4, R1, R2", [int(x, 16), int(y, 16), 0], 0, [("R4", v.result), ("C1", v.flags or 0)])
@@ -132,10 +132,11 @@ def case_of(v: Vector) -> Case:
     if v.op == "f2i":
         dst, rnd, abs_, neg, x = a
         operand = _neg(neg, "|R1|" if abs_ == "1" else "R1")
-        return Case(f"F2I.{dst.upper()}.F32{ROUND[rnd]}.C1 R4, {operand}", [int(x, 16), 0, 0], 0, [("R4", v.result), ("C1", v.flags or 0)])
+        return Case(f"F2I.{dst.upper()}.F32{ROUND[rnd]}.C1 {h('R4', dst.endswith('16'))}, {operand}", [int(x, 16), 0, 0], 0, [("R4", v.result), ("C1", v.flags or 0)])
     if v.op == "i2f":
         src, rnd, x = a
-        return Case(f"I2F.F32.{src.upper()}{ROUND[rnd]}.C1 R4, R1", [int(x, 16), 0, 0], 0, [("R4", v.result), ("C1", v.flags or 0)])
+        stype = {"u8": "U16.BEXT", "s8": "S16.BEXT"}.get(src, src.upper())
+        return Case(f"I2F.F32.{stype}{ROUND[rnd]}.C1 R4, {h('R1', src not in ('u32', 's32'))}", [int(x, 16), 0, 0], 0, [("R4", v.result), ("C1", v.flags or 0)])
     if v.op == "f2f":
         mode, x = a
         return Case(f"F2F.F32.F32{F2F[mode]}.C1 R4, R1", [int(x, 16), 0, 0], 0, [("R4", v.result), ("C1", v.flags or 0)])

@@ -467,11 +467,13 @@ _SFU = {"RCP": "rcp", "RCP32": "rcp", "RSQ": "rsqrt", "LG2": "lg2", "SIN": "sin"
 
 @family("sfu")
 def exe_sfu(sm: SM, b: Batch, insn: Instruction, ops: dict) -> None:
-    from .arith import fp, sfu
+    from .arith import sfu
 
-    res = getattr(sfu, _SFU[insn.form.name])(fsrc(sm, b, ops["src1"]))
-    if insn.form.name == "EX2" and insn.fields.get("sat"):
-        res, _ = fp.fadd(res, np.full(b.n, SIGN, U32), fp.RN, True)
+    x = fsrc(sm, b, ops["src1"])
+    if insn.form.name == "EX2":
+        res = sfu.ex2(x, sat=bool(insn.fields.get("sat")))
+    else:
+        res = getattr(sfu, _SFU[insn.form.name])(x)
     write(sm, b, ops["dst"], res)
 
 

@@ -246,3 +246,21 @@ def test_expectation_errors_are_reported(tmp_path: Path) -> None:
     _, gmem = build(spec, G80)
     (result,) = check(spec, gmem)
     assert not result.passed and "could not be evaluated" in result.detail
+
+
+def test_vector_variants_beyond_the_sample(tmp_path: Path) -> None:
+    """Forms the hidden vector files may use that the sample does not: 16-bit F2I destinations,
+    8/16-bit I2F sources, FMAD.SAT. Expected values worked out from ISA.md 4.3 (clamping, exact
+    conversion) and FP_SFU.md 1.5 (saturation)."""
+    path = tmp_path / "extra.txt"
+    path.write_text(
+        "f2i s16 rzi 0 0 c7000000 -> 00008000 2\n"  # -32768.0 fits s16 exactly: 0x8000, S
+        "f2i s16 rni 0 0 47000000 -> 00007fff 0\n"  # 32768.0 clamps to 0x7fff
+        "f2i u16 rni 0 1 3f800000 -> 00000000 1\n"  # -(1.0) to unsigned clamps to 0
+        "i2f s16 rn 0000ffff -> bf800000 2\n"  # the s16 -1
+        "i2f u8 rz 000001ff -> 437f0000 0\n"  # only the low byte: 255.0
+        "fmad.sat rn 3f800000 40000000 bf800000 -> 3f800000 0\n",  # 1*2 - 1 = 1.0, inside [0, 1]
+        encoding="utf-8",
+    )
+    passed, failures, errors = check_files([str(path)])
+    assert (passed, failures, errors) == (6, [], [])
