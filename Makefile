@@ -13,7 +13,7 @@ PYTEST_ARGS ?=
 
 help:
 	@echo "make setup              install simulators and the Python environment (.venv)"
-	@echo "make sim TEST=iadd      run programs/\$$(TEST).sass (today: assemble, disassemble, round trip)"
+	@echo "make sim TEST=iadd      programs/\$$(TEST).sass: assemble/disassemble round trip, then the golden model (PROFILE=flexgrip)"
 	@echo "make test               lint + the whole pytest suite (what .ci/run runs)"
 	@echo "make lint               ruff check"
 	@echo "make check-listing      check-listing over $(SHARED)/vectors/listings (LISTINGS=files)"
@@ -26,7 +26,8 @@ $(SETUP): scripts/setup.sh requirements.txt pyproject.toml
 setup: $(SETUP)
 
 # The main job. Until the RTL and the lock-step testbench exist (issues 4 and 5) it assembles
-# the program, disassembles the words and checks that the text assembles to the same words.
+# the program, checks that disassembly gives back the same words, and runs the program on the
+# golden model against its expectations.
 sim: $(SETUP)
 	@test -f programs/$(TEST).sass || { echo "no program programs/$(TEST).sass (see 'ls programs')"; exit 2; }
 	@mkdir -p $(BUILD)
@@ -36,6 +37,7 @@ sim: $(SETUP)
 	@cmp -s $(BUILD)/$(TEST).hex $(BUILD)/$(TEST).rt.hex \
 		&& echo "$(TEST): $$(wc -l < $(BUILD)/$(TEST).hex) instructions, text -> words -> text -> words identical" \
 		|| { echo "$(TEST): round trip differs (diff $(BUILD)/$(TEST).hex $(BUILD)/$(TEST).rt.hex)"; exit 1; }
+	$(PY) -m golden run programs/$(TEST).sass $(if $(PROFILE),--profile $(PROFILE))
 
 lint: $(SETUP)
 	$(VENV)/bin/ruff check golden tests

@@ -18,9 +18,12 @@ def _int(text: str) -> int:
 
 
 def cmd_asm(args: argparse.Namespace) -> int:
+    from .program import load_program
+
     path = Path(args.file)
     try:
-        program = assemble(path.read_text(encoding="utf-8"), str(path), base=args.base)
+        # program directives (.block, .buffer, ...) are accepted and checked, and do not emit code
+        program = load_program(path).program if args.base == 0 else assemble(path.read_text(encoding="utf-8"), str(path), base=args.base)
     except AsmError as e:
         print(e.format(), file=sys.stderr)
         return 1

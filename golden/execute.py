@@ -328,6 +328,9 @@ def exe_i2i(sm: SM, b: Batch, insn: Instruction, ops: dict) -> None:
     f = insn.fields
     dst_bits = 8 if f["m19"] else (32 if f["width"] else 16)
     res, flags = intops.i2i(bool(f["signed"]), dst_bits, f["srct"], bool(f["m20"]), bool(f["m29"]), read(sm, b, ops["src1"]), sm.profile)
+    if dst_bits == 8 and f["width"] and f["signed"]:
+        # an 8-bit result in a full register: the width bit w1[26] is independent of the clamp (ISA.md 3.9)
+        res = res.astype(np.uint16).view(np.int16).astype(np.int32).view(U32)
     write(sm, b, ops["dst"], res)
     flags_out(sm, b, insn, flags)
 
@@ -337,14 +340,17 @@ def exe_i2i(sm: SM, b: Batch, insn: Instruction, ops: dict) -> None:
 # operations on the input (FP_SFU.md 1.6)
 
 SIGN = U32(0x80000000)
+SIGN16 = U32(0x8000)
 
 
-def fsrc(sm: SM, b: Batch, op: object) -> np.ndarray:
+def fsrc(sm: SM, b: Batch, op: object, f16: bool = False) -> np.ndarray:
+    """A float source with its |..| and - applied to the sign bit (bit 15 of an f16 half)."""
     value = read(sm, b, op)
+    sign = SIGN16 if f16 else SIGN
     if getattr(op, "abs", False):
-        value = value & ~SIGN
+        value = value & ~sign
     if getattr(op, "neg", False):
-        value = value ^ SIGN
+        value = value ^ sign
     return value
 
 
@@ -373,9 +379,8 @@ def exe_fmul(sm: SM, b: Batch, insn: Instruction, ops: dict) -> None:
     a = fsrc(sm, b, ops["src1"])
     c = fsrc(sm, b, ops.get("src2") or ops["imm"])
     rnd = fp.RZ if insn.form.fmt == "long" and f["frnd"] == 3 else fp.RN
+    # FMUL32(I).SAT: G80 ignores the saturation bit of fmul (G200 only, FP_SFU.md 1.5)
     res, flags = fp.fmul(a, c, rnd)
-    if insn.form.fmt != "long" and f.get("m8"):  # FMUL32(I).SAT
-        res, flags = fp.fadd(res, np.full(b.n, SIGN, U32), fp.RN, True)
     write(sm, b, ops["dst"], res)
     flags_out(sm, b, insn, flags)
 
@@ -439,7 +444,8 @@ def exe_f2i(sm: SM, b: Batch, insn: Instruction, ops: dict) -> None:
     from .arith import fp
 
     f = insn.fields
-    res, flags = fp.f2i(fsrc(sm, b, ops["src1"]), bool(f["signed"]), 32 if f["width"] else 16, f["rnd"], src_f16=not f["m14"])
+    f16 = not f["m14"]
+    res, flags = fp.f2i(fsrc(sm, b, ops["src1"], f16), bool(f["signed"]), 32 if f["width"] else 16, f["rnd"], src_f16=f16)
     write(sm, b, ops["dst"], res)
     flags_out(sm, b, insn, flags)
 
@@ -449,7 +455,8 @@ def exe_f2f(sm: SM, b: Batch, insn: Instruction, ops: dict) -> None:
     from .arith import fp
 
     f = insn.fields
-    res, flags = fp.f2f(fsrc(sm, b, ops["src1"]), f["rnd"], bool(f["m27"]), bool(f["m19"]), src_f16=not f["m14"], dst_f16=not f["width"])
+    f16 = not f["m14"]
+    res, flags = fp.f2f(fsrc(sm, b, ops["src1"], f16), f["rnd"], bool(f["m27"]), bool(f["m19"]), src_f16=f16, dst_f16=not f["width"])
     write(sm, b, ops["dst"], res)
     flags_out(sm, b, insn, flags)
 

@@ -264,3 +264,12 @@ def test_vector_variants_beyond_the_sample(tmp_path: Path) -> None:
     )
     passed, failures, errors = check_files([str(path)])
     assert (passed, failures, errors) == (6, [], [])
+
+
+@pytest.mark.parametrize("path", PROGRAMS + BAD + sorted((ROOT / "bench").glob("*.sass")), ids=lambda p: p.stem)
+def test_program_disassembly_reassembles(path: Path) -> None:
+    from golden.isa import format_listing
+
+    words = load_program(path).program.words
+    lines, _ = format_listing(words)
+    assert assemble("\n".join(lines)).words == words
