@@ -8,7 +8,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from .isa import AsmError, IllegalInstruction, assemble
+from .isa import AsmError, IllegalInstruction
 from .isa.disassembler import format_listing
 from .isa.listing import check_rows, read_listing
 
@@ -23,7 +23,7 @@ def cmd_asm(args: argparse.Namespace) -> int:
     path = Path(args.file)
     try:
         # program directives (.block, .buffer, ...) are accepted and checked, and do not emit code
-        program = load_program(path).program if args.base == 0 else assemble(path.read_text(encoding="utf-8"), str(path), base=args.base)
+        program = load_program(path, base=args.base).program
     except AsmError as e:
         print(e.format(), file=sys.stderr)
         return 1

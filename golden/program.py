@@ -112,7 +112,7 @@ def _values(text: str, dtype: str, count: int | None, line: Line) -> np.ndarray:
     return np.array(out, dtype=np.int64 if dtype != "f32" else np.float32).astype(np_type)
 
 
-def load_program(path: str | Path) -> KernelSpec:
+def load_program(path: str | Path, base: int = 0) -> KernelSpec:
     """Assemble a program file and read its directives. Raises AsmError naming file and line."""
     path = Path(path)
     source = path.read_text(encoding="utf-8")
@@ -122,7 +122,7 @@ def load_program(path: str | Path) -> KernelSpec:
         return lambda args, line: pending.append((name, args, line))
 
     names = ["grid", "block", "registers", "shared", "buffer", "param", "const", "expect", "global_size", "max_steps"]
-    program = assemble(source, str(path), directives={n: collect(n) for n in names})
+    program = assemble(source, str(path), base=base, directives={n: collect(n) for n in names})
     spec = KernelSpec(str(path), program)
     for name, args, line in pending:
         try:
