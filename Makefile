@@ -40,7 +40,8 @@ sim: $(SETUP)
 	$(PY) -m golden run programs/$(TEST).sass $(if $(PROFILE),--profile $(PROFILE))
 
 lint: $(SETUP)
-	$(VENV)/bin/ruff check golden tests
+	$(VENV)/bin/ruff check golden tests scripts tb
+	$(PY) scripts/gen_rtl_isa.py --check
 
 test: $(SETUP) lint
 	$(PY) -m pytest -n auto $(PYTEST_ARGS)
