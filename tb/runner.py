@@ -6,6 +6,7 @@ disk under build/sim/, where an unchanged design rebuilds in well under a second
 
 from __future__ import annotations
 
+import fcntl
 import os
 import shutil
 import sys
@@ -47,16 +48,20 @@ def build(sim: str, toplevel: str, files: tuple[str, ...], parameters: tuple[tup
     build_dir = BUILD / f"{toplevel}_{sim}_{tag}{'_waves' if waves else ''}"
     runner = get_runner(sim)
     args = ["-Wall", "-Wno-fatal", "--x-assign", "unique", "--x-initial", "unique"] if sim == "verilator" else []
-    runner.build(
-        sources=sources(*files),
-        includes=[RTL / "gen", RTL],
-        hdl_toplevel=toplevel,
-        parameters=dict(parameters),
-        build_dir=build_dir,
-        build_args=args,
-        waves=waves,
-        always=False,
-    )
+    build_dir.parent.mkdir(parents=True, exist_ok=True)
+    # pytest-xdist workers may build the same design at once: one builds, the others wait and reuse it
+    with open(build_dir.parent / f".{build_dir.name}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        runner.build(
+            sources=sources(*files),
+            includes=[RTL / "gen", RTL],
+            hdl_toplevel=toplevel,
+            parameters=dict(parameters),
+            build_dir=build_dir,
+            build_args=args,
+            waves=waves,
+            always=False,
+        )
     return build_dir
 
 
