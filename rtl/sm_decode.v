@@ -80,22 +80,12 @@ module sm_decode (
     /* verilator lint_off UNUSEDSIGNAL */
     wire [31:0] w1 = insn[63:32];  // w1[28] belongs to no field of any form (ISA.md 1.3)
     /* verilator lint_on UNUSEDSIGNAL */
-    wire        shortf = (w0[1:0] == 2'd0);
-    wire        immf = (w0[1:0] == 2'd1) && (w1[1:0] == 2'd3);
-    wire        longf = (w0[1:0] == 2'd1) && (w1[1:0] != 2'd3);
-    // register-field widths differ between the 64-bit (7-bit fields) and 32-bit (6-bit) layouts
-    wire [6:0]  dst_f = shortf || immf ? {1'b0, w0[7:2]} : w0[8:2];
-    wire [6:0]  s1_f = shortf || immf ? {1'b0, w0[14:9]} : w0[15:9];
-    wire [6:0]  s2_f = shortf ? {1'b0, w0[21:16]} : w0[22:16];
-    wire [6:0]  s3_f = w1[20:14];
-    wire        s1_shared = shortf || immf ? w0[24] : w1[21];
-    wire        s2_const = w0[23];
-    wire        s3_const = w0[24];
-    wire [2:0]  areg_f = longf ? {w1[2], w0[27:26]} : {1'b0, w0[27:26]};
-    wire        postinc_f = w0[25];
-    wire [31:0] imm32 = {w1[27:2], w0[21:16]};
-    // width bit: w1[26] in long forms, w0[15] in short and immediate forms
-    wire        wide_f = longf ? w1[26] : w0[15];
+    // Fields as variables of the decode process, computed first in it: the tasks below read them,
+    // and a process is not woken by signals read only inside tasks (they would be stale).
+    reg         shortf, immf, longf, s1_shared, s2_const, s3_const, postinc_f, wide_f;
+    reg [6:0]   dst_f, s1_f, s2_f, s3_f;  // 7-bit in the 64-bit layout, 6-bit in the 32-bit one
+    reg [2:0]   areg_f;
+    reg [31:0]  imm32;
 
     // A shared source in slot A: mode and offset (ISA.md 7.2); offsets count in access units,
     // signed with post-increment.
@@ -173,6 +163,20 @@ module sm_decode (
     endtask
 
     always @* begin
+        shortf = (w0[1:0] == 2'd0);
+        immf = (w0[1:0] == 2'd1) && (w1[1:0] == 2'd3);
+        longf = (w0[1:0] == 2'd1) && (w1[1:0] != 2'd3);
+        dst_f = (shortf || immf) ? {1'b0, w0[7:2]} : w0[8:2];
+        s1_f = (shortf || immf) ? {1'b0, w0[14:9]} : w0[15:9];
+        s2_f = shortf ? {1'b0, w0[21:16]} : w0[22:16];
+        s3_f = w1[20:14];
+        s1_shared = (shortf || immf) ? w0[24] : w1[21];
+        s2_const = w0[23];
+        s3_const = w0[24];
+        areg_f = longf ? {w1[2], w0[27:26]} : {1'b0, w0[27:26]};
+        postinc_f = w0[25];
+        imm32 = {w1[27:2], w0[21:16]};
+        wide_f = longf ? w1[26] : w0[15];  // the width bit: w1[26] long, w0[15] short and immediate
         // defaults
         unimpl = 1'b0;
         pcond = longf ? w1[11:7] : 5'h0f;
