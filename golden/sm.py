@@ -99,6 +99,8 @@ class SM:
         self.next_block = 0
         self.blocks: list[Block] = []
         self.warps: list[Warp] = []
+        # lock-step: lane values the model cannot know (the clock), taken from the RTL's record
+        self.sync_clock: np.ndarray | None = None
         # run-flexgrip: which global words hold results of FP/SFU instructions (compared within a tolerance)
         self.track_floats = False
         self.float_words: set[int] = set()
@@ -332,6 +334,9 @@ class SM:
         if sreg == 1:
             if b.records is not None:
                 b.records[0].synced.append("SR1 (clock)")
+            if self.sync_clock is not None:
+                value, self.sync_clock = self.sync_clock, None
+                return np.asarray(value, U32)
             return np.full(b.n, self.clock & FULL, U32)
         return np.zeros(b.n, U32)
 

@@ -179,8 +179,9 @@ module sm_decode (
         wide_f = longf ? w1[26] : w0[15];  // the width bit: w1[26] long, w0[15] short and immediate
         // defaults
         unimpl = 1'b0;
-        pcond = longf ? w1[11:7] : 5'h0f;
-        preg = longf ? w1[13:12] : 2'd0;
+        // the guard: 64-bit normal and 64-bit control forms (ISA.md 1.3); 32-bit and immediate forms always execute
+        pcond = (longf || w0[1:0] == 2'd3) ? w1[11:7] : 5'h0f;
+        preg = (longf || w0[1:0] == 2'd3) ? w1[13:12] : 2'd0;
         marker = longf ? w1[1:0] : 2'd0;
         cwe = longf ? w1[6] : 1'b0;
         cdst = longf ? w1[5:4] : 2'd0;
@@ -358,6 +359,7 @@ module sm_decode (
         endcase
         // the first memory operand owns the address register and the post-increment (ENV-DIS)
         if (a_kind == K_SHARED) begin mem_slot = 2'd1; mem_areg = areg_f; mem_postinc = postinc_f; end
+        else if (b_kind == K_SHARED) begin mem_slot = 2'd2; mem_areg = areg_f; mem_postinc = postinc_f; end  // MOV's source
         else if (b_kind == K_CONST && family != SM1_FAM_MVC) begin mem_slot = 2'd2; mem_areg = areg_f; mem_postinc = postinc_f; end
         else if (c_kind == K_CONST) begin mem_slot = 2'd3; mem_areg = areg_f; mem_postinc = postinc_f; end
         else if (family == SM1_FAM_MVC || family == SM1_FAM_R2G || family == SM1_FAM_LLD || family == SM1_FAM_LST) begin

@@ -575,6 +575,17 @@ module sm_top #(
                                         c_a_reg <= d_mem_areg;
                                     end
                                 end
+                                if (d_wb_kind == 3'd5 && d_ls_local) begin
+                                    // local address: $a + offset, or $a with post-increment (ISA.md 7.2)
+                                    addr32 = (d_mem_areg != 3'd0) ? {16'd0, ar[x_warp * 256 + d_mem_areg * 32 + lane]} : 32'd0;
+                                    m_addr[lane] <= d_mem_postinc ? addr32 : addr32 + {16'd0, d_ls_off};
+                                    if (d_mem_postinc) begin
+                                        if (d_mem_areg != 3'd0) ar[x_warp * 256 + d_mem_areg * 32 + lane] <= addr32[15:0] + d_ls_off;
+                                        c_a_data[lane * 16 +: 16] <= addr32[15:0] + d_ls_off;
+                                        c_a_we <= 1'b1;
+                                        c_a_reg <= d_mem_areg;
+                                    end
+                                end
                                 if (d_mem_postinc && d_mem_slot != 2'd0 && d_wb_kind != 3'd4) begin
                                     post_increment(lane);
                                     c_a_we <= 1'b1;
@@ -604,12 +615,9 @@ module sm_top #(
                         end else if (!x_exec[m_lane]) begin
                             x_state <= X_MEMWAIT;
                         end else begin
-                            if (d_ls_local)
-                                addr32 = (x_warp * 32 + m_lane) * lreg[8] + {16'd0, d_ls_off} +
-                                         ((d_mem_areg != 3'd0) ? {16'd0, ar[x_warp * 256 + d_mem_areg * 32 + m_lane]} : 32'd0);
+                            if (d_ls_local) addr32 = (x_warp * 32 + m_lane) * lreg[8] + m_addr[m_lane];
                             else addr32 = rf_read(x_warp, d_ls_addr_reg, m_lane);
                             addr32 = addr32 + {27'd0, m_part, 2'b00};
-                            m_addr[m_lane] <= addr32 - {27'd0, m_part, 2'b00};
                             m_lo[m_lane] <= addr32[1:0];
                             v = rf_read(x_warp, d_ls_reg + {4'd0, m_part}, m_lane);
                             mem_req_valid <= 1'b1;
@@ -625,8 +633,7 @@ module sm_top #(
                                 c_mem_space <= d_ls_local ? 2'd2 : 2'd1;
                                 c_mem_size <= d_ls_bytes;
                                 c_mem_lanes[m_lane] <= 1'b1;
-                                if (m_part == 3'd0) c_mem_addr[m_lane * 32 +: 32] <= d_ls_local ? ({16'd0, d_ls_off} +
-                                    ((d_mem_areg != 3'd0) ? {16'd0, ar[x_warp * 256 + d_mem_areg * 32 + m_lane]} : 32'd0)) : addr32;
+                                if (m_part == 3'd0) c_mem_addr[m_lane * 32 +: 32] <= d_ls_local ? m_addr[m_lane] : addr32;
                                 c_mem_data[m_part * 1024 + m_lane * 32 +: 32] <= (d_ls_bytes == 5'd1) ? {24'd0, v[7:0]} : (d_ls_bytes == 5'd2) ? {16'd0, v[15:0]} : v;
                             end
                             if ({2'd0, m_part} + 5'd1 < ((d_ls_bytes > 5'd4) ? d_ls_bytes >> 2 : 5'd1)) m_part <= m_part + 3'd1;
