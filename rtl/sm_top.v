@@ -17,7 +17,9 @@ module sm_top #(
     // configuration bus
     input  wire          cfg_we,
     input  wire [1:0]    cfg_sel,
-    input  wire [19:0]   cfg_addr,
+    /* verilator lint_off UNUSEDSIGNAL */
+    input  wire [19:0]   cfg_addr,     // bits above the instruction and constant memory sizes are ignored
+    /* verilator lint_on UNUSEDSIGNAL */
     input  wire [31:0]   cfg_wdata,
     input  wire          start,
     output reg           done,
@@ -74,10 +76,11 @@ module sm_top #(
     localparam integer PASSES = 32 / NUM_SP;
     localparam integer SHARED_BYTES = 16384;
     localparam integer WB = $clog2(NUM_WARPS);
+    localparam integer IW = $clog2(IMEM_WORDS);
     localparam integer SB = $clog2(STACK_DEPTH);
 
     // operand kinds (sm_decode)
-    localparam [3:0] K_NONE = 4'd0, K_REG = 4'd1, K_HALF = 4'd2, K_SHARED = 4'd3, K_CONST = 4'd4, K_IMM = 4'd5,
+    localparam [3:0] K_REG = 4'd1, K_HALF = 4'd2, K_SHARED = 4'd3, K_CONST = 4'd4, K_IMM = 4'd5,
                      K_CREG = 4'd6, K_AREG = 4'd7, K_SREG = 4'd8;
     // warp states
     localparam [2:0] W_FREE = 3'd0, W_READY = 3'd1, W_BUSY = 3'd2, W_BAR = 3'd3, W_DONE = 3'd4;
@@ -136,9 +139,13 @@ module sm_top #(
     // ---------------------------------------------------------------------------------------------
     // helpers
 
+    function integer sp_of(input [SB:0] sp);
+        sp_of = {{(31-SB){1'b0}}, sp};
+    endfunction
+
     function [31:0] rf_read(input integer warp, input [6:0] reg_no, input integer lane);
         begin
-            if (reg_no >= {1'b0, nregs[6:0]} && !(nregs == 8'd128)) rf_read = 32'd0;  // past the allocation: 0 (ISA.md 7.1)
+            if ({1'b0, reg_no} >= nregs) rf_read = 32'd0;  // past the allocation: 0 (ISA.md 7.1)
             else rf_read = rf[warp * 32 * nregs + reg_no * 32 + lane];
         end
     endfunction
@@ -151,11 +158,11 @@ module sm_top #(
         end
     endfunction
 
-    function [31:0] smem_read(input integer blk, input [31:0] addr, input [2:0] size, input sgn);
+    function [31:0] smem_read(input integer blk, input [13:0] addr, input [2:0] size, input sgn);  // range checked by out_of_range
         reg [31:0] v;
         integer base;
         begin
-            base = blk * SHARED_BYTES + addr[13:0];
+            base = blk * SHARED_BYTES + {18'd0, addr};
             v = {smem[base + 3], smem[base + 2], smem[base + 1], smem[base]};
             if (size == 3'd1) v = sgn ? {{24{v[7]}}, v[7:0]} : {24'd0, v[7:0]};
             else if (size == 3'd2) v = sgn ? {{16{v[15]}}, v[15:0]} : {16'd0, v[15:0]};
@@ -163,7 +170,7 @@ module sm_top #(
         end
     endfunction
 
-    function [31:0] cmem_read(input [3:0] bank, input [31:0] addr, input [2:0] size, input sgn);
+    function [31:0] cmem_read(input [3:0] bank, input [$clog2(CMEM_WORDS)+1:0] addr, input [2:0] size, input sgn);  // range checked by out_of_range
         reg [31:0] word;
         reg [31:0] v;
         begin
@@ -179,8 +186,10 @@ module sm_top #(
     // decode of the instruction in execute
 
     reg  [63:0] x_insn;
-    wire [6:0]  d_form;
+    /* verilator lint_off UNUSEDSIGNAL */
+    wire [6:0]  d_form;    // not needed by the datapath: kept to show the form and family in waveforms
     wire [5:0]  d_family;
+    /* verilator lint_on UNUSEDSIGNAL */
     wire        d_illegal, d_long, d_unimpl;
     wire [4:0]  d_pcond;
     wire [1:0]  d_preg, d_marker, d_cdst, d_dst_kind;
@@ -233,6 +242,7 @@ module sm_top #(
 
     reg [3:0]  x_state;
     reg [WB-1:0] x_warp;
+    wire [31:0] xw = {{(32-WB){1'b0}}, x_warp};  // the warp slot as a 32-bit index
     reg [23:0] x_pc;
     reg [31:0] x_active;
     reg [31:0] x_exec;
@@ -251,20 +261,42 @@ module sm_top #(
 
     // `now` (the cycle counter) is an argument so that the operand process re-evaluates after every
     // clock edge: the memories it reads inside the function do not wake it by themselves.
-    function [31:0] operand(input [3:0] kind, input [31:0] val, input [15:0] off, input [2:0] size, input sgn,
-                            input [3:0] bank, input [1:0] slot, input integer lane, input [31:0] now);
+    // the byte address of a memory operand: offset, $a + offset, or $a with post-increment (ISA.md 7.2)
+    function [31:0] mem_addr(input [15:0] off, input [1:0] slot, input integer lane);
+        begin
+            mem_addr = {{16{off[15]}}, off};
+            if (d_mem_slot == slot && d_mem_areg != 3'd0) begin
+                if (d_mem_postinc) mem_addr = {16'd0, ar[xw * 256 + d_mem_areg * 32 + lane]};
+                else mem_addr = {16'd0, ar[xw * 256 + d_mem_areg * 32 + lane]} + {{16{off[15]}}, off};
+            end else if (d_mem_slot == slot && d_mem_postinc) mem_addr = 32'd0;
+        end
+    endfunction
+
+    // a shared or constant operand outside its memory is a fault (as in the golden model)
+    /* verilator lint_off UNUSEDSIGNAL */
+    function out_of_range(input [3:0] kind, input [15:0] off, input [2:0] size, input [1:0] slot, input integer lane,
+                          input [31:0] now);  // `now` only wakes the calling process after each clock edge
         reg [31:0] addr;
         begin
-            addr = {{16{off[15]}}, off};
-            if (d_mem_slot == slot && d_mem_areg != 3'd0) begin
-                if (d_mem_postinc) addr = {16'd0, ar[x_warp * 256 + d_mem_areg * 32 + lane]};
-                else addr = {16'd0, ar[x_warp * 256 + d_mem_areg * 32 + lane]} + {{16{off[15]}}, off};
-            end else if (d_mem_slot == slot && d_mem_postinc) addr = 32'd0;
+            addr = mem_addr(off, slot, lane);
+            out_of_range = (kind == K_SHARED && (addr + {29'd0, size} > SHARED_BYTES || addr[31])) ||
+                           (kind == K_CONST && (addr + {29'd0, size} > 4 * CMEM_WORDS || addr[31]));
+        end
+    endfunction
+    /* verilator lint_on UNUSEDSIGNAL */
+
+    function [31:0] operand(input [3:0] kind, input [31:0] val, input [15:0] off, input [2:0] size, input sgn,
+                            input [3:0] bank, input [1:0] slot, input integer lane, input [31:0] now);
+        /* verilator lint_off UNUSEDSIGNAL */
+        reg [31:0] addr;  // the high bits are range-checked by out_of_range, not used here
+        /* verilator lint_on UNUSEDSIGNAL */
+        begin
+            addr = mem_addr(off, slot, lane);
             case (kind)
-                K_REG: operand = rf_read(x_warp, val[6:0], lane);
-                K_HALF: operand = half_read(x_warp, val[6:0], lane);
-                K_SHARED: operand = smem_read(w_cta[x_warp], addr, size, sgn);
-                K_CONST: operand = cmem_read(bank, addr, size, sgn);
+                K_REG: operand = rf_read(xw, val[6:0], lane);
+                K_HALF: operand = half_read(xw, val[6:0], lane);
+                K_SHARED: operand = smem_read({28'd0, w_cta[x_warp]}, addr[13:0], size, sgn);
+                K_CONST: operand = cmem_read(bank, addr[$clog2(CMEM_WORDS)+1:0], size, sgn);
                 K_IMM: operand = val;
                 K_CREG: operand = {28'd0, cc[x_warp * 128 + val[1:0] * 32 + lane]};
                 K_AREG: operand = (val[2:0] == 3'd0) ? 32'd0 : {16'd0, ar[x_warp * 256 + val[2:0] * 32 + lane]};
@@ -279,6 +311,7 @@ module sm_top #(
     reg  [31:0] opb [0:NUM_SP-1];
     reg  [31:0] opc [0:NUM_SP-1];
     reg  [NUM_SP-1:0] cin_l;
+    reg  [NUM_SP-1:0] oob;  // a lane's memory operand is out of range
     wire [31:0] alu_res [0:NUM_SP-1];
     wire [3:0]  alu_flags [0:NUM_SP-1];
     integer ol;
@@ -287,6 +320,9 @@ module sm_top #(
             opa[ol] = operand(d_a_kind, d_a_val, d_a_off, d_a_size, d_a_sgn, d_a_bank, 2'd1, x_pass * NUM_SP + ol, cycle);
             opb[ol] = operand(d_b_kind, d_b_val, d_b_off, d_b_size, d_b_sgn, d_b_bank, 2'd2, x_pass * NUM_SP + ol, cycle);
             opc[ol] = operand(d_c_kind, d_c_val, d_c_off, d_c_size, d_c_sgn, d_c_bank, 2'd3, x_pass * NUM_SP + ol, cycle);
+            oob[ol] = out_of_range(d_a_kind, d_a_off, d_a_size, 2'd1, x_pass * NUM_SP + ol, cycle) ||
+                      out_of_range(d_b_kind, d_b_off, d_b_size, 2'd2, x_pass * NUM_SP + ol, cycle) ||
+                      out_of_range(d_c_kind, d_c_off, d_c_size, 2'd3, x_pass * NUM_SP + ol, cycle);
             cin_l[ol] = cc[x_warp * 128 + (d_carry_reg ? {30'd0, d_preg} : 32'd0) * 32 + x_pass * NUM_SP + ol][2];
         end
     end
@@ -318,9 +354,9 @@ module sm_top #(
         pick_ok = 1'b0;
         pick = rr;
         for (pk = NUM_WARPS - 1; pk >= 0; pk = pk - 1)
-            if (w_state[(rr + pk) % NUM_WARPS] == W_READY) begin
+            if (w_state[({{(32-WB){1'b0}}, rr} + pk) % NUM_WARPS] == W_READY) begin
                 pick_ok = 1'b1;
-                pick = (rr + pk) % NUM_WARPS;
+                pick = WB'(({{(32-WB){1'b0}}, rr} + pk) % NUM_WARPS);
             end
     end
 
@@ -340,7 +376,7 @@ module sm_top #(
     reg          c_gpr_we, c_cc_we, c_a_we, c_mem_we;
     reg [6:0]    c_gpr_reg;
     reg [1:0]    c_gpr_half, c_cc_reg, c_mem_space;
-    reg [2:0]    c_gpr_count, c_a_reg;
+    reg [2:0]    c_a_reg;
     reg [4095:0] c_gpr_data, c_mem_data;
     reg [127:0]  c_cc_data;
     reg [511:0]  c_a_data;
@@ -351,7 +387,7 @@ module sm_top #(
 
     integer i, l, lane, part, base, wi, blk;
     reg [31:0] v, old, addr32, regbase;
-    reg [31:0] taken, newmask;
+    reg [31:0] taken;
 
     task fault(input [3:0] code);
         begin
@@ -373,6 +409,9 @@ module sm_top #(
         end
     endtask
 
+    // The sequential process computes per-lane temporaries (v, addr32, base, ...) with blocking
+    // assignments and consumes them within the same clock edge; they are never read elsewhere.
+    /* verilator lint_off BLKSEQ */
     always @(posedge clk) begin
         commit_valid <= 1'b0;
         if (!rst_n) begin
@@ -458,7 +497,7 @@ module sm_top #(
                                 w_active[wi] <= (threads - i * 32 >= 32) ? 32'hffffffff : ((32'd1 << (threads - i * 32)) - 32'd1);
                                 for (l = 0; l < 32; l = l + 1) begin
                                     lane = i * 32 + l;
-                                    v = (lane % bx) | (((lane / bx) % by) << 16) | ((lane / (bx * by)) << 26);
+                                    v = (lane % {16'd0, bx}) | (((lane / {16'd0, bx}) % {16'd0, by}) << 16) | ((lane / ({16'd0, bx} * {16'd0, by})) << 26);
                                     rf[wi * 32 * nregs + l] <= (lane < threads) ? v : 32'd0;
                                 end
                             end
@@ -488,9 +527,9 @@ module sm_top #(
             if (t_state == T_RUN && error == 4'd0 && !f_valid && pick_ok) begin
                 f_valid <= 1'b1;
                 f_warp <= pick;
-                f_insn <= {imem[(w_pc[pick] >> 2) + 1], imem[w_pc[pick] >> 2]};
+                f_insn <= {imem[IW'((w_pc[pick] >> 2) + 24'd1)], imem[IW'(w_pc[pick] >> 2)]};
                 w_state[pick] <= W_BUSY;
-                rr <= (pick + 1) % NUM_WARPS;
+                rr <= WB'(({{(32-WB){1'b0}}, pick} + 1) % NUM_WARPS);
             end
 
             // ---- execute
@@ -504,7 +543,7 @@ module sm_top #(
                     x_pass <= 6'd0;
                     c_gpr_we <= 1'b0; c_cc_we <= 1'b0; c_a_we <= 1'b0; c_mem_we <= 1'b0; c_barrier <= 1'b0;
                     c_gpr_data <= 4096'd0; c_cc_data <= 128'd0; c_a_data <= 512'd0; c_mem_data <= 4096'd0;
-                    c_mem_addr <= 1024'd0; c_mem_lanes <= 32'd0; c_gpr_count <= 3'd1; c_gpr_half <= 2'd0;
+                    c_mem_addr <= 1024'd0; c_mem_lanes <= 32'd0; c_gpr_half <= 2'd0;
                     x_state <= X_PASS;
                 end
                 X_PASS: begin
@@ -514,19 +553,20 @@ module sm_top #(
                     else begin
                         for (i = 0; i < NUM_SP; i = i + 1) begin
                             lane = x_pass * NUM_SP + i;
+                            if (x_active[lane] && guard[lane] && !d_unimpl && oob[i]) fault(ERR_FAULT);
                             if (x_active[lane] && guard[lane] && !d_unimpl) begin
                                 // destination register
                                 if (d_wb_kind == 3'd0 && (d_dst_kind == 2'd1 || d_dst_kind == 2'd2)) begin
-                                    regbase = x_warp * 32 * nregs + ((d_dst_kind == 2'd2) ? {25'd0, d_dst_idx[6:1]} : {25'd0, d_dst_idx}) * 32 + lane;
+                                    regbase = xw * 32 * {24'd0, nregs} + ((d_dst_kind == 2'd2) ? {26'd0, d_dst_idx[6:1]} : {25'd0, d_dst_idx}) * 32 + lane;
                                     v = alu_res[i];
                                     if (d_dst_kind == 2'd2) begin
-                                        if ({1'b0, d_dst_idx[6:1]} < nregs) begin
+                                        if ({2'b0, d_dst_idx[6:1]} < nregs && regbase < REG_WORDS) begin
                                             old = rf[regbase];
                                             rf[regbase] <= d_dst_idx[0] ? {v[15:0], old[15:0]} : {old[31:16], v[15:0]};
                                         end
                                         c_gpr_data[lane * 32 +: 32] <= {16'd0, v[15:0]};
                                     end else begin
-                                        if (d_dst_idx < nregs || nregs == 8'd128) rf[regbase] <= v;
+                                        if ({1'b0, d_dst_idx} < nregs && regbase < REG_WORDS) rf[regbase] <= v;
                                         c_gpr_data[lane * 32 +: 32] <= v;
                                     end
                                     c_gpr_we <= 1'b1;
@@ -556,9 +596,9 @@ module sm_top #(
                                 if (d_wb_kind == 3'd4) begin  // R2G: store to shared memory
                                     addr32 = {16'd0, ar[x_warp * 256 + d_mem_areg * 32 + lane]} * ((d_mem_areg != 3'd0) ? 32'd1 : 32'd0);
                                     if (!d_mem_postinc) addr32 = addr32 + {16'd0, d_ls_off};
-                                    v = d_ls_half ? half_read(x_warp, d_ls_reg, lane) : rf_read(x_warp, d_ls_reg, lane);
-                                    if (addr32 + d_ls_bytes > SHARED_BYTES) fault(ERR_FAULT);
-                                    base = w_cta[x_warp] * SHARED_BYTES + addr32[13:0];
+                                    v = d_ls_half ? half_read(xw, d_ls_reg, lane) : rf_read(xw, d_ls_reg, lane);
+                                    if (addr32 + {27'd0, d_ls_bytes} > SHARED_BYTES) fault(ERR_FAULT);
+                                    base = {28'd0, w_cta[x_warp]} * SHARED_BYTES + {18'd0, addr32[13:0]};
                                     smem[base] <= v[7:0];
                                     if (d_ls_bytes > 5'd1) smem[base + 1] <= v[15:8];
                                     if (d_ls_bytes > 5'd2) begin smem[base + 2] <= v[23:16]; smem[base + 3] <= v[31:24]; end
@@ -593,7 +633,7 @@ module sm_top #(
                                 end
                             end
                         end
-                        if (x_pass == PASSES - 1) begin
+                        if ({26'd0, x_pass} == PASSES - 1) begin
                             if (d_wb_kind == 3'd5 && !d_unimpl) begin
                                 m_lane <= 5'd0;
                                 m_part <= 3'd0;
@@ -615,11 +655,11 @@ module sm_top #(
                         end else if (!x_exec[m_lane]) begin
                             x_state <= X_MEMWAIT;
                         end else begin
-                            if (d_ls_local) addr32 = (x_warp * 32 + m_lane) * lreg[8] + m_addr[m_lane];
-                            else addr32 = rf_read(x_warp, d_ls_addr_reg, m_lane);
+                            if (d_ls_local) addr32 = (xw * 32 + {27'd0, m_lane}) * lreg[8] + m_addr[m_lane];
+                            else addr32 = rf_read(xw, d_ls_addr_reg, {27'd0, m_lane});
                             addr32 = addr32 + {27'd0, m_part, 2'b00};
                             m_lo[m_lane] <= addr32[1:0];
-                            v = rf_read(x_warp, d_ls_reg + {4'd0, m_part}, m_lane);
+                            v = rf_read(xw, d_ls_reg + {4'd0, m_part}, {27'd0, m_lane});
                             mem_req_valid <= 1'b1;
                             mem_req_we <= d_ls_store;
                             mem_req_local <= d_ls_local;
@@ -657,11 +697,11 @@ module sm_top #(
                             if (taken == x_active) w_pc[x_warp] <= d_target;
                             else if (taken != 32'd0) begin
                                 // divergence: the taken side first, the fall-through waits on the stack
-                                if (w_sp[x_warp] == STACK_DEPTH) fault(ERR_OVERFLOW);
+                                if (sp_of(w_sp[x_warp]) == STACK_DEPTH) fault(ERR_OVERFLOW);
                                 else begin
-                                    s_kind[x_warp * STACK_DEPTH + w_sp[x_warp]] <= E_BRANCH;
-                                    s_pc[x_warp * STACK_DEPTH + w_sp[x_warp]] <= x_pc + 24'd8;
-                                    s_mask[x_warp * STACK_DEPTH + w_sp[x_warp]] <= x_active & ~taken;
+                                    s_kind[xw * STACK_DEPTH + sp_of(w_sp[x_warp])] <= E_BRANCH;
+                                    s_pc[xw * STACK_DEPTH + sp_of(w_sp[x_warp])] <= x_pc + 24'd8;
+                                    s_mask[xw * STACK_DEPTH + sp_of(w_sp[x_warp])] <= x_active & ~taken;
                                     w_sp[x_warp] <= w_sp[x_warp] + 1;
                                     w_active[x_warp] <= taken;
                                     w_pc[x_warp] <= d_target;
@@ -669,11 +709,11 @@ module sm_top #(
                             end else w_pc[x_warp] <= x_pc + 24'd8;
                         end
                         4'h2, 4'h4, 4'hA: begin  // CAL, PBK, SSY push
-                            if (w_sp[x_warp] == STACK_DEPTH) fault(ERR_OVERFLOW);
+                            if (sp_of(w_sp[x_warp]) == STACK_DEPTH) fault(ERR_OVERFLOW);
                             else begin
-                                s_kind[x_warp * STACK_DEPTH + w_sp[x_warp]] <= (d_ctrl_op == 4'h2) ? E_CALL : (d_ctrl_op == 4'h4) ? E_BREAK : E_JOINAT;
-                                s_pc[x_warp * STACK_DEPTH + w_sp[x_warp]] <= (d_ctrl_op == 4'h2) ? x_pc + 24'd8 : d_target;
-                                s_mask[x_warp * STACK_DEPTH + w_sp[x_warp]] <= x_active;
+                                s_kind[xw * STACK_DEPTH + sp_of(w_sp[x_warp])] <= (d_ctrl_op == 4'h2) ? E_CALL : (d_ctrl_op == 4'h4) ? E_BREAK : E_JOINAT;
+                                s_pc[xw * STACK_DEPTH + sp_of(w_sp[x_warp])] <= (d_ctrl_op == 4'h2) ? x_pc + 24'd8 : d_target;
+                                s_mask[xw * STACK_DEPTH + sp_of(w_sp[x_warp])] <= x_active;
                                 w_sp[x_warp] <= w_sp[x_warp] + 1;
                                 w_pc[x_warp] <= (d_ctrl_op == 4'h2) ? d_target : x_pc + 24'd8;
                             end
@@ -681,7 +721,7 @@ module sm_top #(
                         4'h3: begin  // RET: with a CALL entry the threads return, without one they exit
                             wi = 0;
                             for (i = 0; i < STACK_DEPTH; i = i + 1)
-                                if (i < w_sp[x_warp] && s_kind[x_warp * STACK_DEPTH + i] == E_CALL) wi = 1;
+                                if (i < sp_of(w_sp[x_warp]) && s_kind[xw * STACK_DEPTH + i] == E_CALL) wi = 1;
                             if (wi != 0) w_ret[x_warp] <= w_ret[x_warp] | taken;
                             else w_exited[x_warp] <= w_exited[x_warp] | taken;
                             w_active[x_warp] <= x_active & ~taken;
@@ -690,7 +730,7 @@ module sm_top #(
                         4'h5: begin  // BRK
                             wi = 0;
                             for (i = 0; i < STACK_DEPTH; i = i + 1)
-                                if (i < w_sp[x_warp] && s_kind[x_warp * STACK_DEPTH + i] == E_BREAK) wi = 1;
+                                if (i < sp_of(w_sp[x_warp]) && s_kind[xw * STACK_DEPTH + i] == E_BREAK) wi = 1;
                             if (wi == 0) fault(ERR_STACK);
                             w_broke[x_warp] <= w_broke[x_warp] | taken;
                             w_active[x_warp] <= x_active & ~taken;
@@ -713,7 +753,7 @@ module sm_top #(
                     end else if (d_long && d_marker == 2'd2) begin  // join: pop the top entry
                         if (w_sp[x_warp] == 0) fault(ERR_STACK);
                         else begin
-                            i = x_warp * STACK_DEPTH + w_sp[x_warp] - 1;
+                            i = xw * STACK_DEPTH + sp_of(w_sp[x_warp]) - 1;
                             w_sp[x_warp] <= w_sp[x_warp] - 1;
                             if (s_kind[i] == E_BRANCH) begin
                                 w_pc[x_warp] <= s_pc[i];
@@ -730,14 +770,14 @@ module sm_top #(
                     if (w_active[x_warp] != 32'd0 || c_barrier) x_state <= X_COMMIT;
                     else if (w_sp[x_warp] == 0) x_state <= X_COMMIT;
                     else begin
-                        i = x_warp * STACK_DEPTH + w_sp[x_warp] - 1;
+                        i = xw * STACK_DEPTH + sp_of(w_sp[x_warp]) - 1;
                         w_sp[x_warp] <= w_sp[x_warp] - 1;
                         case (s_kind[i])
                             E_BRANCH: begin w_pc[x_warp] <= s_pc[i]; w_active[x_warp] <= s_mask[i] & ~w_exited[x_warp]; end
                             E_JOINAT: begin
                                 w_active[x_warp] <= s_mask[i] & ~(w_exited[x_warp] | w_broke[x_warp] | w_ret[x_warp]);
                                 // resume after the join instruction at the SSY target
-                                w_pc[x_warp] <= s_pc[i] + (imem[s_pc[i] >> 2][0] ? 24'd8 : 24'd4);
+                                w_pc[x_warp] <= s_pc[i] + (imem[IW'(s_pc[i] >> 2)][0] ? 24'd8 : 24'd4);
                             end
                             E_BREAK: begin
                                 w_broke[x_warp] <= w_broke[x_warp] & ~s_mask[i];
@@ -803,12 +843,12 @@ module sm_top #(
 
             // ---- load responses (any time): write the register part of the lane
             if (mem_rsp_valid) begin
-                lane = mem_rsp_tag[4:0];
-                part = mem_rsp_tag[6:5];
+                lane = {27'd0, mem_rsp_tag[4:0]};
+                part = {30'd0, mem_rsp_tag[6:5]};
                 v = mem_rsp_data >> (8 * m_lo[lane]);
                 if (d_ls_bytes == 5'd1) v = d_ls_sgn ? {{24{v[7]}}, v[7:0]} : {24'd0, v[7:0]};
                 else if (d_ls_bytes == 5'd2) v = d_ls_sgn ? {{16{v[15]}}, v[15:0]} : {16'd0, v[15:0]};
-                if ({25'd0, d_ls_reg} + part < nregs || nregs == 8'd128) rf[x_warp * 32 * nregs + (d_ls_reg + part) * 32 + lane] <= v;
+                if ({25'd0, d_ls_reg} + part < {24'd0, nregs}) rf[xw * 32 * {24'd0, nregs} + ({25'd0, d_ls_reg} + part) * 32 + lane] <= v;
                 c_gpr_data[part * 1024 + lane * 32 +: 32] <= v;
                 c_gpr_we <= 1'b1;
                 m_out <= m_out - 8'd1 + ((x_state == X_MEM && !(mem_req_valid && !mem_req_ready) && x_exec[m_lane] && !d_ls_store) ? 8'd1 : 8'd0);
@@ -829,4 +869,5 @@ module sm_top #(
             end
         end
     end
+    /* verilator lint_on BLKSEQ */
 endmodule

@@ -11,7 +11,12 @@ from conftest import ROOT
 sys.path.insert(0, str(ROOT / "tb"))
 from runner import verilator_bin
 
-TOPS = {"sm1_decode": ["sm1_decode.v"], "sm1_int_alu": ["sm1_int_alu.v"], "sm_decode": ["sm_decode.v"]}
+TOPS = {
+    "sm1_decode": ["sm1_decode.v"],
+    "sm1_int_alu": ["sm1_int_alu.v"],
+    "sm_decode": ["sm_decode.v"],
+    "sm_top": ["sm_top.v", "sm_decode.v", "sm1_int_alu.v"],
+}
 
 
 @pytest.mark.parametrize("top", sorted(TOPS))
