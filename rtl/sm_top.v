@@ -548,7 +548,8 @@ module sm_top #(
                 end
                 X_PASS: begin
                     if (x_pass == 6'd0) x_exec <= x_active & guard;
-                    if (d_illegal) fault(ERR_ILLEGAL);
+                    if ({10'd0, x_pc[23:2]} >= IMEM_WORDS - (d_long ? 1 : 0)) fault(ERR_ILLEGAL);  // PC outside the instruction memory
+                    else if (d_illegal) fault(ERR_ILLEGAL);
                     else if (d_is_ctrl) x_state <= X_CTRL;
                     else begin
                         for (i = 0; i < NUM_SP; i = i + 1) begin
