@@ -5,6 +5,9 @@ PY := $(VENV)/bin/python
 SETUP := $(VENV)/.setup-done
 SHARED ?= ../shared
 TEST ?= iadd
+SIM ?= icarus
+NUM_SP ?= 8
+SEED ?= 1
 BUILD := build
 LISTINGS ?= $(wildcard $(SHARED)/vectors/listings/*.txt)
 PYTEST_ARGS ?=
@@ -13,7 +16,7 @@ PYTEST_ARGS ?=
 
 help:
 	@echo "make setup              install simulators and the Python environment (.venv)"
-	@echo "make sim TEST=iadd      programs/\$$(TEST).sass: assemble/disassemble round trip, then the golden model (PROFILE=flexgrip)"
+	@echo "make sim TEST=iadd      programs/\$$(TEST).sass: round trip, golden model, then RTL in lock-step (SIM=icarus|verilator NUM_SP=8|16|32 SEED=n)"
 	@echo "make test               lint + the whole pytest suite (what .ci/run runs)"
 	@echo "make lint               ruff check"
 	@echo "make check-listing      check-listing over $(SHARED)/vectors/listings (LISTINGS=files)"
@@ -25,9 +28,8 @@ $(SETUP): scripts/setup.sh requirements.txt pyproject.toml
 
 setup: $(SETUP)
 
-# The main job. Until the RTL and the lock-step testbench exist (issues 4 and 5) it assembles
-# the program, checks that disassembly gives back the same words, and runs the program on the
-# golden model against its expectations.
+# The main job: assemble the program and check that disassembly gives back the same words, run it
+# on the golden model against its expectations, then on the RTL in lock-step with the model.
 sim: $(SETUP)
 	@test -f programs/$(TEST).sass || { echo "no program programs/$(TEST).sass (see 'ls programs')"; exit 2; }
 	@mkdir -p $(BUILD)
@@ -38,6 +40,7 @@ sim: $(SETUP)
 		&& echo "$(TEST): $$(wc -l < $(BUILD)/$(TEST).hex) instructions, text -> words -> text -> words identical" \
 		|| { echo "$(TEST): round trip differs (diff $(BUILD)/$(TEST).hex $(BUILD)/$(TEST).rt.hex)"; exit 1; }
 	$(PY) -m golden run programs/$(TEST).sass $(if $(PROFILE),--profile $(PROFILE))
+	$(PY) scripts/sim.py $(TEST) --sim $(SIM) --num-sp $(NUM_SP) --seed $(SEED)
 
 lint: $(SETUP)
 	$(VENV)/bin/ruff check golden tests scripts tb

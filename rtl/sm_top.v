@@ -10,7 +10,7 @@ module sm_top #(
     parameter integer MAX_BLOCKS = 8,
     parameter integer STACK_DEPTH = 32,
     parameter integer IMEM_WORDS = 16384,
-    parameter integer CMEM_WORDS = 1024
+    parameter integer CMEM_WORDS = 16384  // 64 KiB per constant bank, as on G80
 ) (
     input  wire          clk,
     input  wire          rst_n,
@@ -264,10 +264,11 @@ module sm_top #(
     // the byte address of a memory operand: offset, $a + offset, or $a with post-increment (ISA.md 7.2)
     function [31:0] mem_addr(input [15:0] off, input [1:0] slot, input integer lane);
         begin
-            mem_addr = {{16{off[15]}}, off};
+            // offsets are unsigned, except the (signed) increment of a post-incremented operand
+            mem_addr = {16'd0, off};
             if (d_mem_slot == slot && d_mem_areg != 3'd0) begin
                 if (d_mem_postinc) mem_addr = {16'd0, ar[xw * 256 + d_mem_areg * 32 + lane]};
-                else mem_addr = {16'd0, ar[xw * 256 + d_mem_areg * 32 + lane]} + {{16{off[15]}}, off};
+                else mem_addr = {16'd0, ar[xw * 256 + d_mem_areg * 32 + lane]} + {16'd0, off};
             end else if (d_mem_slot == slot && d_mem_postinc) mem_addr = 32'd0;
         end
     endfunction

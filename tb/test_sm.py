@@ -225,4 +225,9 @@ async def lockstep(dut) -> None:
     unfinished = [w.wid for w in model.warps if not w.done]
     assert not unfinished, f"the model has warps that did not finish: {unfinished}"
     assert np.array_equal(mem.glob, gmem.data), "final global memory differs between RTL and model"
-    dut._log.info(f"{commits} commits compared")
+    cycles = int(dut.cycle.value)
+    dut._log.info(f"{commits} commits compared, {cycles} cycles")
+    summary = os.environ.get("SUMMARY")
+    if summary:
+        with open(summary, "w", encoding="utf-8") as fh:
+            fh.write(f"{commits} {cycles}\n")
