@@ -55,8 +55,11 @@ def load_bundle(path: str | Path) -> Bundle:
     if not m:
         raise ValueError(f"{path}: no launch line (blockDim=(..) gridDim=(..) regs/thread=.. shmem_size=.. blocks_per_core=..)")
     bx, by, bz, gx, gy, regs, shmem, bpc = (int(x) for x in m.groups())
-    params = [int(v, 16) for v in re.findall(r"\bp\d+=0x([0-9a-fA-F]+)", header)]
-    consts = [int(v, 16) for _, v in sorted((int(k), v) for k, v in re.findall(r"\bc\[(\d+)\]=0x([0-9a-fA-F]+)", header))]
+    # parameters and constant words come only from their own header lines, not from notes quoting them
+    param_lines = [line for line in lines if re.match(r"#\s+p0=0x", line)]
+    const_lines = [line for line in lines if re.match(r"#\s+c\[0\]=0x", line)]
+    params = [int(v, 16) for line in param_lines[:1] for v in re.findall(r"\bp\d+=0x([0-9a-fA-F]+)", line)]
+    consts = [int(v, 16) for line in const_lines[:1] for _, v in sorted((int(k), v) for k, v in re.findall(r"\bc\[(\d+)\]=0x([0-9a-fA-F]+)", line))]
     bundle = Bundle(path.stem, path, (bx, by, bz), (gx, gy), regs, shmem, bpc, params, consts)
     expect = 0
     for number, line in enumerate(lines, 1):
@@ -134,7 +137,7 @@ def run_bundle(path: str | Path, profile: Profile = FLEXGRIP) -> BundleResult:
     # FlexGripPlus copies the kernel parameters in front of the user shared data (FLEXGRIPPLUS.md 1.1)
     launch = Launch(bundle.grid, bundle.block, max(1, min(bundle.registers, 128)), max(0, bundle.shared - len(params)), params)
     config = SMConfig(registers=FLEXGRIP_SM.registers, max_warps=FLEXGRIP_SM.max_warps, max_blocks=max(1, bundle.blocks_per_core),
-                      stack_depth=FLEXGRIP_SM.stack_depth)  # fmt: skip
+                      stack_depth=FLEXGRIP_SM.stack_depth, max_threads=FLEXGRIP_SM.max_threads)  # fmt: skip
     sm = SM(bundle.code, launch, gmem, {0: cmem}, profile, config)
     sm.track_floats = True
     steps = sm.run()

@@ -85,12 +85,12 @@ class SM:
         max_steps: int = 10_000_000,
         base: int = 0,
     ) -> None:
-        launch.validate()
+        self.config = config or SMConfig()
+        launch.validate(self.config.max_threads)
         self.code = list(code)
         self.base = base
         self.launch = launch
         self.profile = profile
-        self.config = config or SMConfig()
         self.gmem = global_mem
         self.cmem = const_banks if const_banks is not None else {}
         self.max_steps = max_steps

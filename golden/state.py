@@ -29,9 +29,10 @@ class SMConfig:
     max_blocks: int = 8
     stack_depth: int = 32  # entries per warp before a reported overflow
     local_bytes: int = 4096  # local memory per thread
+    max_threads: int = 512  # per block (sm_1x: 512, blocks up to 512 x 512 x 64)
 
 
-FLEXGRIP_SM = SMConfig(registers=16384, max_warps=32, max_blocks=8, stack_depth=31)
+FLEXGRIP_SM = SMConfig(registers=16384, max_warps=32, max_blocks=8, stack_depth=31, max_threads=1024)  # FlexGripPlus runs 1024-thread blocks
 
 
 @dataclass(frozen=True)
@@ -60,10 +61,10 @@ class Launch:
     def shared_per_block(self) -> int:
         return 16 + len(self.params) + self.shared
 
-    def validate(self) -> None:
+    def validate(self, max_threads: int = 512) -> None:
         bx, by, bz = self.block
-        if not (1 <= bx <= 512 and 1 <= by <= 512 and 1 <= bz <= 64 and self.threads_per_block <= 512):
-            raise LaunchError(f"block {self.block}: sm_1x allows x,y <= 512, z <= 64 and at most 512 threads")
+        if not (1 <= bx <= max_threads and 1 <= by <= max_threads and 1 <= bz <= 64 and self.threads_per_block <= max_threads):
+            raise LaunchError(f"block {self.block}: at most {max_threads} threads, x and y <= {max_threads}, z <= 64")
         gx, gy = self.grid
         if not (1 <= gx <= 65535 and 1 <= gy <= 65535):
             raise LaunchError(f"grid {self.grid}: each dimension must be 1..65535")
