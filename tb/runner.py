@@ -65,6 +65,19 @@ def build(sim: str, toplevel: str, files: tuple[str, ...], parameters: tuple[tup
     return build_dir
 
 
+def assert_passed(results: Path) -> None:
+    """Fail unless the cocotb results XML has at least one test and no failure or error."""
+    import xml.etree.ElementTree as ET
+
+    cases = ET.parse(results).findall(".//testcase")
+    assert cases, "no cocotb test ran"
+    for case in cases:
+        failure = case.find("failure")
+        if failure is None:
+            failure = case.find("error")
+        assert failure is None, f"{case.get('name')}: {failure.get('message')}"
+
+
 def run(sim: str, toplevel: str, files: tuple[str, ...], test_module: str, parameters: tuple[tuple[str, object], ...] = (),
         extra_env: dict[str, str] | None = None, waves: bool = False, test_dir: Path | None = None) -> Path:  # fmt: skip
     """Run the cocotb tests of `test_module` (a module under tb/); returns the results XML path."""

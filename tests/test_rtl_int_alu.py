@@ -8,16 +8,9 @@ import pytest
 from conftest import ROOT
 
 sys.path.insert(0, str(ROOT / "tb"))
-from runner import SIMULATORS, run
+from runner import SIMULATORS, assert_passed, run
 
 
 @pytest.mark.parametrize("sim", SIMULATORS)
 def test_rtl_int_alu_matches_vectors(sim: str) -> None:
-    import xml.etree.ElementTree as ET
-
-    results = run(sim, "sm1_int_alu", ("sm1_int_alu.v",), "test_int_alu_unit")
-    tree = ET.parse(results)
-    cases = tree.findall(".//testcase")
-    assert cases, "no cocotb test ran"
-    failures = [c.get("name") for c in cases if c.find("failure") is not None or c.find("error") is not None]
-    assert not failures, f"failed: {failures}"
+    assert_passed(run(sim, "sm1_int_alu", ("sm1_int_alu.v",), "test_int_alu_unit"))

@@ -8,13 +8,12 @@ runs with 16 and 32 lanes per pass. Floating-point and SFU programs wait for the
 from __future__ import annotations
 
 import sys
-import xml.etree.ElementTree as ET
 
 import pytest
 from conftest import ROOT
 
 sys.path.insert(0, str(ROOT / "tb"))
-from runner import SIMULATORS, run
+from runner import SIMULATORS, assert_passed, run
 
 SOURCES = ("sm_top.v", "sm_decode.v", "sm1_int_alu.v")
 FP_FAMILIES = {"fadd", "fmul", "fmad", "fminmax", "fset", "fslct", "i2f", "f2i", "f2f", "sfu"}
@@ -24,16 +23,9 @@ SMOKE = ["vecadd", "cf_ifelse", "cf_barrier", "global"]
 
 def run_program(sim: str, program: str, num_sp: int = 8, seed: int = 1) -> None:
     params = (("NUM_SP", num_sp),) if num_sp != 8 else ()
-    results = run(sim, "sm_top", SOURCES, "test_sm", params,
-                  extra_env={"PROGRAM": str(ROOT / "programs" / f"{program}.sass"), "SEED": str(seed)},
-                  test_dir=ROOT / "build" / "sim" / f"{program}_{sim}_{num_sp}")  # fmt: skip
-    cases = ET.parse(results).findall(".//testcase")
-    assert cases, "no cocotb test ran"
-    for case in cases:
-        failure = case.find("failure")
-        if failure is None:
-            failure = case.find("error")
-        assert failure is None, failure.get("message")
+    assert_passed(run(sim, "sm_top", SOURCES, "test_sm", params,
+                      extra_env={"PROGRAM": str(ROOT / "programs" / f"{program}.sass"), "SEED": str(seed)},
+                      test_dir=ROOT / "build" / "sim" / f"{program}_{sim}_{num_sp}"))  # fmt: skip
 
 
 def test_program_lists() -> None:
