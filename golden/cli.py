@@ -7,29 +7,39 @@ import re
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from .isa import AsmError, IllegalInstruction
 from .isa.disassembler import format_listing
 from .isa.listing import check_rows, read_listing
+
+if TYPE_CHECKING:
+    from .program import KernelSpec
 
 
 def _int(text: str) -> int:
     return int(text, 0)
 
 
-def cmd_asm(args: argparse.Namespace) -> int:
+def _load(path: str, base: int = 0) -> KernelSpec | None:
+    """A program with its directives, or None after printing why it cannot be read."""
     from .program import load_program
 
-    path = Path(args.file)
     try:
-        # program directives (.block, .buffer, ...) are accepted and checked, and do not emit code
-        program = load_program(path, base=args.base).program
+        return load_program(path, base=base)
     except AsmError as e:
         print(e.format(), file=sys.stderr)
-        return 1
     except OSError as e:
         print(f"{path}: error: {e.strerror}", file=sys.stderr)
+    return None
+
+
+def cmd_asm(args: argparse.Namespace) -> int:
+    # program directives (.block, .buffer, ...) are accepted and checked, and do not emit code
+    spec = _load(args.file, args.base)
+    if spec is None:
         return 1
+    program = spec.program
     for note in program.notes:
         print(f"note: {note}", file=sys.stderr)
     fmt = args.format or ("bin" if args.output else "hex")
@@ -122,16 +132,10 @@ def cmd_check_listing(args: argparse.Namespace) -> int:
 def cmd_run(args: argparse.Namespace) -> int:
     from .errors import ModelError
     from .profile import PROFILES
-    from .program import load_program
     from .run import format_commit, run_program
 
-    try:
-        spec = load_program(args.program)
-    except AsmError as e:
-        print(e.format(), file=sys.stderr)
-        return 1
-    except OSError as e:
-        print(f"{args.program}: error: {e.strerror}", file=sys.stderr)
+    spec = _load(args.program)
+    if spec is None:
         return 1
     profile = PROFILES[args.profile]
     trace = (lambda c: print(format_commit(c))) if args.trace else None

@@ -30,8 +30,6 @@ if TYPE_CHECKING:
     from .sm import SM, Batch
 
 U32 = np.uint32
-LOW16 = U32(0xFFFF)
-FLAG_C = 4
 
 Family = Callable[["SM", "Batch", Instruction, dict], None]
 FAMILIES: dict[str, Family] = {}
@@ -100,10 +98,6 @@ def width_of(insn: Instruction) -> int:
         return 32 if f.get("width", 1) else 16
     return 32 if f.get("m15", 1) else 16
 
-
-def _half_dst(insn: Instruction, ops: dict) -> bool:
-    dst = ops.get("dst")
-    return isinstance(dst, RegOperand) and dst.half
 
 
 # ---------------------------------------------------------------------------------------------

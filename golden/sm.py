@@ -523,7 +523,6 @@ class SM:
 
     def _barrier(self, w: Warp, pc: int) -> None:
         w.waiting = True
-        w.block.barrier_count += 1
         self._barrier_recheck(w.block)
 
     def _barrier_recheck(self, block: Block) -> None:
@@ -532,7 +531,6 @@ class SM:
         if live and all(x.waiting for x in live):
             for x in live:
                 x.waiting = False
-            block.barrier_count = 0
 
     # -- free running ------------------------------------------------------------------------------
 

@@ -101,7 +101,6 @@ class Block:
     index: int  # linear block index in the grid
     ctaid: tuple[int, int]
     warps: list[Warp] = field(default_factory=list)
-    barrier_count: int = 0  # warps arrived at barrier 0
 
 
 @dataclass
@@ -128,10 +127,6 @@ class Warp:
     def ready(self) -> bool:
         return not self.done and not self.waiting
 
-
-def mask_bits(mask: int) -> np.ndarray:
-    """A 32-lane bool array from an integer lane mask."""
-    return ((mask >> np.arange(WARP, dtype=np.uint64)) & 1).astype(bool)
 
 
 def bits_mask(bits: np.ndarray) -> int:
