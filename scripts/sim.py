@@ -18,9 +18,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tb"))
 sys.path.insert(0, str(ROOT))
 
-from runner import run  # noqa: E402
-
-SOURCES = ("sm_top.v", "sm_decode.v", "sm1_int_alu.v")
+from runner import SM_SOURCES, run  # noqa: E402
 
 
 def main() -> int:
@@ -40,7 +38,7 @@ def main() -> int:
     summary.unlink(missing_ok=True)
     params = (("NUM_SP", args.num_sp),) if args.num_sp != 8 else ()
     t0 = time.perf_counter()
-    results = run(args.sim, "sm_top", SOURCES, "test_sm", params,
+    results = run(args.sim, "sm_top", SM_SOURCES, "test_sm", params,
                   extra_env={"PROGRAM": str(program), "SEED": str(args.seed), "SUMMARY": str(summary)}, test_dir=out)  # fmt: skip
     wall = time.perf_counter() - t0
     failures = [f for case in ET.parse(results).findall(".//testcase") for f in (case.find("failure"), case.find("error")) if f is not None]

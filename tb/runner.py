@@ -17,6 +17,8 @@ ROOT = Path(__file__).resolve().parents[1]
 RTL = ROOT / "rtl"
 BUILD = ROOT / "build" / "sim"
 SIMULATORS = ("icarus", "verilator")
+# The SM top level and every file it needs: the one list the lock-step runs and make sim use.
+SM_SOURCES = ("sm_top.v", "sm_decode.v", "sm1_int_alu.v")
 
 
 def verilator_bin() -> str:

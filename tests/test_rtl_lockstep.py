@@ -13,9 +13,8 @@ import pytest
 from conftest import ROOT
 
 sys.path.insert(0, str(ROOT / "tb"))
-from runner import SIMULATORS, assert_passed, run
+from runner import SIMULATORS, SM_SOURCES, assert_passed, run
 
-SOURCES = ("sm_top.v", "sm_decode.v", "sm1_int_alu.v")
 FP_FAMILIES = {"fadd", "fmul", "fmad", "fminmax", "fset", "fslct", "i2f", "f2i", "f2f", "sfu"}
 PROGRAMS = sorted(p.stem for p in (ROOT / "programs").glob("*.sass") if p.stem not in FP_FAMILIES)
 SMOKE = ["vecadd", "cf_ifelse", "cf_barrier", "global"]
@@ -23,7 +22,7 @@ SMOKE = ["vecadd", "cf_ifelse", "cf_barrier", "global"]
 
 def run_program(sim: str, program: str, num_sp: int = 8, seed: int = 1) -> None:
     params = (("NUM_SP", num_sp),) if num_sp != 8 else ()
-    assert_passed(run(sim, "sm_top", SOURCES, "test_sm", params,
+    assert_passed(run(sim, "sm_top", SM_SOURCES, "test_sm", params,
                       extra_env={"PROGRAM": str(ROOT / "programs" / f"{program}.sass"), "SEED": str(seed)},
                       test_dir=ROOT / "build" / "sim" / f"{program}_{sim}_{num_sp}"))  # fmt: skip
 
