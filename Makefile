@@ -8,15 +8,21 @@ TEST ?= iadd
 SIM ?= icarus
 NUM_SP ?= 8
 SEED ?= 1
+PROFILE ?= g80
+WAVES ?= 0
+DEFINES ?=
+REGRESS = $(BUILD)/regress
 BUILD := build
 LISTINGS ?= $(wildcard $(SHARED)/vectors/listings/*.txt)
 PYTEST_ARGS ?=
 
-.PHONY: setup sim test lint check-listing bench clean help
+.PHONY: setup sim regress test lint check-listing bench clean help
 
 help:
 	@echo "make setup              install simulators and the Python environment (.venv)"
-	@echo "make sim TEST=iadd      programs/\$$(TEST).sass: round trip, golden model, then RTL in lock-step (SIM=icarus|verilator NUM_SP=8|16|32 SEED=n)"
+	@echo "make sim TEST=iadd      programs/\$$(TEST).sass: round trip, golden model, then RTL in lock-step"
+	@echo "                        (SIM=icarus|verilator NUM_SP=8|16|32 SEED=n WAVES=0|1 PROFILE=g80|flexgrip DEFINES=MUTANT_X)"
+	@echo "make regress            every program on both simulators at NUM_SP 8/16/32 (JUnit + one-page summary in $(REGRESS))"
 	@echo "make test               lint + the whole pytest suite (what .ci/run runs)"
 	@echo "make lint               ruff check"
 	@echo "make check-listing      check-listing over $(SHARED)/vectors/listings (LISTINGS=files)"
@@ -39,8 +45,15 @@ sim: $(SETUP)
 	@cmp -s $(BUILD)/$(TEST).hex $(BUILD)/$(TEST).rt.hex \
 		&& echo "$(TEST): $$(wc -l < $(BUILD)/$(TEST).hex) instructions, text -> words -> text -> words identical" \
 		|| { echo "$(TEST): round trip differs (diff $(BUILD)/$(TEST).hex $(BUILD)/$(TEST).rt.hex)"; exit 1; }
-	$(PY) -m golden run programs/$(TEST).sass $(if $(PROFILE),--profile $(PROFILE))
-	$(PY) scripts/sim.py $(TEST) --sim $(SIM) --num-sp $(NUM_SP) --seed $(SEED)
+	$(PY) -m golden run programs/$(TEST).sass --profile $(PROFILE)
+	$(PY) scripts/sim.py $(TEST) --sim $(SIM) --num-sp $(NUM_SP) --seed $(SEED) --profile $(PROFILE) \
+		$(if $(filter 1,$(WAVES)),--waves) $(if $(DEFINES),--defines $(DEFINES))
+
+# Every program on both simulators at NUM_SP 8, 16 and 32, spread over the cores by pytest-xdist.
+regress: $(SETUP)
+	rm -rf $(REGRESS) && mkdir -p $(REGRESS)
+	REGRESS_DIR=$(REGRESS)/runs $(PY) -m pytest -n auto -q tests/test_rtl_lockstep.py --regress --junitxml=$(REGRESS)/junit.xml $(PYTEST_ARGS) || true
+	$(PY) scripts/regress_summary.py $(REGRESS)/runs --junit $(REGRESS)/junit.xml -o $(REGRESS)/summary.md
 
 lint: $(SETUP)
 	$(VENV)/bin/ruff check golden tests scripts tb

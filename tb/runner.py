@@ -42,14 +42,17 @@ def sources(*names: str) -> list[Path]:
 
 
 @cache
-def build(sim: str, toplevel: str, files: tuple[str, ...], parameters: tuple[tuple[str, object], ...] = (), waves: bool = False) -> Path:
+def build(sim: str, toplevel: str, files: tuple[str, ...], parameters: tuple[tuple[str, object], ...] = (), waves: bool = False,
+          defines: tuple[str, ...] = ()) -> Path:  # fmt: skip
     from cocotb_tools.runner import get_runner
 
     _environment(sim)
-    tag = "_".join(f"{k}{v}" for k, v in parameters) or "default"
+    tag = "_".join([f"{k}{v}" for k, v in parameters] + list(defines)) or "default"
     build_dir = BUILD / f"{toplevel}_{sim}_{tag}{'_waves' if waves else ''}"
     runner = get_runner(sim)
     args = ["-Wall", "-Wno-fatal", "--x-assign", "unique", "--x-initial", "unique"] if sim == "verilator" else []
+    if waves and sim == "verilator":
+        args.append("--trace-fst")  # FST like Icarus (needs liblz4-dev, installed by setup)
     build_dir.parent.mkdir(parents=True, exist_ok=True)
     # pytest-xdist workers may build the same design at once: one builds, the others wait and reuse it
     with open(build_dir.parent / f".{build_dir.name}.lock", "w") as lock:
@@ -59,6 +62,7 @@ def build(sim: str, toplevel: str, files: tuple[str, ...], parameters: tuple[tup
             includes=[RTL / "gen", RTL],
             hdl_toplevel=toplevel,
             parameters=dict(parameters),
+            defines=dict.fromkeys(defines, 1),
             build_dir=build_dir,
             build_args=args,
             waves=waves,
@@ -80,12 +84,19 @@ def assert_passed(results: Path) -> None:
         assert failure is None, f"{case.get('name')}: {failure.get('message')}"
 
 
+def wave_file(sim: str, toplevel: str, test_dir: Path) -> Path:
+    """Where a run with waves=True leaves its FST file."""
+    return test_dir / (f"{toplevel}.fst" if sim == "icarus" else "dump.fst")
+
+
 def run(sim: str, toplevel: str, files: tuple[str, ...], test_module: str, parameters: tuple[tuple[str, object], ...] = (),
-        extra_env: dict[str, str] | None = None, waves: bool = False, test_dir: Path | None = None) -> Path:  # fmt: skip
+        extra_env: dict[str, str] | None = None, waves: bool = False, test_dir: Path | None = None,
+        defines: tuple[str, ...] = ()) -> Path:  # fmt: skip
     """Run the cocotb tests of `test_module` (a module under tb/); returns the results XML path."""
     from cocotb_tools.runner import get_runner
 
-    build_dir = build(sim, toplevel, files, parameters, waves)
+    build_dir = build(sim, toplevel, files, parameters, waves, defines)
+    test_dir = test_dir or build_dir
     tb_dir = str(ROOT / "tb")
     if tb_dir not in sys.path:  # the runner hands the simulator this process's sys.path (TOOLCHAIN.md)
         sys.path.insert(0, tb_dir)
@@ -97,7 +108,8 @@ def run(sim: str, toplevel: str, files: tuple[str, ...], test_module: str, param
         hdl_toplevel_lang="verilog",
         test_module=test_module,
         build_dir=build_dir,
-        test_dir=test_dir or build_dir,
+        test_dir=test_dir,
         extra_env=extra_env or {},
         waves=waves,
+        plusargs=[f"+dumpfile_path={wave_file(sim, toplevel, test_dir)}"] if waves and sim == "icarus" else [],
     ))  # fmt: skip

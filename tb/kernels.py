@@ -1,0 +1,48 @@
+"""What the testbench loads into the DUT and the golden model: a program of programs/ or a
+FlexGripPlus kernel bundle (../shared/vectors/flexgrip_kernels/NAME.txt, used to compare cycle
+counts with FlexGripPlus on its own kernels).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from golden.flexgrip_bundle import CONST_BYTES, GLOBAL_BYTES, load_bundle, read_mif
+from golden.memory import Memory
+from golden.profile import Profile
+from golden.program import load_program
+from golden.run import build
+from golden.sm import SM
+from golden.state import Launch, SMConfig
+
+
+@dataclass
+class Kernel:
+    words: list[int]
+    consts: list[tuple[int, int, bytes]]  # (bank, byte offset, data)
+    launch: list[int]  # launch registers 0-8 (rtl/README.md, "Ports")
+    params: bytes
+    model: SM
+    gmem: Memory
+
+
+def load_kernel(path: Path, profile: Profile) -> Kernel:
+    if path.suffix == ".sass":
+        spec = load_program(path)
+        model, gmem = build(spec, profile)
+        params = spec.param_bytes(profile.param_slot_bytes_pointer)
+        launch = [spec.grid[0], spec.grid[1], *spec.block, spec.registers, spec.shared, len(params), model.config.local_bytes]
+        return Kernel(list(spec.program.words), list(spec.consts), launch, params, model, gmem)
+    # a FlexGripPlus bundle: 4-byte parameter words, constant bank 0, the shipped global image
+    b = load_bundle(path)
+    gmem = Memory("global", GLOBAL_BYTES, read_mif(b.files()[0]))
+    const = np.array(b.consts, np.uint32).tobytes()
+    params = np.array(b.params, np.uint32).tobytes()
+    shared = max(0, b.shared - len(params))
+    registers = max(1, min(b.registers, 128))
+    model = SM(b.code, Launch(b.grid, b.block, registers, shared, params), gmem, {0: Memory("constant", CONST_BYTES, const)}, profile, SMConfig())
+    launch = [b.grid[0], b.grid[1], *b.block, registers, shared, len(params), model.config.local_bytes]
+    return Kernel(b.code, [(0, 0, const)] if const else [], launch, params, model, gmem)

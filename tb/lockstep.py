@@ -1,0 +1,130 @@
+"""Run one program on the RTL in lock-step with the golden model, from Python (make sim, pytest, regress).
+
+`run_lockstep()` builds (once per simulator, parameter set and define set) and runs tb/test_sm.py
+through cocotb_tools.runner, reads the outcome the test wrote (result.json), and on a failure
+repeats the run with FST waveforms unless told not to, so that the report names the wave file and
+the cycle to look at. The report is also written as JSON (report.json) next to the run's logs.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from report import FailureReport
+from runner import ROOT, SM_SOURCES, run, wave_file
+
+OUT = ROOT / "build" / "sim"
+
+
+@dataclass
+class LockstepRun:
+    program: str
+    sim: str = "icarus"
+    num_sp: int = 8
+    seed: int = 1
+    profile: str = "g80"
+    defines: tuple[str, ...] = ()  # e.g. MUTANT_CARRY: a deliberately broken RTL variant
+    max_latency: int = 8
+    ready_p: float = 0.8
+    watchdog: int = 200_000  # cycles without a commit that count as a hang
+    coverage: Path | None = None  # write functional coverage of the compared commits here
+    out: Path | None = None
+
+    @property
+    def path(self) -> Path:
+        p = Path(self.program)
+        return p.resolve() if p.suffix in (".sass", ".txt") else ROOT / "programs" / f"{self.program}.sass"
+
+    @property
+    def name(self) -> str:
+        return self.path.stem
+
+    @property
+    def out_dir(self) -> Path:
+        if self.out is not None:
+            return self.out
+        variant = "_".join(d.lower() for d in self.defines)
+        return OUT / f"{self.name}_{self.sim}_sp{self.num_sp}_s{self.seed}{'_' + variant if variant else ''}"
+
+    def rerun_command(self, waves: bool = True) -> str:
+        cmd = f"make sim TEST={self.name} SIM={self.sim} NUM_SP={self.num_sp} SEED={self.seed}"
+        if self.profile != "g80":
+            cmd += f" PROFILE={self.profile}"
+        if self.defines:
+            cmd += f" DEFINES={','.join(self.defines)}"
+        return cmd + (" WAVES=1" if waves else "")
+
+
+@dataclass
+class LockstepResult:
+    run: LockstepRun
+    passed: bool
+    commits: int = 0
+    cycles: int = 0
+    mem_requests: int = 0
+    thread_instructions: int = 0
+    wall: float = 0.0
+    report: FailureReport | None = None
+    extra: dict = field(default_factory=dict)
+
+    def summary(self) -> str:
+        r = self.run
+        head = f"{r.name} on {r.sim} (NUM_SP={r.num_sp}, seed {r.seed}{', ' + ','.join(r.defines) if r.defines else ''})"
+        if self.passed:
+            return f"{head}: PASS, {self.commits} commits compared in lock-step, {self.cycles} cycles, {self.wall:.1f} s"
+        return f"{head}: FAIL\n{self.report.to_text() if self.report else 'no report'}"
+
+
+def _once(r: LockstepRun, out: Path, waves: bool) -> tuple[dict | None, float]:
+    out.mkdir(parents=True, exist_ok=True)
+    result = out / "result.json"
+    result.unlink(missing_ok=True)
+    env = {"PROGRAM": str(r.path), "SEED": str(r.seed), "PROFILE": r.profile, "SIM": r.sim, "NUM_SP": str(r.num_sp),
+           "MAX_LATENCY": str(r.max_latency), "READY_P": str(r.ready_p),
+           "WATCHDOG_CYCLES": str(r.watchdog), "RESULT": str(result), "RERUN": r.rerun_command()}  # fmt: skip
+    if r.coverage is not None:
+        env["COVERAGE"] = str(r.coverage)
+    params = (("NUM_SP", r.num_sp),) if r.num_sp != 8 else ()
+    t0 = time.perf_counter()
+    run(r.sim, "sm_top", SM_SOURCES, "test_sm", params, extra_env=env, waves=waves, test_dir=out, defines=r.defines)
+    wall = time.perf_counter() - t0
+    return (json.loads(result.read_text()) if result.exists() else None), wall
+
+
+def _failure_message(results: Path) -> str:
+    import xml.etree.ElementTree as ET
+
+    if not results.exists():
+        return f"no {results} (simulator crashed?)"
+    for case in ET.parse(results).findall(".//testcase"):
+        for tag in ("failure", "error"):
+            node = case.find(tag)
+            if node is not None:
+                return f"{node.get('message')} (see {results})"
+    return f"no failure recorded in {results}"
+
+
+def run_lockstep(r: LockstepRun, waves: bool = False, rerun_with_waves: bool = True) -> LockstepResult:
+    out = r.out_dir
+    data, wall = _once(r, out, waves)
+    if data is None:  # the test died before its check phase (simulator crash, Python error)
+        report = FailureReport("testbench", f"the run ended without an outcome: {_failure_message(out / 'results.xml')}", test=r.name, seed=r.seed,
+                               simulator=r.sim, num_sp=r.num_sp, profile=r.profile, rerun=r.rerun_command())  # fmt: skip
+        report.write(out / "report.json")
+        return LockstepResult(r, False, wall=wall, report=report)
+    report = FailureReport.read_dict(data["report"]) if data["report"] else None
+    result = LockstepResult(r, data["status"] == "pass", data["commits"], data["cycles"], data["mem_requests"], data["thread_instructions"], wall, report)
+    if report is not None:
+        if waves:
+            report.wave_file = str(wave_file(r.sim, "sm_top", out))
+        elif rerun_with_waves:
+            wout = out / "waves"
+            again, _ = _once(r, wout, True)
+            report.wave_file = str(wave_file(r.sim, "sm_top", wout))
+            if again is None or again["report"] is None or again["report"]["cycle"] != report.cycle:
+                report.message += " (the rerun with waves did not fail at the same cycle)"
+        report.write(out / "report.json")
+    return result

@@ -1,0 +1,176 @@
+"""The global/local memory agent: serves the DUT's memory port (rtl/README.md, "Memory port").
+
+cocotb-bus components do the pin work: `MemRequestMonitor` turns each valid/ready handshake into a
+`MemRequest`, `MemResponseDriver` drives load data back after its latency, and `BackPressure`
+wiggles `mem_req_ready`. `MemoryAgent` (pyuvm) ties them to `TbMemory`, the testbench's own global
+and local memory, and publishes every request on its analysis port.
+
+Latency (1..MAX_LATENCY cycles) and back-pressure (ready with probability READY_P) are drawn from
+the test's seeded random generator. Python sleeps while the port is idle: the monitor waits for a
+rising `mem_req_valid`, the driver for its next due response (TOOLCHAIN.md: no wake-up per clock).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import ClassVar
+
+import numpy as np
+from cocotb.triggers import ClockCycles, ReadOnly, RisingEdge
+from cocotb_bus.drivers import BusDriver
+from cocotb_bus.monitors import BusMonitor
+from pyuvm import uvm_analysis_port, uvm_component
+
+
+class MemoryFault(AssertionError):
+    """The DUT addressed memory the test did not give it."""
+
+
+@dataclass(frozen=True)
+class MemRequest:
+    cycle: int
+    local: bool
+    addr: int
+    be: int
+    we: bool
+    wdata: int
+    tag: int
+
+
+@dataclass(frozen=True)
+class MemResponse:
+    due: int  # cycle at whose clock edge the DUT samples it
+    tag: int
+    data: int
+
+
+class TbMemory:
+    """Global memory (a copy of the program's initial image) and per-thread local memory."""
+
+    def __init__(self, image: np.ndarray, local_bytes: int, threads: int) -> None:
+        self.glob = image.copy()
+        self.local = np.zeros(max(local_bytes * threads, 4), np.uint8)
+
+    def access(self, req: MemRequest) -> int:
+        mem = self.local if req.local else self.glob
+        addr = req.addr
+        if addr + 4 > mem.size:
+            raise MemoryFault(f"cycle {req.cycle}: DUT accessed {'local' if req.local else 'global'} memory at {addr:#x}, beyond {mem.size:#x}")
+        if req.we:
+            for k in range(4):
+                if req.be >> k & 1:
+                    mem[addr + k] = (req.wdata >> (8 * k)) & 0xFF
+            return 0
+        return int.from_bytes(mem[addr : addr + 4].tobytes(), "little")
+
+
+class Cycles:
+    """Cycle numbers from simulation time (the clock is a gpi clock Python does not follow)."""
+
+    def __init__(self, period_ns: int) -> None:
+        self.period_ns = period_ns
+
+    def now(self) -> int:
+        from cocotb.simtime import get_sim_time
+
+        return int(get_sim_time("ns")) // self.period_ns
+
+
+class MemRequestMonitor(BusMonitor):
+    _signals: ClassVar[list[str]] = ["valid", "ready", "we", "local", "addr", "be", "wdata", "tag"]
+
+    def __init__(self, dut, clock, cycles: Cycles, callback) -> None:
+        self.cycles = cycles
+        super().__init__(dut, "mem_req", clock, callback=callback)
+
+    async def _monitor_recv(self) -> None:
+        bus = self.bus
+        while True:
+            await ReadOnly()  # what the DUT samples at the coming edge
+            if not int(bus.valid.value):
+                await RisingEdge(bus.valid)
+                continue
+            fire = int(bus.ready.value)
+            if fire:
+                req = MemRequest(self.cycles.now() + 1, bool(int(bus.local.value)), int(bus.addr.value), int(bus.be.value),
+                                 bool(int(bus.we.value)), int(bus.wdata.value), int(bus.tag.value))  # fmt: skip
+            await RisingEdge(self.clock)
+            if fire:
+                self._recv(req)
+
+
+class MemResponseDriver(BusDriver):
+    _signals: ClassVar[list[str]] = ["valid", "tag", "data"]
+
+    def __init__(self, dut, clock, cycles: Cycles) -> None:
+        super().__init__(dut, "mem_rsp", clock)
+        self.cycles = cycles
+        self.bus.valid.value = 0
+
+    async def _driver_send(self, transaction: MemResponse, sync: bool = True, **kwargs: object) -> None:
+        wait = transaction.due - 1 - self.cycles.now()  # drive right after the edge before `due`
+        if wait > 0:
+            await ClockCycles(self.clock, wait)
+        self.bus.valid.value = 1
+        self.bus.tag.value = transaction.tag
+        self.bus.data.value = transaction.data
+        await RisingEdge(self.clock)
+        self.bus.valid.value = 0  # a response due at this very edge overrides it in the same step
+
+
+class BackPressure:
+    """Drives `mem_req_ready`: random while requests are offered, low while the port is idle."""
+
+    def __init__(self, dut, clock, rng: random.Random, ready_p: float) -> None:
+        self.dut, self.clock, self.rng, self.ready_p = dut, clock, rng, ready_p
+        dut.mem_req_ready.value = 0
+
+    async def run(self) -> None:
+        dut = self.dut
+        while True:
+            await ReadOnly()  # is a request offered at the coming edge?
+            if int(dut.mem_req_valid.value):
+                await RisingEdge(self.clock)
+            else:
+                await RisingEdge(dut.mem_req_valid)
+            dut.mem_req_ready.value = 1 if self.rng.random() < self.ready_p else 0
+
+
+class MemoryAgent(uvm_component):
+    """Serves the memory port from `TbMemory`; `ap` publishes every accepted request."""
+
+    def __init__(self, name: str, parent, dut, memory: TbMemory, rng: random.Random, max_latency: int, ready_p: float, cycles: Cycles,
+                 on_error: Callable[[Exception], None]) -> None:  # fmt: skip
+        super().__init__(name, parent)
+        self.dut, self.memory, self.rng, self.max_latency, self.ready_p, self.cycles = dut, memory, rng, max_latency, ready_p, cycles
+        self.on_error = on_error
+        self.requests = 0
+
+    def build_phase(self) -> None:
+        self.ap = uvm_analysis_port("ap", self)
+
+    def start(self) -> None:
+        """Attach to the pins (after reset, once the configuration bus is done)."""
+        import cocotb
+
+        self.driver = MemResponseDriver(self.dut, self.dut.clk, self.cycles)
+        self.backpressure = BackPressure(self.dut, self.dut.clk, self.rng, self.ready_p)
+        cocotb.start_soon(self.backpressure.run())
+        self.last_due = 0
+        self.monitor = MemRequestMonitor(self.dut, self.dut.clk, self.cycles, self._serve)
+
+    def _serve(self, req: MemRequest) -> None:
+        self.requests += 1
+        try:
+            data = self.memory.access(req)
+        except MemoryFault as exc:  # reported through the test's verdict, not lost in the monitor's task
+            self.on_error(exc)
+            return
+        if not req.we:
+            # responses leave in request order, at most one per cycle
+            due = max(req.cycle + self.rng.randint(1, self.max_latency), self.last_due + 1)
+            self.last_due = due
+            self.driver.append(MemResponse(due, req.tag, data))
+        self.ap.write(req)

@@ -1,0 +1,146 @@
+"""The lock-step scoreboard's comparison, without a simulator.
+
+A second, independent golden-model instance plays the RTL: its commit records are packed into
+commit-port records exactly as rtl/README.md lays them out. Unchanged records must all compare
+equal; a record with one field or one lane changed must be reported as a mismatch at that
+instruction, naming the field and (for lane values) exactly the changed lane.
+"""
+
+from __future__ import annotations
+
+import itertools
+import sys
+from dataclasses import replace
+from functools import cache
+
+import pytest
+from conftest import ROOT
+
+sys.path.insert(0, str(ROOT / "tb"))
+from commit_agent import RtlCommit
+from scoreboard import Scoreboard, Verdict
+
+from golden.commit import Commit
+from golden.profile import G80
+from golden.program import load_program
+from golden.run import build
+
+SPACE = {"shared": 0, "global": 1, "local": 2}
+NAMES = itertools.count()
+
+
+def pack(values, mask: int, width: int = 32) -> int:
+    return sum((int(values[i]) & ((1 << width) - 1)) << (width * i) for i in range(32) if mask >> i & 1)
+
+
+def as_port(c: Commit, cycle: int) -> RtlCommit:
+    """The commit-port image of a golden record (rtl/README.md, "Commit port")."""
+    exe = c.exec_mask
+    gpr = c.gpr
+    mem = c.mem
+    return RtlCommit(
+        cycle=cycle, cta=c.cta, warp=c.warp, seq=c.seq, pc=c.pc, insn=c.insn, long=int(c.size == 8), active=c.active_mask, exec=exe,
+        gpr_we=int(bool(gpr)), gpr_reg=gpr[0].index if gpr else 0, gpr_half={None: 0, "L": 1, "H": 2}[gpr[0].half] if gpr else 0,
+        gpr_count=len(gpr), gpr_data=sum(pack(w.values, exe) << (1024 * k) for k, w in enumerate(gpr)),
+        cc_we=int(bool(c.cc)), cc_reg=c.cc[0].index if c.cc else 0, cc_data=pack(c.cc[0].values, exe, 4) if c.cc else 0,
+        a_we=int(bool(c.addr)), a_reg=c.addr[-1].index if c.addr else 0, a_data=pack(c.addr[-1].values, exe, 16) if c.addr else 0,
+        mem_we=int(bool(mem)), mem_space=SPACE[mem[0].space] if mem else 0, mem_size=(mem[0].size if len(mem) == 1 else 4 * len(mem)) if mem else 0,
+        mem_lanes=mem[0].lanes if mem else 0, mem_addr=pack(mem[0].addr, mem[0].lanes) if mem else 0,
+        mem_data=sum(pack(m.data, m.lanes) << (1024 * k) for k, m in enumerate(mem)),
+        next_pc=c.next_pc, next_mask=c.next_mask, done=int(c.done), barrier=int(c.barrier), unimpl=0,
+    )  # fmt: skip
+
+
+@cache
+def rtl_records(program: str) -> tuple[RtlCommit, ...]:
+    """Every commit of `program`, one warp at a time in round-robin, from an independent model."""
+    spec = load_program(ROOT / "programs" / f"{program}.sass")
+    sm, _ = build(spec, G80)
+    out: list[RtlCommit] = []
+    while True:
+        ready = [w for w in sm.warps if w.ready]
+        if not ready:
+            if all(w.done for w in sm.warps) and not sm._start_round():
+                return tuple(out)
+            continue
+        for w in ready:
+            c = sm.step(w)
+            assert c is not None
+            out.append(as_port(c, len(out)))
+
+
+def scoreboard(program: str) -> tuple[Scoreboard, Verdict]:
+    spec = load_program(ROOT / "programs" / f"{program}.sass")
+    sm, _ = build(spec, G80)
+    verdict = Verdict({"test": program}, lambda: None)
+    sb = Scoreboard(f"scoreboard{next(NAMES)}", None, sm, verdict)  # pyuvm wants unique component names
+    sb.build_phase()
+    return sb, verdict
+
+
+@pytest.mark.parametrize("program", ["iadd", "global", "cf_ifelse", "areg"])
+def test_identical_records_all_compare(program: str) -> None:
+    records = rtl_records(program)
+    sb, verdict = scoreboard(program)
+    for r in records:
+        sb.write(r)
+    assert verdict.report is None, verdict.report.to_text()
+    assert sb.compared == len(records) > 10
+
+
+def first(records: tuple[RtlCommit, ...], pred) -> int:
+    return next(i for i, r in enumerate(records) if pred(r))
+
+
+def run_until_failure(program: str, records: list[RtlCommit] | tuple[RtlCommit, ...]):
+    sb, verdict = scoreboard(program)
+    for r in records:
+        sb.write(r)
+        if verdict.report is not None:
+            break
+    assert verdict.report is not None, "the corrupted record was not reported"
+    return verdict.report
+
+
+def test_one_wrong_lane_is_named() -> None:
+    records = rtl_records("iadd")
+    i = first(records, lambda r: r.gpr_we and r.exec >> 5 & 1)
+    bad = replace(records[i], gpr_data=records[i].gpr_data ^ (1 << (32 * 5 + 3)))
+    report = run_until_failure("iadd", [*records[:i], bad, *records[i + 1 :]])
+    assert (report.kind, report.pc, report.warp) == ("mismatch", records[i].pc, records[i].warp)
+    assert [d.field for d in report.diffs] == ["gpr"]
+    assert [x.lane for x in report.diffs[0].lanes] == [5]
+    assert report.history[-1].startswith(f"{records[i].pc:04x}")
+
+
+@pytest.mark.parametrize(("field", "change"), [
+    ("next_pc", lambda r: {"next_pc": r.next_pc + 8}),
+    ("exec_mask", lambda r: {"exec": r.exec ^ 1}),
+    ("cc", lambda r: {"cc_reg": r.cc_reg ^ 1}),
+])  # fmt: skip
+def test_wrong_field_is_named(field: str, change) -> None:
+    records = rtl_records("iadd")
+    i = first(records, lambda r: r.cc_we) if field == "cc" else len(records) // 2
+    bad = replace(records[i], **change(records[i]))
+    report = run_until_failure("iadd", [*records[:i], bad, *records[i + 1 :]])
+    assert report.pc == records[i].pc and field in [d.field for d in report.diffs]
+
+
+def test_wrong_store_data_and_missing_store() -> None:
+    records = rtl_records("global")
+    i = first(records, lambda r: r.mem_we and r.mem_space == SPACE["global"])
+    lane = (records[i].mem_lanes & -records[i].mem_lanes).bit_length() - 1
+    bad = replace(records[i], mem_data=records[i].mem_data ^ (0xFF << (32 * lane)))
+    report = run_until_failure("global", [*records[:i], bad, *records[i + 1 :]])
+    assert report.pc == records[i].pc and report.diffs[0].field.startswith("mem.data")
+    assert [x.lane for x in report.diffs[0].lanes] == [lane]
+    report = run_until_failure("global", [*records[:i], replace(records[i], mem_we=0), *records[i + 1 :]])
+    assert report.diffs[0].field == "mem" and report.diffs[0].actual == "no store"
+
+
+def test_commit_after_the_end_and_unimplemented() -> None:
+    records = rtl_records("cf_ifelse")
+    report = run_until_failure("cf_ifelse", [*records, records[-1]])
+    assert "finished" in report.message
+    report = run_until_failure("cf_ifelse", [replace(records[0], unimpl=1)])
+    assert report.kind == "unimplemented" and records[0].pc == report.pc
