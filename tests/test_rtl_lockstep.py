@@ -55,3 +55,13 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
 
 def test_lockstep(program: str, sim: str, num_sp: int) -> None:
     run_program(sim, program, num_sp)
+
+
+def test_watchdog_reports_a_hang_with_the_warps_pcs() -> None:
+    """Memory that answers after up to 2000 cycles, a watchdog of 50: the run must fail as a hang."""
+    r = LockstepRun("global", "icarus", max_latency=2000, watchdog=50, out=ROOT / "build" / "sim" / "watchdog_check")
+    result = run_lockstep(r, rerun_with_waves=False)
+    assert not result.passed and result.report is not None
+    assert result.report.kind == "hang", result.summary()
+    assert "no commit for 50 cycles" in result.report.message and "warp 0 0x" in result.report.warps
+    assert (r.out_dir / "report.json").exists()
