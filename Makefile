@@ -58,6 +58,7 @@ regress: $(SETUP)
 lint: $(SETUP)
 	$(VENV)/bin/ruff check golden tests scripts tb
 	$(PY) scripts/gen_rtl_isa.py --check
+	$(PY) scripts/gen_sfu_rom.py --check
 
 test: $(SETUP) lint
 	$(PY) -m pytest -n auto $(PYTEST_ARGS)

@@ -112,6 +112,7 @@ def run(sim: str, toplevel: str, files: tuple[str, ...], test_module: str, param
             test_dir=test_dir,
             extra_env=extra_env or {},
             waves=waves,
+            results_xml=str(test_dir / "results.xml"),  # one name, with or without pytest
             plusargs=[f"+dumpfile_path={wave_file(sim, toplevel, test_dir)}"] if waves and sim == "icarus" else [],
         ))  # fmt: skip
     except SystemExit:
