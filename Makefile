@@ -16,13 +16,14 @@ BUILD := build
 LISTINGS ?= $(wildcard $(SHARED)/vectors/listings/*.txt)
 PYTEST_ARGS ?=
 
-.PHONY: setup sim regress test lint check-listing bench clean help
+.PHONY: setup sim regress rtl-vectors test lint check-listing bench clean help
 
 help:
 	@echo "make setup              install simulators and the Python environment (.venv)"
 	@echo "make sim TEST=iadd      programs/\$$(TEST).sass: round trip, golden model, then RTL in lock-step"
 	@echo "                        (SIM=icarus|verilator NUM_SP=8|16|32 SEED=n WAVES=0|1 PROFILE=g80|flexgrip DEFINES=MUTANT_X)"
 	@echo "make regress            every program on both simulators at NUM_SP 8/16/32 (JUnit + one-page summary in $(REGRESS))"
+	@echo "make rtl-vectors        FP/SFU vector files through the RTL FP unit and SFU (VECTORS=\"a.txt b.txt\" SIM=icarus|verilator)"
 	@echo "make test               lint + the whole pytest suite (what .ci/run runs)"
 	@echo "make lint               ruff check"
 	@echo "make check-listing      check-listing over $(SHARED)/vectors/listings (LISTINGS=files)"
@@ -54,6 +55,10 @@ regress: $(SETUP)
 	rm -rf $(REGRESS) && mkdir -p $(REGRESS)
 	REGRESS_DIR=$(REGRESS)/runs $(PY) -m pytest -n auto -q tests/test_rtl_lockstep.py --regress --junitxml=$(REGRESS)/junit.xml $(PYTEST_ARGS) || true
 	$(PY) scripts/regress_summary.py $(REGRESS)/runs --junit $(REGRESS)/junit.xml -o $(REGRESS)/summary.md
+
+# Vector files (default ../shared/vectors/fp32.txt and sfu.txt) through rtl/sm1_fp_alu.v and rtl/sm1_sfu.v.
+rtl-vectors: $(SETUP)
+	$(PY) scripts/rtl_vectors.py --sim $(SIM) $(VECTORS)
 
 lint: $(SETUP)
 	$(VENV)/bin/ruff check golden tests scripts tb

@@ -1,0 +1,86 @@
+"""rtl/sm1_fp_alu.v: every line of the silicon FP vectors and a golden-model cross-check, on both simulators;
+the vector-line parser of tb/test_fp_unit.py; scripts/rtl_vectors.py (`make rtl-vectors`)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from conftest import ROOT
+
+sys.path.insert(0, str(ROOT / "tb"))
+from runner import SIMULATORS, assert_passed, run
+
+# the FP ops of the vector format (fp32.txt header, golden/checkvec.py), counted here on their own
+FP_OPS = {"fadd", "fadd.sat", "fmul", "fmad", "fmad.sat", "fmin", "fmax", "fset", "fslct", "f2i", "i2f", "f2f"}
+
+
+def fp_line_count(path: Path) -> int:
+    count = 0
+    for raw in path.read_text(encoding="utf-8").splitlines():
+        text = raw.strip()
+        if text and not text.startswith("#") and text.split()[0] in FP_OPS:
+            count += 1
+    return count
+
+
+@pytest.mark.parametrize("sim", SIMULATORS)
+def test_rtl_fp_unit(sim: str, shared: Path) -> None:
+    vectors = shared / "vectors" / "fp32.txt"
+    test_dir = ROOT / "build" / "sim" / f"fp_unit_{sim}"
+    result = test_dir / "fp_unit.json"
+    result.unlink(missing_ok=True)
+    assert_passed(run(sim, "sm1_fp_alu", ("sm1_fp_alu.v",), "test_fp_unit", extra_env={"VECTORS": str(vectors), "RESULT": str(result)},
+                      test_dir=test_dir))  # fmt: skip
+    summary = json.loads(result.read_text(encoding="utf-8"))
+    expected = fp_line_count(vectors)
+    assert expected > 2000, f"only {expected} FP lines counted in {vectors}"
+    assert summary["unit"] == "fp"
+    assert (summary["passed"], summary["failed"], summary["other_lines"]) == (expected, 0, 0), summary["failures"][:10]
+
+
+@pytest.mark.parametrize(
+    ("line", "message"),
+    [
+        ("fadd rn 3f800000 zz -> 40000000 0", "'zz' is not a hex number"),
+        ("fadd rm 3f800000 3f800000 -> 40000000 0", "rounds rn or rz"),
+        ("fmul rn 3f800000 -> 3f800000 0", "fmul takes 3 fields"),
+        ("fset 10 3f800000 3f800000 -> 00000000 1", "not a 4-bit mask"),
+        ("f2i u8 rni 0 0 3f800000 -> 00000001 0", "unknown destination 'u8'"),
+        ("f2i s32 rni 2 0 3f800000 -> 00000001 0", "abs must be 0 or 1"),
+        ("i2f f32 rn 00000001 -> 3f800000 0", "unknown source type 'f32'"),
+        ("f2f rn 3f800000 -> 3f800000 0", "unknown mode 'rn'"),
+        ("fmin 3f800000 100000000 -> 3f800000 0", "does not fit 32 bits"),
+    ],
+)
+def test_malformed_fp_line_names_file_and_line(tmp_path: Path, line: str, message: str) -> None:
+    from test_fp_unit import inputs_of
+
+    from golden.vectors import read_vectors
+
+    path = tmp_path / "bad.txt"
+    path.write_text(f"# header\nrcp 3f800000 -> 3f800000\n{line}\n", encoding="utf-8")
+    sfu_line, fp_line = read_vectors(path)
+    assert inputs_of(sfu_line) is None  # another unit's line is not an error
+    with pytest.raises(ValueError, match=rf"^{path}:3: .*{message}"):
+        inputs_of(fp_line)
+
+
+def test_rtl_vectors_script_counts_and_fails(tmp_path: Path) -> None:
+    """One right and one wrong FP line (1.0 + 1.0 = 2.0 = 0x40000000), one integer line: the script
+    reports per unit and in total, counts the integer line as neither unit's, and exits 1."""
+    path = tmp_path / "mixed.txt"
+    path.write_text("fadd rn 3f800000 3f800000 -> 40000000 0\nfadd rn 3f800000 3f800000 -> 40000001 0\n"
+                    "iadd add b32 0 00000001 00000002 0 -> 00000003 0\n", encoding="utf-8")  # fmt: skip
+    env = {k: v for k, v in os.environ.items() if k != "PYTEST_CURRENT_TEST"}  # the script runs as from make, not under pytest
+    proc = subprocess.run([sys.executable, str(ROOT / "scripts" / "rtl_vectors.py"), "--sim", "icarus", str(path)], capture_output=True, text=True, env=env)
+    out = proc.stdout
+    assert proc.returncode == 1, out[-3000:] + proc.stderr[-3000:]
+    assert "fp: 1 passed, 1 failed (2 lines)" in out
+    assert f"{path}:2: fadd rn 3f800000 3f800000 -> 40000001 0 -> got 40000000 0" in out
+    assert "not FP/SFU: 1 lines" in out
+    assert out.rstrip().endswith("1 passed, 1 failed")
