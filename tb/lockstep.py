@@ -86,7 +86,7 @@ def _once(r: LockstepRun, out: Path, waves: bool) -> tuple[dict | None, float]:
            "MAX_LATENCY": str(r.max_latency), "READY_P": str(r.ready_p),
            "WATCHDOG_CYCLES": str(r.watchdog), "RESULT": str(result), "RERUN": r.rerun_command()}  # fmt: skip
     if r.coverage is not None:
-        env["COVERAGE"] = str(r.coverage)
+        env["FUNC_COVERAGE"] = str(Path(r.coverage).resolve())  # the simulator runs in the output directory
     params = (("NUM_SP", r.num_sp),) if r.num_sp != 8 else ()
     t0 = time.perf_counter()
     run(r.sim, "sm_top", SM_SOURCES, "test_sm", params, extra_env=env, waves=waves, test_dir=out, defines=r.defines)

@@ -140,7 +140,13 @@ class LockstepTest(uvm_test):
         self.env.subscribers.extend(self.extra_subscribers())
 
     def extra_subscribers(self) -> list:
-        return []
+        path = os.environ.get("FUNC_COVERAGE")
+        if not path:
+            return []
+        from coverage_subscriber import CoverageSubscriber
+
+        run = f"rtl:{self.program.stem}:{os.environ.get('SIM', '')}:sp{os.environ.get('NUM_SP', '8')}:s{self.settings['seed']}"
+        return [CoverageSubscriber("coverage", self, Path(path), run)]
 
     async def run_phase(self) -> None:
         self.raise_objection()
