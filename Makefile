@@ -12,17 +12,20 @@ PROFILE ?= g80
 WAVES ?= 0
 DEFINES ?=
 REGRESS = $(BUILD)/regress
+COVERAGE = $(BUILD)/coverage
+COVERAGE_RTL ?= 1
 BUILD := build
 LISTINGS ?= $(wildcard $(SHARED)/vectors/listings/*.txt)
 PYTEST_ARGS ?=
 
-.PHONY: setup sim regress rtl-vectors test lint check-listing bench clean help
+.PHONY: setup sim regress coverage rtl-vectors test lint check-listing bench clean help
 
 help:
 	@echo "make setup              install simulators and the Python environment (.venv)"
 	@echo "make sim TEST=iadd      programs/\$$(TEST).sass: round trip, golden model, then RTL in lock-step"
 	@echo "                        (SIM=icarus|verilator NUM_SP=8|16|32 SEED=n WAVES=0|1 PROFILE=g80|flexgrip DEFINES=MUTANT_X)"
 	@echo "make regress            every program on both simulators at NUM_SP 8/16/32 (JUnit + one-page summary in $(REGRESS))"
+	@echo "make coverage           functional coverage of every program (golden model, and RTL lock-step unless COVERAGE_RTL=0): HTML, text, UCIS in $(COVERAGE)/report"
 	@echo "make rtl-vectors        FP/SFU vector files through the RTL FP unit and SFU (VECTORS=\"a.txt b.txt\" SIM=icarus|verilator)"
 	@echo "make test               lint + the whole pytest suite (what .ci/run runs)"
 	@echo "make lint               ruff check"
@@ -55,6 +58,16 @@ regress: $(SETUP)
 	rm -rf $(REGRESS) && mkdir -p $(REGRESS)
 	REGRESS_DIR=$(REGRESS)/runs $(PY) -m pytest -n auto -q tests/test_rtl_lockstep.py --regress --junitxml=$(REGRESS)/junit.xml $(PYTEST_ARGS) || true
 	$(PY) scripts/regress_summary.py $(REGRESS)/runs --junit $(REGRESS)/junit.xml -o $(REGRESS)/summary.md
+
+# Functional coverage (golden/coverage): every program on the golden model with commit sampling,
+# then (COVERAGE_RTL=1) the lock-step regression sampling the commits the scoreboard compared;
+# all runs merged into one HTML page, a text summary and a UCIS database.
+coverage: $(SETUP)
+	rm -rf $(COVERAGE) && mkdir -p $(COVERAGE)/golden $(COVERAGE)/rtl
+	ls programs/*.sass | xargs -P 2 -I{} sh -c 'n=$$(basename {} .sass); $(PY) -m golden run {} --cov $(COVERAGE)/golden/$$n.json > $(COVERAGE)/golden/$$n.log 2>&1 || { echo "coverage: {} failed (see $(COVERAGE)/golden/$$n.log)"; exit 255; }'
+	$(if $(filter 1,$(COVERAGE_RTL)),COVERAGE_DIR=$(COVERAGE)/rtl $(PY) -m pytest -n auto -q tests/test_rtl_lockstep.py -k "sp8" $(PYTEST_ARGS))
+	$(PY) scripts/coverage.py -o $(COVERAGE)/report $(COVERAGE)/golden/*.json $$(ls $(COVERAGE)/rtl/*.json 2>/dev/null)
+	@echo "coverage: open $(COVERAGE)/report/coverage.html"
 
 # Vector files (default ../shared/vectors/fp32.txt and sfu.txt) through rtl/sm1_fp_alu.v and rtl/sm1_sfu.v.
 rtl-vectors: $(SETUP)

@@ -140,7 +140,15 @@ def cmd_run(args: argparse.Namespace) -> int:
     profile = PROFILES[args.profile]
     trace = (lambda c: print(format_commit(c))) if args.trace else None
     try:
-        result = run_program(spec, profile, trace=trace)
+        if args.cov:
+            from .coverage import Coverage
+            from .coverage.golden_run import run_with_coverage
+
+            cov = Coverage(run=f"golden {profile.name} {Path(args.program).stem}")
+            result = run_with_coverage(spec, profile, cov, trace=trace)
+            cov.save(args.cov)
+        else:
+            result = run_program(spec, profile, trace=trace)
     except ModelError as e:
         print(f"{args.program}: error: {e}", file=sys.stderr)
         return 1
@@ -231,6 +239,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("program", help="SASS program with launch and .expect directives")
     p.add_argument("--profile", choices=["g80", "flexgrip"], default="g80", help="semantics (default g80 silicon)")
     p.add_argument("--trace", action="store_true", help="print every commit record with its disassembly")
+    p.add_argument("--cov", metavar="FILE", help="run one warp-instruction at a time and write functional coverage (JSON) to FILE")
     p.set_defaults(func=cmd_run)
 
     p = sub.add_parser("check-vectors", help="run int/fp32/sfu reference vectors as real instructions")

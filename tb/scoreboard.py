@@ -41,7 +41,7 @@ class Compared:
 
     model: Commit
     rtl: RtlCommit
-    stack_depth: int  # the warp's SIMT stack depth after the instruction
+    stack_depth: int  # the warp's SIMT stack depth when the instruction issued
 
 
 class Verdict:
@@ -111,6 +111,7 @@ class Scoreboard(uvm_subscriber):
         if plan.insn.form.name == "S2R" and plan.insn.fields["sreg"] == 1:
             # the clock cannot be known by the model: take the RTL's values (DESIGN.md 5), marked synchronised
             model.sync_clock = np.array(lanes(rtl.gpr_data, 0xFFFFFFFF), np.uint32)
+        depth = len(warp.stack)
         c = model.step(warp)
         assert c is not None
         history = self.history.setdefault(rtl.warp, deque(maxlen=HISTORY))
@@ -121,7 +122,7 @@ class Scoreboard(uvm_subscriber):
             self._fail("mismatch", f"{fields} differ{'s' if len(diffs) == 1 else ''}", rtl, c.text, diffs)
             return
         self.compared += 1
-        self.ap.write(Compared(c, rtl, len(warp.stack)))
+        self.ap.write(Compared(c, rtl, depth))
 
     # -- field by field --------------------------------------------------------------------------
 

@@ -25,7 +25,8 @@ SMOKE = ["vecadd", "cf_ifelse", "cf_barrier", "global"]
 
 
 def run_program(sim: str, program: str, num_sp: int = 8, seed: int = 1) -> None:
-    r = LockstepRun(program, sim, num_sp, seed)
+    cov_dir = os.environ.get("COVERAGE_DIR")  # make coverage: sample the compared commits
+    r = LockstepRun(program, sim, num_sp, seed, coverage=Path(cov_dir) / f"{program}_{sim}_sp{num_sp}_s{seed}.json" if cov_dir else None)
     result = run_lockstep(r, rerun_with_waves=os.environ.get("WAVES_ON_FAIL", "1") == "1")
     record_dir = os.environ.get("REGRESS_DIR")
     if record_dir:

@@ -1,0 +1,158 @@
+"""Coverage counts: sampling, save/load (JSON), merge, and the figures the reports print."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..commit import Commit
+from .model import DYN_BITS, Bin, Dyn, Model, model
+from .sample import WordPlan, dyn_key, plan_word
+
+FORMAT = "g80-sm1-coverage"
+VERSION = 1
+
+
+def model_digest(m: Model) -> str:
+    """Identifies the model a file was written with (its bin keys and exclusions)."""
+    h = hashlib.sha256()
+    for b in m.bins:
+        h.update(f"{b.key}|{b.excluded or ''}\n".encode())
+    return h.hexdigest()[:16]
+
+
+@dataclass
+class Figures:
+    """Hit / reachable bins of a set of bins."""
+
+    total: int
+    excluded: int
+    hit: int
+
+    @property
+    def reachable(self) -> int:
+        return self.total - self.excluded
+
+    @property
+    def percent(self) -> float:
+        return 100.0 * self.hit / self.reachable if self.reachable else 100.0
+
+
+class Coverage:
+    """Counts per bin of the coverage model.
+
+    `sample(commit, stack_depth)`: `commit` is the golden model's record of the instruction (what
+    `SM.step(warp)` returned), `stack_depth` the number of entries on that warp's SIMT stack when
+    the instruction issued, i.e. `len(warp.stack)` read just before `SM.step(warp)`.
+    """
+
+    def __init__(self, run: str | None = None) -> None:
+        self.model = model()
+        self.counts = [0] * len(self.model.bins)
+        self.runs: list[str] = [run] if run else []
+        self.samples = 0
+        self._raw: dict[int, int] = {}  # word << DYN_BITS | dyn -> samples
+        self._plans: dict[int, WordPlan] = {}
+
+    # -- sampling -------------------------------------------------------------------------------
+
+    def sample(self, commit: Commit, stack_depth: int) -> None:
+        plan = self._plans.get(commit.insn)
+        if plan is None:
+            plan = self._plans[commit.insn] = plan_word(commit.insn, commit.size)
+        key = commit.insn << DYN_BITS | dyn_key(commit, plan, stack_depth)  # an int: no tuple for the collector to track
+        raw = self._raw
+        raw[key] = raw.get(key, 0) + 1
+
+    def flush(self) -> None:
+        """Work out the bins of the pending samples, once per distinct (word, dyn) key."""
+        if not self._raw:
+            return
+        m = self.model
+        counts = self.counts
+        for key, n in self._raw.items():
+            insn = self._plans[key >> DYN_BITS].insn
+            for i in m.hits(insn.form, insn.fields, Dyn.unpack(key & ((1 << DYN_BITS) - 1))):
+                counts[i] += n
+            self.samples += n
+        self._raw.clear()
+
+    # -- files ------------------------------------------------------------------------------------
+
+    def to_json(self) -> dict:
+        self.flush()
+        bins = self.model.bins
+        return {
+            "format": FORMAT,
+            "version": VERSION,
+            "model": model_digest(self.model),
+            "runs": self.runs,
+            "samples": self.samples,
+            "counts": {bins[i].key: n for i, n in enumerate(self.counts) if n},
+        }
+
+    def save(self, path: str | Path) -> None:
+        path = Path(path)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps(self.to_json(), indent=1, sort_keys=True) + "\n", encoding="utf-8")
+
+    @classmethod
+    def from_json(cls, data: dict, where: str = "coverage data") -> Coverage:
+        if data.get("format") != FORMAT:
+            raise ValueError(f"{where}: not a coverage file of this project (format {data.get('format')!r})")
+        cov = cls()
+        unknown = [k for k in data["counts"] if k not in cov.model.by_key]
+        if unknown:
+            raise ValueError(f"{where}: {len(unknown)} bins unknown to this coverage model (written by another version?), e.g. {unknown[0]}")
+        for key, n in data["counts"].items():
+            cov.counts[cov.model.by_key[key].index] += int(n)
+        cov.runs = list(data.get("runs", []))
+        cov.samples = int(data.get("samples", 0))
+        return cov
+
+    @classmethod
+    def load(cls, path: str | Path) -> Coverage:
+        path = Path(path)
+        return cls.from_json(json.loads(path.read_text(encoding="utf-8")), str(path))
+
+    def merge(self, other: Coverage) -> Coverage:
+        """Add another run's counts to this one (same model)."""
+        self.flush()
+        other.flush()
+        for i, n in enumerate(other.counts):
+            self.counts[i] += n
+        self.runs += other.runs
+        self.samples += other.samples
+        return self
+
+    # -- figures ----------------------------------------------------------------------------------
+
+    def count(self, key: str) -> int:
+        self.flush()
+        return self.counts[self.model.by_key[key].index]
+
+    def figures(self, bins: list[Bin]) -> Figures:
+        self.flush()
+        excluded = sum(1 for b in bins if b.excluded)
+        hit = sum(1 for b in bins if not b.excluded and self.counts[b.index])
+        return Figures(len(bins), excluded, hit)
+
+    def overall(self) -> Figures:
+        return self.figures(self.model.bins)
+
+    def by_family(self) -> dict[str, Figures]:
+        out: dict[str, list[Bin]] = {}
+        for g in self.model.groups:
+            out.setdefault(g.family, []).extend(b for p in g.points for b in p.bins)
+        return {fam: self.figures(bins) for fam, bins in sorted(out.items())}
+
+    def holes(self) -> list[Bin]:
+        self.flush()
+        return [b for b in self.model.bins if not b.excluded and not self.counts[b.index]]
+
+    def excluded_hit(self) -> list[Bin]:
+        """Excluded bins that were hit: the exclusion's reason is wrong (reported, never hidden)."""
+        self.flush()
+        return [b for b in self.model.bins if b.excluded and self.counts[b.index]]

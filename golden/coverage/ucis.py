@@ -1,0 +1,80 @@
+"""The coverage database in UCIS XML (pyucis), the interchange format coverage tools read.
+
+One instance `sm1_isa`; one covergroup per form of the encoding table (and the global GUARD and
+SIMT groups); one coverpoint per point; one bin per bin, excluded bins as UCIS ignore bins.
+pyucis is imported here only: sampling needs numpy alone.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from .db import Coverage
+
+INSTANCE = "sm1_isa"
+
+
+def to_ucis(cov: Coverage, test_name: str = "regression"):  # -> ucis.UCIS
+    from ucis import (
+        UCIS_DU_MODULE,
+        UCIS_ENABLED_BRANCH,
+        UCIS_ENABLED_COND,
+        UCIS_ENABLED_EXPR,
+        UCIS_ENABLED_FSM,
+        UCIS_ENABLED_STMT,
+        UCIS_ENABLED_TOGGLE,
+        UCIS_HISTORYNODE_TEST,
+        UCIS_INST_ONCE,
+        UCIS_INSTANCE,
+        UCIS_OTHER,
+        UCIS_SCOPE_UNDER_DU,
+        UCIS_VLOG,
+    )
+    from ucis.cover_type_t import CoverTypeT
+    from ucis.mem.mem_factory import MemFactory
+    from ucis.source_info import SourceInfo
+
+    db = MemFactory.create()
+    fh = db.createFileHandle("golden/isa/table.py", ".")
+    node = db.createHistoryNode(None, test_name, test_name, UCIS_HISTORYNODE_TEST)
+    node.setDate("20000101000000")  # pyucis writes it as a date; the runs are listed in the HTML/text reports
+    node.setTestStatus(True)
+    node.setVendorTool("g80-sm1-coverage")
+    node.setComment(f"{len(cov.runs)} runs merged, {cov.samples} commit records sampled")
+    enabled = UCIS_ENABLED_STMT | UCIS_ENABLED_BRANCH | UCIS_ENABLED_COND | UCIS_ENABLED_EXPR | UCIS_ENABLED_FSM | UCIS_ENABLED_TOGGLE
+    du = db.createScope(INSTANCE, SourceInfo(fh, 1, 0), 1, UCIS_OTHER, UCIS_DU_MODULE, enabled | UCIS_INST_ONCE | UCIS_SCOPE_UNDER_DU)
+    inst = db.createInstance(INSTANCE, None, 1, UCIS_OTHER, UCIS_INSTANCE, du, UCIS_INST_ONCE)
+    counts = cov.counts
+    cov.flush()
+    for line, g in enumerate(cov.model.groups, start=1):
+        cg = inst.createCovergroup(g.name, SourceInfo(fh, line, 0), 1, UCIS_OTHER)
+        for p in g.points:
+            cp = cg.createCoverpoint(p.name, SourceInfo(fh, line, 0), 1, UCIS_VLOG)
+            for b in p.bins:
+                kind = CoverTypeT.IGNOREBIN if b.excluded else CoverTypeT.CVGBIN
+                cp.createBin(b.name, SourceInfo(fh, line, 0), 1, counts[b.index], b.name, kind)
+    return db
+
+
+def write_ucis(cov: Coverage, path: str | Path) -> None:
+    from ucis.xml.xml_factory import XmlFactory
+
+    XmlFactory.write(to_ucis(cov), str(path))
+
+
+def read_ucis(path: str | Path) -> dict[str, tuple[int, bool]]:
+    """bin key -> (count, excluded) of a UCIS XML file, read back with pyucis."""
+    from ucis.cover_type_t import CoverTypeT
+    from ucis.scope_type_t import ScopeTypeT
+    from ucis.xml.xml_factory import XmlFactory
+
+    db = XmlFactory.read(str(path))
+    out: dict[str, tuple[int, bool]] = {}
+    for inst in db.scopes(ScopeTypeT.INSTANCE):
+        for cg in inst.scopes(ScopeTypeT.COVERGROUP):
+            for cp in cg.scopes(ScopeTypeT.COVERPOINT):
+                for item in cp.coverItems(CoverTypeT.CVGBIN | CoverTypeT.IGNOREBIN | CoverTypeT.ILLEGALBIN):
+                    data = item.getCoverData()
+                    key = f"{cg.getScopeName()}/{cp.getScopeName()}/{item.getName()}"
+                    out[key] = (int(data.data), data.type == CoverTypeT.IGNOREBIN)
+    return out
