@@ -43,11 +43,9 @@ module sm_commit #(
     input  wire [23:0]          x_pc,
     input  wire [63:0]          x_insn,
     input  wire                 is_long,
-    input  wire                 is_ctrl,
     input  wire                 unimpl,
     input  wire [31:0]          x_active,
-    input  wire [31:0]          x_exec,
-    input  wire [31:0]          guard,
+    input  wire [31:0]          x_exec,       // lanes that executed (guard true at issue)
     input  wire [2:0]           wb_kind,
     input  wire [6:0]           ls_reg,
     input  wire [4:0]           ls_bytes,
@@ -170,7 +168,7 @@ module sm_commit #(
             commit_insn <= x_insn;
             commit_long <= is_long;
             commit_active <= x_active;
-            commit_exec <= is_ctrl ? x_exec : (x_active & guard);
+            commit_exec <= x_exec;
             commit_gpr_we <= c_gpr_we;
             commit_gpr_reg <= (wb_kind == WB_MEM) ? ls_reg : c_gpr_reg;
             commit_gpr_half <= c_gpr_half;

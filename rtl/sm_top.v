@@ -349,7 +349,7 @@ module sm_top #(
         .sr_we(sr_we), .sr_lane(sr_lane), .sr_part(sr_part), .sr_addr(sr_addr), .sr_data(sr_data),
         .ld_we(ld_we), .ld_lane(ld_lane), .ld_part(ld_part), .ld_data(ld_data),
         .x_warp(x_warp), .cta(x_warp_cta), .seq(x_warp_seq), .x_pc(x_pc), .x_insn(x_insn), .is_long(d_long),
-        .is_ctrl(d_is_ctrl), .unimpl(d_unimpl), .x_active(x_active), .x_exec(x_exec), .guard(guard),
+        .unimpl(d_unimpl), .x_active(x_active), .x_exec(x_exec),
         .wb_kind(d_wb_kind), .ls_reg(d_ls_reg), .ls_bytes(d_ls_bytes), .ls_local(d_ls_local),
         .next_pc(x_warp_pc), .next_mask(x_warp_active), .bar_wait(bar_wait),
         .retire(retire), .retire_state(retire_state),
