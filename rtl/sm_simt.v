@@ -2,13 +2,15 @@
 // SIMT control: the per-warp reconvergence stack and thread masks, and the barrier unit.
 //
 // For the warp in execute it computes the next PC and active lanes (written into the warp table)
-// in three steps of the execute sequencer (ISA.md 6):
+// in three kinds of step of the execute sequencer (ISA.md 6):
 //   X_CTRL    a control instruction: BRA (divergence pushes the fall-through side and runs the
 //             taken side first), CAL / PBK / SSY push, RET, BRK, BAR, TRAP;
-//   X_MARK    after any other instruction: next PC, the exit marker (the active threads finish)
-//             and the join marker (pop the top entry: the other side of a branch, or the SSY
-//             reconvergence point);
+//   mark      any other instruction, in its last pass or X_MARK: next PC, the exit marker (the
+//             active threads finish) and the join marker (pop the top entry: the other side of a
+//             branch, or the SSY reconvergence point);
 //   X_UNWIND  while no thread is active, pop one entry a cycle and resume its threads.
+// After each step it tells the sequencer whether the warp is settled (threads active, waiting at a
+// barrier, or nothing left on the stack), and gives the commit unit the PC and lanes after it.
 // Threads that left through RET, BRK or the exit marker are kept in per-warp masks so that a pop
 // does not revive them. The barrier unit releases a block's waiting warps once every warp of the
 // block that has not finished waits.
@@ -34,7 +36,9 @@ module sm_simt #(
     input  wire [1:0]             marker,
     input  wire [3:0]             ctrl_op,
     input  wire [23:0]            target,
-    input  wire [31:0]            cur_active,     // the warp table's active lanes of the warp now
+    input  wire                   mark,           // the step of a non-control instruction
+    input  wire [23:0]            cur_pc,         // the warp table's PC and active lanes of the warp now
+    input  wire [31:0]            cur_active,
     // next PC and active lanes of the warp in execute
     output reg                    pc_we,
     output reg  [23:0]            pc_next,
@@ -42,8 +46,10 @@ module sm_simt #(
     output reg  [31:0]            active_next,
     output reg                    fault,
     output reg  [3:0]             fault_code,
-    output wire                   unwind_done,    // X_UNWIND: threads are active, or the stack is empty
-    output reg                    bar_wait,       // the instruction in execute is a barrier
+    output wire                   settled,        // after this step: threads active, barrier, or empty stack
+    output wire [23:0]            pc_after,       // PC, active lanes and barrier wait after this step
+    output wire [31:0]            active_after,
+    output wire                   bar_after,
     // whether the instruction at an SSY target is 64-bit (resume after the join)
     output wire [23:0]            probe_pc,
     input  wire                   probe_long,
@@ -75,7 +81,8 @@ module sm_simt #(
     wire [23:0] top_pc = s_pc[top];
     wire [31:0] top_mask = s_mask[top];
     assign probe_pc = top_pc;
-    assign unwind_done = cur_active != 32'd0 || bar_wait || sp == 0;
+    reg  bar_wait;  // the instruction in execute is a barrier
+    wire unwind_done = cur_active != 32'd0 || bar_wait || sp == 0;  // X_UNWIND: nothing to pop
 
     // is there a CALL / BREAK entry on the stack (RET returns or exits, BRK needs a PBK)
     reg has_call, has_break;
@@ -103,8 +110,8 @@ module sm_simt #(
         push = 1'b0; push_kind = E_BRANCH; push_pc = 24'd0; push_mask = 32'd0;
         pop = 1'b0; bar_set = 1'b0;
         exited_next = exited; broke_next = broke; ret_next = ret;
-        case (x_state)
-            X_CTRL: case (ctrl_op)
+        if (x_state == X_CTRL) begin
+            case (ctrl_op)
                 C_BRA: begin
                     pc_we = 1'b1;
                     if (taken == x_active) pc_next = target;
@@ -150,49 +157,52 @@ module sm_simt #(
                 C_TRAP: begin fault = 1'b1; fault_code = ERR_TRAP; end
                 default: begin fault = 1'b1; fault_code = ERR_ILLEGAL; end
             endcase
-            X_MARK: begin
-                pc_we = 1'b1; pc_next = x_pc + (is_long ? 24'd8 : 24'd4);
-                if (is_long && marker == 2'd1) begin  // exit: the active threads finish
-                    exited_next = exited | x_active;
-                    active_we = 1'b1; active_next = 32'd0;
-                end else if (is_long && marker == 2'd2) begin  // join: pop the top entry
-                    if (sp == 0) begin fault = 1'b1; fault_code = ERR_STACK; end
-                    else begin
-                        pop = 1'b1;
-                        if (top_kind == E_BRANCH) begin
-                            pc_next = top_pc;
-                            active_we = 1'b1; active_next = top_mask & ~exited;
-                        end else if (top_kind == E_JOINAT) begin
-                            active_we = 1'b1; active_next = top_mask & ~(exited | broke | ret);
-                        end else begin fault = 1'b1; fault_code = ERR_STACK; end
-                    end
+        end else if (mark) begin
+            pc_we = 1'b1; pc_next = x_pc + (is_long ? 24'd8 : 24'd4);
+            if (is_long && marker == 2'd1) begin  // exit: the active threads finish
+                exited_next = exited | x_active;
+                active_we = 1'b1; active_next = 32'd0;
+            end else if (is_long && marker == 2'd2) begin  // join: pop the top entry
+                if (sp == 0) begin fault = 1'b1; fault_code = ERR_STACK; end
+                else begin
+                    pop = 1'b1;
+                    if (top_kind == E_BRANCH) begin
+                        pc_next = top_pc;
+                        active_we = 1'b1; active_next = top_mask & ~exited;
+                    end else if (top_kind == E_JOINAT) begin
+                        active_we = 1'b1; active_next = top_mask & ~(exited | broke | ret);
+                    end else begin fault = 1'b1; fault_code = ERR_STACK; end
                 end
             end
-            X_UNWIND: if (!unwind_done) begin
-                // no thread active: resume pending work from the stack, one entry a cycle
-                pop = 1'b1;
-                pc_we = 1'b1; pc_next = top_pc;
-                active_we = 1'b1;
-                case (top_kind)
-                    E_BRANCH: active_next = top_mask & ~exited;
-                    E_JOINAT: begin
-                        active_next = top_mask & ~(exited | broke | ret);
-                        // resume after the join instruction at the SSY target
-                        pc_next = top_pc + (probe_long ? 24'd8 : 24'd4);
-                    end
-                    E_BREAK: begin
-                        broke_next = broke & ~top_mask;
-                        active_next = top_mask & ~(exited | ret);
-                    end
-                    default: begin  // E_CALL
-                        ret_next = ret & ~top_mask;
-                        active_next = top_mask & ~exited;
-                    end
-                endcase
-            end
-            default: ;
-        endcase
+        end else if (x_state == X_UNWIND && !unwind_done) begin
+            // no thread active: resume pending work from the stack, one entry a cycle
+            pop = 1'b1;
+            pc_we = 1'b1; pc_next = top_pc;
+            active_we = 1'b1;
+            case (top_kind)
+                E_BRANCH: active_next = top_mask & ~exited;
+                E_JOINAT: begin
+                    active_next = top_mask & ~(exited | broke | ret);
+                    // resume after the join instruction at the SSY target
+                    pc_next = top_pc + (probe_long ? 24'd8 : 24'd4);
+                end
+                E_BREAK: begin
+                    broke_next = broke & ~top_mask;
+                    active_next = top_mask & ~(exited | ret);
+                end
+                default: begin  // E_CALL
+                    ret_next = ret & ~top_mask;
+                    active_next = top_mask & ~exited;
+                end
+            endcase
+        end
     end
+
+    wire [SB:0] sp_after = push ? sp + 1 : pop ? sp - 1 : sp;
+    assign pc_after = pc_we ? pc_next : cur_pc;
+    assign active_after = active_we ? active_next : cur_active;
+    assign bar_after = bar_wait || bar_set;
+    assign settled = active_after != 32'd0 || bar_after || sp_after == 0;
 
     always @(posedge clk) begin
         if (init_we) begin
@@ -201,9 +211,8 @@ module sm_simt #(
             w_ret[init_warp] <= 32'd0;
             w_sp[init_warp] <= {(SB+1){1'b0}};
         end
-        if (take) bar_wait <= 1'b0;
-        if (bar_set) bar_wait <= 1'b1;
-        if (x_state == X_CTRL || x_state == X_MARK || x_state == X_UNWIND) begin
+        bar_wait <= !take && bar_after;
+        if (x_state == X_CTRL || mark || x_state == X_UNWIND) begin
             w_exited[x_warp] <= exited_next;
             w_broke[x_warp] <= broke_next;
             w_ret[x_warp] <= ret_next;

@@ -102,12 +102,12 @@ module sm_top #(
     wire [4*NUM_WARPS-1:0] warp_cta;
     wire                   probe_long;
     // execute sequencer
-    wire                   take, exec_idle, pass_exec, mem_start, fault;
+    wire                   take, exec_idle, pass_exec, mem_start, mark, retire, fault;
     wire [3:0]             x_state, fault_code;
     wire [WB-1:0]          x_warp;
     wire [63:0]            x_insn;
     wire [23:0]            x_pc;
-    wire [31:0]            x_active, x_exec;
+    wire [31:0]            x_active, x_exec, exec_mask;
     wire [5:0]             x_pass;
     wire [4:0]             fault_warp;
     // decode bundle
@@ -174,13 +174,12 @@ module sm_top #(
     wire [2:0]             sr_part;
     wire [31:0]            ld_data, sr_addr, sr_data;
     // SIMT unit
-    wire                   pc_we, active_we, simt_fault, unwind_done, bar_wait;
-    wire [23:0]            pc_next, probe_pc;
-    wire [31:0]            active_next;
+    wire                   pc_we, active_we, simt_fault, settled, bar_after;
+    wire [23:0]            pc_next, pc_after, probe_pc;
+    wire [31:0]            active_next, active_after;
     wire [3:0]             simt_fault_code;
     wire [NUM_WARPS-1:0]   release_bar;
     // commit unit
-    wire                   retire;
     wire [2:0]             retire_state;
 
     // ---- launch: rounds, sweep, done / error, the clock
@@ -223,7 +222,8 @@ module sm_top #(
         .illegal(d_illegal), .is_long(d_long), .is_ctrl(d_is_ctrl), .unimpl(d_unimpl), .wb_kind(d_wb_kind),
         .guard(guard),
         .lane_fault(lane_fault), .mem_last(mem_last), .mem_drained(mem_drained),
-        .simt_fault(simt_fault), .simt_fault_code(simt_fault_code), .unwind_done(unwind_done),
+        .simt_fault(simt_fault), .simt_fault_code(simt_fault_code), .settled(settled), .commit_busy(commit_valid),
+        .mark(mark), .retire(retire), .exec_mask(exec_mask),
         .fault(fault), .fault_code(fault_code), .fault_warp(fault_warp)
     );
 
@@ -332,16 +332,18 @@ module sm_top #(
     sm_simt #(.NUM_WARPS(NUM_WARPS), .STACK_DEPTH(STACK_DEPTH), .MAX_BLOCKS(MAX_BLOCKS)) u_simt (
         .clk(clk), .init_we(warp_init_we), .init_warp(warp_init_warp),
         .x_state(x_state), .take(take), .x_warp(x_warp), .x_pc(x_pc), .x_active(x_active), .guard(guard),
-        .is_long(d_long), .marker(d_marker), .ctrl_op(d_ctrl_op), .target(d_target), .cur_active(x_warp_active),
+        .is_long(d_long), .marker(d_marker), .ctrl_op(d_ctrl_op), .target(d_target), .mark(mark),
+        .cur_pc(x_warp_pc), .cur_active(x_warp_active),
         .pc_we(pc_we), .pc_next(pc_next), .active_we(active_we), .active_next(active_next),
-        .fault(simt_fault), .fault_code(simt_fault_code), .unwind_done(unwind_done), .bar_wait(bar_wait),
+        .fault(simt_fault), .fault_code(simt_fault_code), .settled(settled),
+        .pc_after(pc_after), .active_after(active_after), .bar_after(bar_after),
         .probe_pc(probe_pc), .probe_long(probe_long),
         .warp_live(warp_live), .warp_bar(warp_bar), .warp_cta(warp_cta), .release_bar(release_bar)
     );
 
     // ---- commit record and port
     sm_commit #(.NUM_SP(NUM_SP), .NUM_WARPS(NUM_WARPS)) u_commit (
-        .clk(clk), .take(take), .x_state(x_state), .x_pass(x_pass),
+        .clk(clk), .take(take), .retire(retire), .x_pass(x_pass),
         .gpr_mask(gpr_mask), .gpr_reg(gpr_reg), .gpr_half(gpr_half), .gpr_data(gpr_data),
         .cc_mask(cc_mask), .cc_reg(d_cdst), .cc_data(cc_data),
         .a_mask(rec_a_mask), .a_reg(rec_a_reg), .a_data(rec_a_data),
@@ -349,10 +351,9 @@ module sm_top #(
         .sr_we(sr_we), .sr_lane(sr_lane), .sr_part(sr_part), .sr_addr(sr_addr), .sr_data(sr_data),
         .ld_we(ld_we), .ld_lane(ld_lane), .ld_part(ld_part), .ld_data(ld_data),
         .x_warp(x_warp), .cta(x_warp_cta), .seq(x_warp_seq), .x_pc(x_pc), .x_insn(x_insn), .is_long(d_long),
-        .unimpl(d_unimpl), .x_active(x_active), .x_exec(x_exec),
+        .unimpl(d_unimpl), .x_active(x_active), .exec_mask(exec_mask),
         .wb_kind(d_wb_kind), .ls_reg(d_ls_reg), .ls_bytes(d_ls_bytes), .ls_local(d_ls_local),
-        .next_pc(x_warp_pc), .next_mask(x_warp_active), .bar_wait(bar_wait),
-        .retire(retire), .retire_state(retire_state),
+        .next_pc(pc_after), .next_mask(active_after), .bar_wait(bar_after), .retire_state(retire_state),
         .commit_valid(commit_valid), .commit_cta(commit_cta), .commit_warp(commit_warp), .commit_seq(commit_seq),
         .commit_pc(commit_pc), .commit_insn(commit_insn), .commit_long(commit_long), .commit_active(commit_active),
         .commit_exec(commit_exec), .commit_gpr_we(commit_gpr_we), .commit_gpr_reg(commit_gpr_reg),
