@@ -64,9 +64,8 @@ module sm_decode (
     output reg  [23:0] target
 );
 `include "sm1_isa.vh"
+`include "sm_defs.vh"
 
-    localparam [3:0] K_NONE = 4'd0, K_REG = 4'd1, K_HALF = 4'd2, K_SHARED = 4'd3, K_CONST = 4'd4, K_IMM = 4'd5,
-                     K_CREG = 4'd6, K_AREG = 4'd7, K_SREG = 4'd8;
     localparam [3:0] OP_ADD = 4'd0, OP_MUL16 = 4'd1, OP_MUL24 = 4'd2, OP_MAD = 4'd3, OP_SAD = 4'd4, OP_SET = 4'd5,
                      OP_MIN = 4'd6, OP_MAX = 4'd7, OP_SHL = 4'd8, OP_SHR = 4'd9, OP_LOP = 4'd10, OP_I2I = 4'd11,
                      OP_PASS = 4'd12;

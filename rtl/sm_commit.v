@@ -1,0 +1,206 @@
+`timescale 1ns / 1ps
+// Commit unit: assembles the commit record of the instruction in execute over its passes, its
+// memory accesses and load responses, and sends it on the commit port when the instruction retires
+// (together with the writes of that cycle), when the warp also learns its next state (ready,
+// waiting at a barrier, or done). The port is described in
+// rtl/README.md; lane vectors hold lane i at [32*i +: 32] (flags [4*i +: 4], $a [16*i +: 16]).
+module sm_commit #(
+    parameter integer NUM_SP = 8,
+    parameter integer NUM_WARPS = 24,
+    localparam integer WB = $clog2(NUM_WARPS)
+) (
+    input  wire                 clk,
+    input  wire                 take,          // a new instruction: clear the record
+    input  wire                 retire,        // the record goes out (with this cycle's writes)
+    input  wire [5:0]           x_pass,
+    // write-back of a pass (sm_execute)
+    input  wire [NUM_SP-1:0]    gpr_mask,
+    input  wire [6:0]           gpr_reg,
+    input  wire [1:0]           gpr_half,
+    input  wire [NUM_SP*32-1:0] gpr_data,
+    input  wire [NUM_SP-1:0]    cc_mask,
+    input  wire [1:0]           cc_reg,
+    input  wire [NUM_SP*4-1:0]  cc_data,
+    input  wire [NUM_SP-1:0]    a_mask,
+    input  wire [2:0]           a_reg,
+    input  wire [NUM_SP*16-1:0] a_data,
+    input  wire [NUM_SP-1:0]    sh_mask,       // R2G
+    input  wire [NUM_SP*32-1:0] sh_addr,
+    input  wire [NUM_SP*32-1:0] sh_data,
+    // memory unit: global/local stores and load responses
+    input  wire                 sr_we,
+    input  wire [4:0]           sr_lane,
+    input  wire [2:0]           sr_part,
+    input  wire [31:0]          sr_addr,
+    input  wire [31:0]          sr_data,
+    input  wire                 ld_we,
+    input  wire [4:0]           ld_lane,
+    input  wire [1:0]           ld_part,
+    input  wire [31:0]          ld_data,
+    // the instruction and its warp
+    input  wire [WB-1:0]        x_warp,
+    input  wire [3:0]           cta,
+    input  wire [31:0]          seq,
+    input  wire [23:0]          x_pc,
+    input  wire [63:0]          x_insn,
+    input  wire                 is_long,
+    input  wire                 unimpl,
+    input  wire [31:0]          x_active,
+    input  wire [31:0]          exec_mask,     // lanes that executed (guard true at issue)
+    input  wire [2:0]           wb_kind,
+    input  wire [6:0]           ls_reg,
+    input  wire [4:0]           ls_bytes,
+    input  wire                 ls_local,
+    input  wire [23:0]          next_pc,       // where the warp goes on (after this cycle's SIMT step)
+    input  wire [31:0]          next_mask,
+    input  wire                 bar_wait,      // the warp waits at a barrier
+    output wire [2:0]           retire_state,  // the warp's next state
+    // commit port
+    output reg                  commit_valid,
+    output reg  [3:0]           commit_cta,
+    output reg  [4:0]           commit_warp,
+    output reg  [31:0]          commit_seq,
+    output reg  [23:0]          commit_pc,
+    output reg  [63:0]          commit_insn,
+    output reg                  commit_long,
+    output reg  [31:0]          commit_active,
+    output reg  [31:0]          commit_exec,
+    output reg                  commit_gpr_we,
+    output reg  [6:0]           commit_gpr_reg,
+    output reg  [1:0]           commit_gpr_half,
+    output reg  [2:0]           commit_gpr_count,
+    output reg  [4095:0]        commit_gpr_data,
+    output reg                  commit_cc_we,
+    output reg  [1:0]           commit_cc_reg,
+    output reg  [127:0]         commit_cc_data,
+    output reg                  commit_a_we,
+    output reg  [2:0]           commit_a_reg,
+    output reg  [511:0]         commit_a_data,
+    output reg                  commit_mem_we,
+    output reg  [1:0]           commit_mem_space,
+    output reg  [4:0]           commit_mem_size,
+    output reg  [31:0]          commit_mem_lanes,
+    output reg  [1023:0]        commit_mem_addr,
+    output reg  [4095:0]        commit_mem_data,
+    output reg  [23:0]          commit_next_pc,
+    output reg  [31:0]          commit_next_mask,
+    output reg                  commit_done,
+    output reg                  commit_barrier,
+    output reg                  commit_unimpl
+);
+`include "sm_defs.vh"
+
+    // the record being assembled (c_*), and with this cycle's writes (n_*)
+    reg          c_gpr_we, c_cc_we, c_a_we, c_mem_we, n_gpr_we, n_cc_we, n_a_we, n_mem_we;
+    reg [6:0]    c_gpr_reg, n_gpr_reg;
+    reg [1:0]    c_gpr_half, c_cc_reg, c_mem_space, n_gpr_half, n_cc_reg, n_mem_space;
+    reg [2:0]    c_a_reg, n_a_reg;
+    reg [4095:0] c_gpr_data, c_mem_data, n_gpr_data, n_mem_data;
+    reg [127:0]  c_cc_data, n_cc_data;
+    reg [511:0]  c_a_data, n_a_data;
+    reg [4:0]    c_mem_size, n_mem_size;
+    reg [31:0]   c_mem_lanes, n_mem_lanes;
+    reg [1023:0] c_mem_addr, n_mem_addr;
+
+    wire done_now = next_mask == 32'd0 && !bar_wait;
+    assign retire_state = done_now ? W_DONE : bar_wait ? W_BAR : W_READY;
+
+    wire [31:0] lane0 = {26'd0, x_pass} * NUM_SP;
+    integer i;
+    always @* begin
+        n_gpr_we = c_gpr_we; n_gpr_reg = c_gpr_reg; n_gpr_half = c_gpr_half; n_gpr_data = c_gpr_data;
+        n_cc_we = c_cc_we; n_cc_reg = c_cc_reg; n_cc_data = c_cc_data;
+        n_a_we = c_a_we; n_a_reg = c_a_reg; n_a_data = c_a_data;
+        n_mem_we = c_mem_we; n_mem_space = c_mem_space; n_mem_size = c_mem_size; n_mem_lanes = c_mem_lanes;
+        n_mem_addr = c_mem_addr; n_mem_data = c_mem_data;
+        // write-back of a pass
+        if (gpr_mask != 0) begin
+            n_gpr_we = 1'b1;
+            n_gpr_reg = gpr_reg;
+            n_gpr_half = gpr_half;
+        end
+        if (cc_mask != 0) begin
+            n_cc_we = 1'b1;
+            n_cc_reg = cc_reg;
+        end
+        if (a_mask != 0) begin
+            n_a_we = 1'b1;
+            n_a_reg = a_reg;
+        end
+        if (sh_mask != 0) begin
+            n_mem_we = 1'b1;
+            n_mem_space = 2'd0;
+            n_mem_size = ls_bytes;
+        end
+        for (i = 0; i < NUM_SP; i = i + 1) begin
+            if (gpr_mask[i])
+                n_gpr_data[(lane0 + i) * 32 +: 32] = (gpr_half != 2'd0) ? {16'd0, gpr_data[32 * i +: 16]} : gpr_data[32 * i +: 32];
+            if (cc_mask[i]) n_cc_data[(lane0 + i) * 4 +: 4] = cc_data[4 * i +: 4];
+            if (a_mask[i]) n_a_data[(lane0 + i) * 16 +: 16] = a_data[16 * i +: 16];
+            if (sh_mask[i]) begin
+                n_mem_lanes[lane0 + i] = 1'b1;
+                n_mem_addr[(lane0 + i) * 32 +: 32] = sh_addr[32 * i +: 32];
+                n_mem_data[(lane0 + i) * 32 +: 32] = sh_data[32 * i +: 32];
+            end
+        end
+        // global and local memory
+        if (sr_we) begin
+            n_mem_we = 1'b1;
+            n_mem_space = ls_local ? 2'd2 : 2'd1;
+            n_mem_size = ls_bytes;
+            n_mem_lanes[sr_lane] = 1'b1;
+            if (sr_part == 3'd0) n_mem_addr[{27'd0, sr_lane} * 32 +: 32] = sr_addr;
+            n_mem_data[{27'd0, sr_part} * 1024 + {27'd0, sr_lane} * 32 +: 32] = sr_data;
+        end
+        if (ld_we) begin
+            n_gpr_data[{30'd0, ld_part} * 1024 + {27'd0, ld_lane} * 32 +: 32] = ld_data;
+            n_gpr_we = 1'b1;
+        end
+    end
+
+    always @(posedge clk) begin
+        c_gpr_reg <= n_gpr_reg; c_cc_reg <= n_cc_reg; c_a_reg <= n_a_reg; c_mem_space <= n_mem_space; c_mem_size <= n_mem_size;
+        if (take) begin  // a new instruction: an empty record
+            c_gpr_we <= 1'b0; c_cc_we <= 1'b0; c_a_we <= 1'b0; c_mem_we <= 1'b0;
+            c_gpr_data <= 4096'd0; c_cc_data <= 128'd0; c_a_data <= 512'd0; c_mem_data <= 4096'd0;
+            c_mem_addr <= 1024'd0; c_mem_lanes <= 32'd0; c_gpr_half <= 2'd0;
+        end else begin
+            c_gpr_we <= n_gpr_we; c_cc_we <= n_cc_we; c_a_we <= n_a_we; c_mem_we <= n_mem_we;
+            c_gpr_data <= n_gpr_data; c_cc_data <= n_cc_data; c_a_data <= n_a_data; c_mem_data <= n_mem_data;
+            c_mem_addr <= n_mem_addr; c_mem_lanes <= n_mem_lanes; c_gpr_half <= n_gpr_half;
+        end
+        commit_valid <= retire;
+        if (retire) begin
+            commit_cta <= cta;
+            commit_warp <= {{(5-WB){1'b0}}, x_warp};
+            commit_seq <= seq;
+            commit_pc <= x_pc;
+            commit_insn <= x_insn;
+            commit_long <= is_long;
+            commit_active <= x_active;
+            commit_exec <= exec_mask;
+            commit_gpr_we <= n_gpr_we;
+            commit_gpr_reg <= (wb_kind == WB_MEM) ? ls_reg : n_gpr_reg;
+            commit_gpr_half <= n_gpr_half;
+            commit_gpr_count <= (wb_kind == WB_MEM && ls_bytes > 5'd4) ? ls_bytes[4:2] : 3'd1;
+            commit_gpr_data <= n_gpr_data;
+            commit_cc_we <= n_cc_we;
+            commit_cc_reg <= n_cc_reg;
+            commit_cc_data <= n_cc_data;
+            commit_a_we <= n_a_we;
+            commit_a_reg <= n_a_reg;
+            commit_a_data <= n_a_data;
+            commit_mem_we <= n_mem_we;
+            commit_mem_space <= n_mem_space;
+            commit_mem_size <= n_mem_size;
+            commit_mem_lanes <= n_mem_lanes;
+            commit_mem_addr <= n_mem_addr;
+            commit_mem_data <= n_mem_data;
+            commit_next_pc <= next_pc;
+            commit_next_mask <= next_mask;
+            commit_done <= done_now;
+            commit_barrier <= !done_now && bar_wait;
+            commit_unimpl <= unimpl;
+        end
+    end
+endmodule

@@ -1,0 +1,151 @@
+`timescale 1ns / 1ps
+// Execute datapath of one pass: NUM_SP integer ALU lanes (sm1_int_alu), the address unit of the
+// memory instructions, and the write-back of every lane that executes.
+//
+// A lane executes when it was active at issue and its guard is true. Write-back goes to the
+// register file (full register or half), $c (ALU flags, R2C), $a (R2A, ADA, post-increment), the
+// shared memory (R2G), and the memory unit's local addresses; every write is also handed to the
+// commit unit. Addresses of R2G and LLD/LST are $a + offset, or $a with post-increment by the
+// offset (ISA.md 7.2); a memory operand's post-increment adds its slot's offset to $a.
+module sm_execute #(
+    parameter integer NUM_SP = 8
+) (
+    input  wire                 pass_exec,    // the lanes of this pass may execute
+    input  wire [5:0]           x_pass,
+    input  wire [31:0]          x_active,
+    input  wire [31:0]          guard,
+    // decode bundle
+    input  wire                 unimpl,
+    input  wire [3:0]           alu_op, alu_kind,
+    input  wire [1:0]           alu_addop, alu_lop, alu_dst_bits,
+    input  wire                 alu_wide, alu_sgn, alu_sat, alu_s1, alu_s2, alu_not1, alu_not2,
+    input  wire [2:0]           alu_cond, alu_src_type,
+    input  wire                 alu_dst_full, alu_abs, alu_neg,
+    input  wire [2:0]           wb_kind,
+    input  wire [1:0]           dst_kind,
+    input  wire [6:0]           dst_idx,
+    input  wire                 cwe,
+    input  wire [2:0]           adst,
+    input  wire [15:0]          anum,
+    input  wire [4:0]           ls_bytes,
+    input  wire                 ls_half, ls_local,
+    input  wire [6:0]           ls_reg,
+    input  wire [15:0]          ls_off,
+    input  wire [2:0]           mem_areg,
+    input  wire                 mem_postinc,
+    input  wire [1:0]           mem_slot,
+    input  wire [15:0]          a_off, b_off, c_off,
+    // operands
+    input  wire [NUM_SP*32-1:0] opa, opb, opc,
+    input  wire [NUM_SP-1:0]    cin,
+    input  wire [NUM_SP-1:0]    oob,
+    input  wire [4095:0]        a_regs,       // the warp's $a registers
+    output wire [6:0]           rf_reg_s,     // register file: the data of a shared store
+    input  wire [NUM_SP*32-1:0] rf_s,
+    // register write-back (half: 0 full, 1 low, 2 high)
+    output reg  [NUM_SP-1:0]    gpr_mask,
+    output wire [6:0]           gpr_reg,
+    output wire [1:0]           gpr_half,
+    output wire [NUM_SP*32-1:0] gpr_data,
+    // $c write-back
+    output reg  [NUM_SP-1:0]    cc_mask,
+    output reg  [NUM_SP*4-1:0]  cc_data,
+    // $a write-back: R2A / ADA, post-increment, and what the commit record shows
+    output reg  [NUM_SP-1:0]    a_mask,
+    output reg  [NUM_SP*16-1:0] a_data,
+    output reg  [NUM_SP-1:0]    inc_mask,
+    output reg  [NUM_SP*16-1:0] inc_data,
+    output wire [NUM_SP-1:0]    rec_a_mask,
+    output wire [2:0]           rec_a_reg,
+    output reg  [NUM_SP*16-1:0] rec_a_data,
+    // shared store (R2G): byte address in the block's window, and the commit record
+    output reg  [NUM_SP-1:0]    st_mask,
+    output reg  [NUM_SP*32-1:0] st_addr,
+    output reg  [NUM_SP*32-1:0] st_data,      // the register, as read
+    output reg  [NUM_SP*32-1:0] st_rec_data,  // the bytes stored
+    // local addresses of LLD / LST for the memory unit
+    output reg  [NUM_SP-1:0]    la_mask,
+    output reg  [NUM_SP*32-1:0] la_addr,
+    output reg                  lane_fault    // an operand or store address is out of range
+);
+`include "sm_defs.vh"
+
+    wire [NUM_SP*32-1:0] alu_res;
+    wire [NUM_SP*4-1:0]  alu_flags;
+    genvar g;
+    generate
+        for (g = 0; g < NUM_SP; g = g + 1) begin : lanes
+            sm1_int_alu u_alu (
+                .op(alu_op), .addop(alu_addop), .wide(alu_wide), .sgn(alu_sgn), .sat(alu_sat),
+                .s1(alu_s1), .s2(alu_s2), .kind(alu_kind), .cond(alu_cond), .lop(alu_lop),
+                .not1(alu_not1), .not2(alu_not2), .src_type(alu_src_type), .dst_bits(alu_dst_bits),
+                .dst_full(alu_dst_full), .abs_(alu_abs), .neg(alu_neg),
+                .a(opa[32 * g +: 32]), .b(opb[32 * g +: 32]), .c(opc[32 * g +: 32]), .cin(cin[g]),
+                .res(alu_res[32 * g +: 32]), .flags(alu_flags[4 * g +: 4])
+            );
+        end
+    endgenerate
+
+    assign rf_reg_s = ls_half ? {1'b0, ls_reg[6:1]} : ls_reg;
+    assign gpr_reg = (dst_kind == 2'd2) ? {1'b0, dst_idx[6:1]} : dst_idx;
+    assign gpr_half = (dst_kind == 2'd2) ? (dst_idx[0] ? 2'd2 : 2'd1) : 2'd0;
+    assign gpr_data = alu_res;
+    assign rec_a_mask = a_mask | inc_mask;
+    assign rec_a_reg = (inc_mask != 0) ? mem_areg : adst;
+
+    wire [15:0] slot_off = (mem_slot == 2'd1) ? a_off : (mem_slot == 2'd2) ? b_off : c_off;
+    wire        operand_inc = mem_postinc && mem_slot != 2'd0 && wb_kind != WB_R2G;
+
+    integer i, lane;
+    reg        en;
+    reg [15:0] a_now;  // the lane's $a of the memory operand ($a0 reads 0)
+    reg [31:0] addr, v;
+    /* verilator lint_off UNUSEDSIGNAL */
+    reg [31:0] av;     // R2A / ADA result: $a keeps the low 16 bits
+    /* verilator lint_on UNUSEDSIGNAL */
+    always @* begin
+        gpr_mask = 0; cc_mask = 0; cc_data = 0; a_mask = 0; a_data = 0; inc_mask = 0; inc_data = 0;
+        st_mask = 0; st_addr = 0; st_data = 0; st_rec_data = 0; la_mask = 0; la_addr = 0; lane_fault = 1'b0;
+        for (i = 0; i < NUM_SP; i = i + 1) begin
+            lane = x_pass * NUM_SP + i;
+            en = pass_exec && x_active[lane] && guard[lane] && !unimpl;
+            a_now = a_regs[{mem_areg, 5'd0} * 16 + lane * 16 +: 16];
+            addr = mem_postinc ? {16'd0, a_now} : {16'd0, a_now} + {16'd0, ls_off};
+            v = rf_s[32 * i +: 32];
+            if (ls_half) v = ls_reg[0] ? {16'd0, v[31:16]} : {16'd0, v[15:0]};
+            av = (wb_kind == WB_R2A) ? (opa[32 * i +: 32] << anum[3:0]) : (opa[32 * i +: 32] + {16'd0, anum});
+            if (en) begin
+                if (oob[i]) lane_fault = 1'b1;
+                gpr_mask[i] = wb_kind == WB_ALU && (dst_kind == 2'd1 || dst_kind == 2'd2);
+                if ((wb_kind == WB_ALU && cwe) || wb_kind == WB_R2C) begin
+                    cc_mask[i] = 1'b1;
+                    cc_data[4 * i +: 4] = (wb_kind == WB_R2C) ? opa[32 * i +: 4] : alu_flags[4 * i +: 4];
+                end
+                if (wb_kind == WB_R2A || wb_kind == WB_ADA) begin
+                    a_mask[i] = 1'b1;
+                    a_data[16 * i +: 16] = av[15:0];
+                end
+                if (wb_kind == WB_R2G) begin
+                    if (addr + {27'd0, ls_bytes} > SHARED_BYTES) lane_fault = 1'b1;
+                    st_mask[i] = 1'b1;
+                    st_addr[32 * i +: 32] = addr;
+                    st_data[32 * i +: 32] = v;
+                    st_rec_data[32 * i +: 32] = (ls_bytes == 5'd1) ? {24'd0, v[7:0]} : (ls_bytes == 5'd2) ? {16'd0, v[15:0]} : v;
+                end
+                if (wb_kind == WB_MEM && ls_local) begin
+                    la_mask[i] = 1'b1;
+                    la_addr[32 * i +: 32] = addr;
+                end
+                if ((wb_kind == WB_R2G || (wb_kind == WB_MEM && ls_local)) && mem_postinc) begin
+                    inc_mask[i] = 1'b1;
+                    inc_data[16 * i +: 16] = a_now + ls_off;
+                end
+                if (operand_inc) begin
+                    inc_mask[i] = 1'b1;
+                    inc_data[16 * i +: 16] = a_now + slot_off;
+                end
+            end
+            rec_a_data[16 * i +: 16] = inc_mask[i] ? inc_data[16 * i +: 16] : a_data[16 * i +: 16];
+        end
+    end
+endmodule

@@ -1,0 +1,194 @@
+`timescale 1ns / 1ps
+// Grid control: the launch registers, block dispatch in rounds, the launch sweep, done and error,
+// and the SM clock.
+//
+// A round holds as many blocks as fit (blocks, warps, registers and shared memory: rtl/README.md).
+// Before it runs, a sweep takes one step a cycle and hands each storage one row per step: a
+// register file row of 32 words (zero, or R0 of a warp: the thread index of its 32 lanes), a warp
+// slot (free, or ready with its block and lanes) and a 16-byte row of shared memory (zero, or a
+// block's header and parameters, DESIGN.md 3). The sweep lasts as long as the longest of the three,
+// plus one cycle; then the round runs until none of its warps is left.
+module sm_launch #(
+    parameter integer NUM_WARPS = 24,
+    parameter integer REG_WORDS = 8192,
+    parameter integer MAX_BLOCKS = 8,
+    localparam integer WB = $clog2(NUM_WARPS),
+    localparam integer RB = $clog2(REG_WORDS / 32),           // register file rows
+    localparam integer SR = $clog2(MAX_BLOCKS * 16384 / 16)   // shared memory rows
+) (
+    input  wire          clk,
+    input  wire          rst_n,
+    // configuration bus: the launch registers are cfg_sel 2
+    input  wire          cfg_we,
+    input  wire [1:0]    cfg_sel,
+    input  wire [6:0]    cfg_addr,
+    input  wire [31:0]   cfg_wdata,
+    input  wire          start,
+    output reg           done,
+    output reg  [3:0]    error,
+    output reg  [23:0]   error_pc,
+    output reg  [4:0]    error_warp,
+    output reg  [31:0]   cycle,          // the SM clock (SR1)
+    // a fault of the instruction in execute
+    input  wire          fault,
+    input  wire [3:0]    fault_code,
+    input  wire [23:0]   fault_pc,
+    input  wire [4:0]    fault_warp,
+    // the round is over when none of its warps is left and nothing is fetched or in execute
+    input  wire          warps_live,
+    input  wire          exec_idle,
+    output wire          run,            // the round runs and no error stopped it: fetch may issue
+    // launch geometry
+    output wire [7:0]    nregs,
+    output wire [31:0]   local_bytes,
+    // the sweep
+    output wire          rf_init_we,
+    output wire [RB-1:0] rf_init_row,
+    output reg  [1023:0] rf_init_data,
+    output wire          warp_init_we,
+    output wire [WB-1:0] warp_init_warp,
+    output wire          warp_init_ready,
+    output wire [3:0]    warp_init_cta,
+    output reg  [31:0]   warp_init_active,
+    output wire          sh_init_we,
+    output wire [SR-1:0] sh_init_row,
+    output reg  [127:0]  sh_init_data
+);
+`include "sm_defs.vh"
+
+    localparam [2:0] T_IDLE = 3'd0, T_ROUND = 3'd1, T_INIT = 3'd2, T_RUN = 3'd3, T_DONE = 3'd4;
+
+    // launch registers: 0 grid.x, 1 grid.y, 2-4 block x/y/z, 5 registers per thread, 6 user shared
+    // bytes, 7 parameter bytes, 8 local bytes per thread, 16.. parameter words
+    reg [31:0] lreg [0:79];
+    always @(posedge clk) if (cfg_we && cfg_sel == 2'd2) lreg[cfg_addr] <= cfg_wdata;
+
+    wire [15:0] bx = lreg[2][15:0], by = lreg[3][15:0], bz = lreg[4][15:0];
+    assign nregs = lreg[5][7:0];
+    assign local_bytes = lreg[8];
+    wire [31:0] threads = bx * by * bz;
+    wire [31:0] wpb = (threads + 32'd31) >> 5;                       // warps per block
+    wire [31:0] shared_per_block = 32'd16 + lreg[7] + lreg[6];
+    wire [31:0] nblocks = lreg[0] * lreg[1];
+
+    // blocks per round: limited by blocks, warps, registers and shared memory
+    reg [31:0] fit;
+    always @* begin
+        fit = MAX_BLOCKS;
+        if (NUM_WARPS / wpb < fit) fit = NUM_WARPS / wpb;
+        if (REG_WORDS / (wpb * 32 * nregs) < fit) fit = REG_WORDS / (wpb * 32 * nregs);
+        if (SHARED_BYTES / shared_per_block < fit) fit = SHARED_BYTES / shared_per_block;
+    end
+
+    reg [2:0]  t_state;
+    reg [31:0] per_round, next_block, round_blocks;
+    reg [31:0] init_i;  // sweep step
+    wire [31:0] round_warps = round_blocks * wpb;
+    wire sweep_done = init_i > round_blocks * (SHARED_BYTES / 16) && init_i > REG_WORDS / 32 && init_i > NUM_WARPS;
+
+    assign run = t_state == T_RUN && error == ERR_NONE;
+
+    always @(posedge clk) begin
+        if (!rst_n) begin
+            t_state <= T_IDLE;
+            done <= 1'b0;
+            error <= ERR_NONE;
+            error_pc <= 24'd0;
+            error_warp <= 5'd0;
+            cycle <= 32'd0;
+        end else begin
+            cycle <= cycle + 32'd1;
+            case (t_state)
+                T_IDLE: if (start) begin
+                    done <= 1'b0;
+                    error <= ERR_NONE;
+                    next_block <= 32'd0;
+                    per_round <= fit;
+                    if (fit == 0 || threads == 0 || threads > 512 || nregs == 0 || nregs > 128) begin
+                        error <= ERR_LAUNCH;
+                        t_state <= T_DONE;
+                    end else t_state <= T_ROUND;
+                end
+                T_ROUND: begin
+                    if (next_block >= nblocks) t_state <= T_DONE;
+                    else begin
+                        round_blocks <= (nblocks - next_block < per_round) ? nblocks - next_block : per_round;
+                        init_i <= 32'd0;
+                        t_state <= T_INIT;
+                    end
+                end
+                T_INIT: begin
+                    init_i <= init_i + 32'd1;
+                    if (sweep_done) t_state <= T_RUN;
+                end
+                T_RUN: begin
+                    if (!warps_live && exec_idle) begin
+                        next_block <= next_block + round_blocks;
+                        t_state <= T_ROUND;
+                    end
+                end
+                T_DONE: begin
+                    done <= 1'b1;
+                    if (start) t_state <= T_IDLE;
+                end
+                default: t_state <= T_IDLE;
+            endcase
+            if (fault) begin
+                error <= fault_code;
+                error_pc <= fault_pc;
+                error_warp <= fault_warp;
+            end
+        end
+    end
+
+    // ---- the sweep
+
+    wire sweeping = t_state == T_INIT;
+
+    // register file: zero, or R0 = (tid.z << 26 | tid.y << 16 | tid.x) of the 32 lanes of a warp
+    assign rf_init_we = sweeping && init_i < REG_WORDS / 32;
+    assign rf_init_row = init_i[RB-1:0];
+    wire [31:0] r0_warp = init_i / {24'd0, nregs};
+    wire        r0_row = init_i % {24'd0, nregs} == 32'd0 && r0_warp < round_warps;
+    wire [31:0] r0_first = (r0_warp % wpb) * 32;  // thread index of lane 0
+    reg  [31:0] tid;
+    integer l;
+    always @* begin
+        for (l = 0; l < 32; l = l + 1) begin
+            tid = r0_first + l;
+            rf_init_data[32 * l +: 32] = (r0_row && tid < threads)
+                ? (tid % {16'd0, bx}) | (((tid / {16'd0, bx}) % {16'd0, by}) << 16) | ((tid / ({16'd0, bx} * {16'd0, by})) << 26)
+                : 32'd0;
+        end
+    end
+
+    // warp slots: the round's warps are ready, block after block; the others are free
+    assign warp_init_we = sweeping && init_i < NUM_WARPS;
+    assign warp_init_warp = init_i[WB-1:0];
+    assign warp_init_ready = init_i < round_warps;
+    /* verilator lint_off UNUSEDSIGNAL */
+    wire [31:0] init_cta = init_i / wpb;  // a block slot: 4 bits
+    /* verilator lint_on UNUSEDSIGNAL */
+    assign warp_init_cta = init_cta[3:0];
+    wire [31:0] lanes_left = threads - (init_i % wpb) * 32;  // threads of the block from this warp's lane 0 on
+    always @* warp_init_active = (lanes_left >= 32) ? 32'hffffffff : ((32'd1 << lanes_left) - 32'd1);
+
+    // shared memory: zero, or a block's header (row 0 of its window) and parameters (rows 1-16)
+    assign sh_init_we = sweeping && init_i < round_blocks * (SHARED_BYTES / 16);
+    assign sh_init_row = init_i[SR-1:0];
+    wire [31:0] sh_block = next_block + init_i / (SHARED_BYTES / 16);  // the grid's block number
+    /* verilator lint_off UNUSEDSIGNAL */
+    wire [31:0] ctaid_x = sh_block % lreg[0];  // the header keeps 16 bits
+    wire [31:0] ctaid_y = sh_block / lreg[0];
+    /* verilator lint_on UNUSEDSIGNAL */
+    wire [31:0] sh_k = init_i % (SHARED_BYTES / 16);                    // row in the block's window
+    integer j;
+    always @* begin
+        sh_init_data = 128'd0;
+        if (sh_k == 32'd0)
+            sh_init_data = {ctaid_y[15:0], ctaid_x[15:0], lreg[1][15:0], lreg[0][15:0], bz, by, bx, 16'd0};
+        else if (sh_k <= 32'd16)
+            for (j = 0; j < 4; j = j + 1)
+                if ((sh_k - 1) * 16 + j * 4 < lreg[7]) sh_init_data[32 * j +: 32] = lreg[16 + (sh_k - 1) * 4 + j];
+    end
+endmodule

@@ -1,0 +1,217 @@
+`timescale 1ns / 1ps
+// Memory unit: the shared memory (one 16 KiB window per resident block), the constant memory (16
+// banks) and the global/local memory port.
+//
+// Shared memory is written by the launch sweep (16-byte rows: zero, header, parameters) and by R2G
+// stores (the lanes of a pass, the highest lane last); the operand slots read 4 bytes at any byte
+// address of the block's window, for each lane of the pass. Constant memory is written over the
+// configuration bus and read by the operand slots.
+//
+// Global and local accesses (GLD, GST, LLD, LST) stream one request a cycle over the valid/ready
+// port, lane after lane of the executing lanes (and each 32-bit part of a 64/128-bit access), each
+// load tagged with its lane and part; responses come back in any order and are written to the
+// register file as they arrive. A local address is the thread's slot times the local bytes per
+// thread plus the address from the address unit.
+module sm_mem_unit #(
+    parameter integer NUM_SP = 8,
+    parameter integer NUM_WARPS = 24,
+    parameter integer MAX_BLOCKS = 8,
+    parameter integer CMEM_WORDS = 16384,
+    localparam integer WB = $clog2(NUM_WARPS),
+    localparam integer SR = $clog2(MAX_BLOCKS * 16384 / 16),   // shared memory rows
+    localparam integer CW = $clog2(CMEM_WORDS),
+    localparam integer CA = CW + 4                             // constant word address: bank and word
+) (
+    input  wire                 clk,
+    input  wire                 rst_n,
+    // configuration bus: constant words are cfg_sel 1, cfg_addr = bank << 16 | word
+    input  wire                 cfg_we,
+    input  wire [1:0]           cfg_sel,
+    input  wire [CA-1:0]        cfg_addr,
+    input  wire [31:0]          cfg_wdata,
+    // shared memory: launch sweep
+    input  wire                 sh_init_we,
+    input  wire [SR-1:0]        sh_init_row,
+    input  wire [127:0]         sh_init_data,
+    // shared memory: the block of the warp in execute, R2G stores of a pass
+    input  wire [3:0]           cta,
+    input  wire [NUM_SP-1:0]    st_mask,
+    input  wire [NUM_SP*32-1:0] st_addr,
+    input  wire [NUM_SP*32-1:0] st_data,
+    input  wire [4:0]           st_bytes,
+    // operand reads
+    input  wire [NUM_SP*14-1:0] sh_addr_a, sh_addr_b, sh_addr_c,
+    output wire [NUM_SP*32-1:0] sh_a, sh_b, sh_c,
+    input  wire [NUM_SP*CA-1:0] cm_addr_a, cm_addr_b, cm_addr_c,
+    output wire [NUM_SP*32-1:0] cm_a, cm_b, cm_c,
+    // global / local accesses of the instruction in execute
+    input  wire [3:0]           x_state,
+    input  wire                 mem_start,    // the last pass: requests start with lane 0
+    input  wire [WB-1:0]        x_warp,
+    input  wire [5:0]           x_pass,
+    input  wire [31:0]          x_exec,
+    input  wire [4:0]           ls_bytes,
+    input  wire                 ls_sgn, ls_store, ls_local,
+    input  wire [6:0]           ls_reg,
+    input  wire [6:0]           ls_addr_reg,
+    input  wire [31:0]          local_bytes,  // per thread
+    input  wire [NUM_SP-1:0]    la_mask,      // local addresses of a pass (address unit)
+    input  wire [NUM_SP*32-1:0] la_addr,
+    // register file: address and store data of the current lane
+    output wire [4:0]           rf_lane,
+    output wire [6:0]           rf_reg_addr, rf_reg_data,
+    input  wire [31:0]          rf_addr, rf_data,
+    // memory port
+    output reg                  mem_req_valid,
+    input  wire                 mem_req_ready,
+    output reg                  mem_req_we,
+    output reg                  mem_req_local,
+    output reg  [31:0]          mem_req_addr,
+    output reg  [3:0]           mem_req_be,
+    output reg  [31:0]          mem_req_wdata,
+    output reg  [6:0]           mem_req_tag,
+    input  wire                 mem_rsp_valid,
+    input  wire [6:0]           mem_rsp_tag,
+    input  wire [31:0]          mem_rsp_data,
+    output wire                 mem_last,     // X_MEM: the last request goes out (or no lane is left)
+    output wire                 mem_drained,  // no request waits and no load is outstanding
+    // load data: register file and commit record
+    output wire                 ld_we,
+    output wire [7:0]           ld_reg,
+    output wire [4:0]           ld_lane,
+    output wire [1:0]           ld_part,
+    output reg  [31:0]          ld_data,
+    // store: commit record
+    output wire                 sr_we,
+    output wire [4:0]           sr_lane,
+    output wire [2:0]           sr_part,
+    output wire [31:0]          sr_addr,
+    output wire [31:0]          sr_data
+);
+`include "sm_defs.vh"
+
+    // ---- shared memory
+
+    reg [7:0] smem [0:MAX_BLOCKS*SHARED_BYTES-1];
+    wire [31:0] window = {28'd0, cta} * SHARED_BYTES;
+
+    integer l, s;
+    always @(posedge clk) begin
+        if (sh_init_we)
+            for (l = 0; l < 16; l = l + 1) smem[{{(28-SR){1'b0}}, sh_init_row, 4'd0} + l] <= sh_init_data[8 * l +: 8];
+        for (s = 0; s < NUM_SP; s = s + 1)
+            if (st_mask[s]) begin
+                smem[window + {18'd0, st_addr[32 * s +: 14]}] <= st_data[32 * s +: 8];
+                if (st_bytes > 5'd1) smem[window + {18'd0, st_addr[32 * s +: 14]} + 1] <= st_data[32 * s + 8 +: 8];
+                if (st_bytes > 5'd2) begin
+                    smem[window + {18'd0, st_addr[32 * s +: 14]} + 2] <= st_data[32 * s + 16 +: 8];
+                    smem[window + {18'd0, st_addr[32 * s +: 14]} + 3] <= st_data[32 * s + 24 +: 8];
+                end
+            end
+    end
+
+    // continuous reads: Icarus makes a process that indexes a large memory sensitive to each word
+    genvar g;
+    generate
+        for (g = 0; g < NUM_SP; g = g + 1) begin : sh_reads
+            wire [31:0] ba = window + {18'd0, sh_addr_a[14 * g +: 14]};
+            wire [31:0] bb = window + {18'd0, sh_addr_b[14 * g +: 14]};
+            wire [31:0] bc = window + {18'd0, sh_addr_c[14 * g +: 14]};
+            assign sh_a[32 * g +: 32] = {smem[ba + 3], smem[ba + 2], smem[ba + 1], smem[ba]};
+            assign sh_b[32 * g +: 32] = {smem[bb + 3], smem[bb + 2], smem[bb + 1], smem[bb]};
+            assign sh_c[32 * g +: 32] = {smem[bc + 3], smem[bc + 2], smem[bc + 1], smem[bc]};
+        end
+    endgenerate
+
+    // ---- constant memory
+
+    reg [31:0] cmem [0:16*CMEM_WORDS-1];
+    always @(posedge clk) if (cfg_we && cfg_sel == 2'd1) cmem[cfg_addr] <= cfg_wdata;
+
+    generate
+        for (g = 0; g < NUM_SP; g = g + 1) begin : cm_reads
+            assign cm_a[32 * g +: 32] = cmem[cm_addr_a[CA * g +: CA]];
+            assign cm_b[32 * g +: 32] = cmem[cm_addr_b[CA * g +: CA]];
+            assign cm_c[32 * g +: 32] = cmem[cm_addr_c[CA * g +: CA]];
+        end
+    endgenerate
+
+    // ---- global and local memory
+
+    reg [4:0]  m_lane;
+    reg [2:0]  m_part;
+    reg [7:0]  m_out;               // outstanding loads
+    reg [1:0]  m_lo [0:31];         // byte offset of each lane's access (sub-word loads)
+    reg [31:0] m_addr [0:31];       // local address of each lane (address unit)
+
+    wire [31:0] xw = {{(32-WB){1'b0}}, x_warp};
+    wire        blocked = mem_req_valid && !mem_req_ready;
+    wire        lane_on = x_exec[m_lane];
+    wire [4:0]  parts = (ls_bytes > 5'd4) ? ls_bytes >> 2 : 5'd1;
+    wire        last_part = {2'd0, m_part} + 5'd1 >= parts;
+    wire        issue = x_state == X_MEM && !blocked && lane_on;
+    assign mem_last = x_state == X_MEM && !blocked && m_lane == 5'd31 && (!lane_on || last_part);
+    assign mem_drained = !mem_req_valid && m_out == 8'd0;
+
+    assign rf_lane = m_lane;
+    assign rf_reg_addr = ls_addr_reg;
+    assign rf_reg_data = ls_reg + {4'd0, m_part};
+    wire [31:0] addr = (ls_local ? (xw * 32 + {27'd0, m_lane}) * local_bytes + m_addr[m_lane] : rf_addr) + {27'd0, m_part, 2'b00};
+
+    assign sr_we = issue && ls_store;
+    assign sr_lane = m_lane;
+    assign sr_part = m_part;
+    assign sr_addr = ls_local ? m_addr[m_lane] : addr;
+    assign sr_data = (ls_bytes == 5'd1) ? {24'd0, rf_data[7:0]} : (ls_bytes == 5'd2) ? {16'd0, rf_data[15:0]} : rf_data;
+
+    integer a;
+    always @(posedge clk) begin
+        for (a = 0; a < NUM_SP; a = a + 1)
+            if (la_mask[a]) m_addr[{26'd0, x_pass} * NUM_SP + a] <= la_addr[32 * a +: 32];
+        if (!rst_n) mem_req_valid <= 1'b0;
+        else begin
+            if (mem_start) begin
+                m_lane <= 5'd0;
+                m_part <= 3'd0;
+                m_out <= 8'd0;
+            end
+            if (x_state == X_MEM && !blocked) begin
+                // one request a cycle for the executing lanes (and each 32-bit part)
+                mem_req_valid <= 1'b0;
+                if (!lane_on) begin
+                    if (m_lane != 5'd31) m_lane <= m_lane + 5'd1;
+                end else begin
+                    m_lo[m_lane] <= addr[1:0];
+                    mem_req_valid <= 1'b1;
+                    mem_req_we <= ls_store;
+                    mem_req_local <= ls_local;
+                    mem_req_addr <= {addr[31:2], 2'b00};
+                    mem_req_be <= (ls_bytes == 5'd1) ? (4'b0001 << addr[1:0]) : (ls_bytes == 5'd2) ? (4'b0011 << addr[1:0]) : 4'b1111;
+                    mem_req_wdata <= rf_data << (8 * addr[1:0]);
+                    mem_req_tag <= {m_part[1:0], m_lane};
+                    if (!ls_store) m_out <= m_out + 8'd1;
+                    if (!last_part) m_part <= m_part + 3'd1;
+                    else begin
+                        m_part <= 3'd0;
+                        if (m_lane != 5'd31) m_lane <= m_lane + 5'd1;
+                    end
+                end
+            end
+            if (x_state == X_MEMWAIT && mem_req_valid && mem_req_ready) mem_req_valid <= 1'b0;
+            if (mem_rsp_valid) m_out <= m_out - 8'd1 + ((issue && !ls_store) ? 8'd1 : 8'd0);
+        end
+    end
+
+    // load response: the lane's bytes, extended, to its register part
+    assign ld_we = mem_rsp_valid;
+    assign ld_lane = mem_rsp_tag[4:0];
+    assign ld_part = mem_rsp_tag[6:5];
+    assign ld_reg = {1'b0, ls_reg} + {6'd0, ld_part};
+    reg [31:0] rsp;
+    always @* begin
+        rsp = mem_rsp_data >> (8 * m_lo[ld_lane]);
+        if (ls_bytes == 5'd1) ld_data = ls_sgn ? {{24{rsp[7]}}, rsp[7:0]} : {24'd0, rsp[7:0]};
+        else if (ls_bytes == 5'd2) ld_data = ls_sgn ? {{16{rsp[15]}}, rsp[15:0]} : {16'd0, rsp[15:0]};
+        else ld_data = rsp;
+    end
+endmodule

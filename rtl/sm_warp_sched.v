@@ -1,0 +1,136 @@
+`timescale 1ns / 1ps
+// Warp table, round-robin scheduler and fetch.
+//
+// The table holds each warp slot's state, block, PC, active lanes and commit sequence number.
+// While the execute stage works on one instruction, fetch picks the next ready warp after the
+// last one picked (round-robin) and reads its 64-bit instruction word pair from the instruction
+// memory into a one-entry buffer; the warp is busy until its instruction retires, so one
+// instruction per warp is in flight. The SIMT unit rewrites the PC and active lanes of the warp in
+// execute, the commit unit its state and sequence number, the barrier unit releases waiting warps.
+module sm_warp_sched #(
+    parameter integer NUM_WARPS = 24,
+    parameter integer IMEM_WORDS = 16384,
+    localparam integer WB = $clog2(NUM_WARPS),
+    localparam integer IW = $clog2(IMEM_WORDS)
+) (
+    input  wire                   clk,
+    input  wire                   rst_n,
+    // configuration bus: instruction words are cfg_sel 0
+    input  wire                   cfg_we,
+    input  wire [1:0]             cfg_sel,
+    input  wire [IW-1:0]          cfg_addr,
+    input  wire [31:0]            cfg_wdata,
+    input  wire                   run,             // fetch may issue
+    // launch sweep: one warp slot a cycle
+    input  wire                   init_we,
+    input  wire [WB-1:0]          init_warp,
+    input  wire                   init_ready,
+    input  wire [3:0]             init_cta,
+    input  wire [31:0]            init_active,
+    // fetch buffer, and the warp table entries of its warp
+    output reg                    f_valid,
+    output reg  [WB-1:0]          f_warp,
+    output reg  [63:0]            f_insn,
+    output wire [23:0]            f_pc,
+    output wire [31:0]            f_active,
+    input  wire                   take,            // the execute stage takes the fetched instruction
+    // the warp in execute
+    input  wire [WB-1:0]          x_warp,
+    output wire [23:0]            x_warp_pc,
+    output wire [31:0]            x_warp_active,
+    output wire [3:0]             x_warp_cta,
+    output wire [31:0]            x_warp_seq,
+    input  wire                   pc_we,           // SIMT unit
+    input  wire [23:0]            pc_next,
+    input  wire                   active_we,
+    input  wire [31:0]            active_next,
+    input  wire                   retire,          // commit: the warp's next state, sequence number + 1
+    input  wire [2:0]             retire_state,
+    // barrier unit
+    output reg  [NUM_WARPS-1:0]   warp_live,       // not free and not finished
+    output wire                   any_live,
+    output reg  [NUM_WARPS-1:0]   warp_bar,        // waiting at a barrier
+    output reg  [4*NUM_WARPS-1:0] warp_cta,
+    input  wire [NUM_WARPS-1:0]   release_bar,
+    // SIMT unit: is the instruction at this PC a 64-bit one
+    input  wire [23:0]            probe_pc,
+    output wire                   probe_long
+);
+`include "sm_defs.vh"
+
+    reg [31:0] imem [0:IMEM_WORDS-1];
+    always @(posedge clk) if (cfg_we && cfg_sel == 2'd0) imem[cfg_addr] <= cfg_wdata;
+
+    reg [2:0]  w_state [0:NUM_WARPS-1];
+    reg [23:0] w_pc [0:NUM_WARPS-1];
+    reg [31:0] w_active [0:NUM_WARPS-1];
+    reg [3:0]  w_cta [0:NUM_WARPS-1];
+    reg [31:0] w_seq [0:NUM_WARPS-1];
+
+    assign f_pc = w_pc[f_warp];
+    assign f_active = w_active[f_warp];
+    assign x_warp_pc = w_pc[x_warp];
+    assign x_warp_active = w_active[x_warp];
+    assign x_warp_cta = w_cta[x_warp];
+    assign x_warp_seq = w_seq[x_warp];
+    assign probe_long = imem[IW'(probe_pc >> 2)][0];
+
+    assign any_live = warp_live != {NUM_WARPS{1'b0}};
+    integer i;
+    always @* begin
+        for (i = 0; i < NUM_WARPS; i = i + 1) begin
+            warp_live[i] = w_state[i] != W_FREE && w_state[i] != W_DONE;
+            warp_bar[i] = w_state[i] == W_BAR;
+            warp_cta[4 * i +: 4] = w_cta[i];
+        end
+    end
+
+    // the first ready warp from rr on
+    reg [WB-1:0] rr;
+    reg          pick_ok;
+    reg [WB-1:0] pick;
+    integer      pk;
+    always @* begin
+        pick_ok = 1'b0;
+        pick = rr;
+        for (pk = NUM_WARPS - 1; pk >= 0; pk = pk - 1)
+            if (w_state[({{(32-WB){1'b0}}, rr} + pk) % NUM_WARPS] == W_READY) begin
+                pick_ok = 1'b1;
+                pick = WB'(({{(32-WB){1'b0}}, rr} + pk) % NUM_WARPS);
+            end
+    end
+    wire fetch = run && !f_valid && pick_ok;
+
+    always @(posedge clk) begin
+        if (!rst_n) begin
+            f_valid <= 1'b0;
+            rr <= {WB{1'b0}};
+            for (i = 0; i < NUM_WARPS; i = i + 1) w_state[i] <= W_FREE;
+        end else begin
+            if (init_we) begin
+                w_state[init_warp] <= init_ready ? W_READY : W_FREE;
+                w_pc[init_warp] <= 24'd0;
+                w_active[init_warp] <= init_active;
+                w_cta[init_warp] <= init_cta;
+                w_seq[init_warp] <= 32'd0;
+                rr <= {WB{1'b0}};
+            end
+            if (fetch) begin
+                f_valid <= 1'b1;
+                f_warp <= pick;
+                f_insn <= {imem[IW'((w_pc[pick] >> 2) + 24'd1)], imem[IW'(w_pc[pick] >> 2)]};
+                w_state[pick] <= W_BUSY;
+                rr <= WB'(({{(32-WB){1'b0}}, pick} + 1) % NUM_WARPS);
+            end
+            if (take) f_valid <= 1'b0;
+            if (pc_we) w_pc[x_warp] <= pc_next;
+            if (active_we) w_active[x_warp] <= active_next;
+            if (retire) begin
+                w_state[x_warp] <= retire_state;
+                w_seq[x_warp] <= w_seq[x_warp] + 32'd1;
+            end
+            for (i = 0; i < NUM_WARPS; i = i + 1)
+                if (release_bar[i]) w_state[i] <= W_READY;
+        end
+    end
+endmodule
