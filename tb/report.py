@@ -16,7 +16,7 @@ from pathlib import Path
 
 @dataclass
 class LaneDiff:
-    lane: int
+    lane: int | None  # None: a row about a memory byte, not a lane
     expected: str  # golden model
     actual: str  # RTL
 
@@ -68,7 +68,7 @@ class FailureReport:
             lines.append(f"  field {d.field}: expected (model) {d.expected}   actual (RTL) {d.actual}")
             if d.lanes:
                 lines.append(f"    {'lane':>4}  {'expected':>12}  {'actual':>12}")
-                lines.extend(f"    {x.lane:>4}  {x.expected:>12}  {x.actual:>12}" for x in d.lanes)
+                lines.extend(f"    {'-' if x.lane is None else x.lane:>4}  {x.expected:>12}  {x.actual:>12}" for x in d.lanes)
         if self.history:
             lines.append("  last instructions of this warp (oldest first):")
             lines.extend("    " + h for h in self.history)

@@ -9,16 +9,22 @@ MAX_MISMATCHES-th mismatch) ends the run through `Verdict`.
 `commit_barrier` is not compared: whether the last warp to arrive "waits" is a matter of naming.
 What matters is checked by the model itself: stepping a warp the model still holds at a barrier
 raises, so an RTL that releases a barrier early is reported at that warp's next commit.
+
+Stores are also checked where they leave the SM: the memory agent's analysis port feeds
+`port_export`, and the global/local bytes written on the memory port since the previous commit
+(one instruction executes at a time) must be exactly the bytes the model's record stores. A wrong
+byte enable or a lost store is so reported at its instruction, not only by the final memory image.
 """
 
 from __future__ import annotations
 
-from collections import deque
+from collections import Counter, deque
 from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
 from commit_agent import RtlCommit
+from mem_agent import MemRequest
 from pyuvm import uvm_analysis_port, uvm_subscriber
 from report import FailureReport, FieldDiff, LaneDiff
 
@@ -74,6 +80,12 @@ class Scoreboard(uvm_subscriber):
 
     def build_phase(self) -> None:
         self.ap = uvm_analysis_port("ap", self)
+        self.port_export = uvm_subscriber.uvm_AnalysisImp("port_export", self, self.write_request)
+        self.port_stores: list[MemRequest] = []
+
+    def write_request(self, req: MemRequest) -> None:
+        if req.we:
+            self.port_stores.append(req)
 
     # -- one record ------------------------------------------------------------------------------
 
@@ -116,7 +128,7 @@ class Scoreboard(uvm_subscriber):
         assert c is not None
         history = self.history.setdefault(rtl.warp, deque(maxlen=HISTORY))
         history.append(f"{c.pc:04x}  {c.text}")
-        diffs = self._diffs(rtl, c)
+        diffs = self._diffs(rtl, c) + self._port_diffs(c, warp.base)
         if diffs:
             fields = ", ".join(d.field for d in diffs)
             self._fail("mismatch", f"{fields} differ{'s' if len(diffs) == 1 else ''}", rtl, c.text, diffs)
@@ -152,6 +164,34 @@ class Scoreboard(uvm_subscriber):
         if bool(rtl.done) != c.done:
             diffs.append(FieldDiff("done", str(c.done), str(bool(rtl.done))))
         return diffs
+
+    def _port_diffs(self, c: Commit, base: int) -> list[FieldDiff]:
+        """The bytes this instruction wrote through the memory port against the model's stores.
+
+        Compared as multisets of (space, byte address, value), one entry per lane and byte, so a
+        byte enable too many is caught even when a later lane overwrites that byte again."""
+        got: Counter[tuple[str, int, int]] = Counter()
+        for req in self.port_stores:
+            for j in range(4):
+                if req.be >> j & 1:
+                    got["local" if req.local else "global", req.addr + j, (req.wdata >> (8 * j)) & 0xFF] += 1
+        self.port_stores = []
+        want: Counter[tuple[str, int, int]] = Counter()
+        local_bytes = self.model.config.local_bytes
+        for m in c.mem:
+            if m.space == "shared":
+                continue
+            for lane in range(32):
+                if m.lanes >> lane & 1:
+                    addr = int(m.addr[lane]) + ((base + lane) * local_bytes if m.space == "local" else 0)
+                    for j in range(m.size):
+                        want[m.space, addr + j, (int(m.data[lane]) >> (8 * j)) & 0xFF] += 1
+        if got == want:
+            return []
+        extra, missing = sorted((got - want).elements()), sorted((want - got).elements())
+        rows = [LaneDiff(None, "not written", f"{k[0]}[{k[1]:#x}]={k[2]:#04x}") for k in extra[:8]]
+        rows += [LaneDiff(None, f"{k[0]}[{k[1]:#x}]={k[2]:#04x}", "not written") for k in missing[:8]]
+        return [FieldDiff("memory port", f"{sum(want.values())} byte writes", f"{sum(got.values())} byte writes: {len(extra)} unexpected, {len(missing)} missing", rows)]
 
     @staticmethod
     def _writes(field: str, got: list, want: list, exe: int, name: Callable, width: int) -> list[FieldDiff]:

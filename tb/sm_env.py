@@ -101,6 +101,7 @@ class SmEnv(uvm_env):
 
     def connect_phase(self) -> None:
         self.commit_agent.ap.connect(self.scoreboard.analysis_export)
+        self.mem_agent.ap.connect(self.scoreboard.port_export)
         for sub in self.subscribers:
             self.scoreboard.ap.connect(sub.analysis_export)
 

@@ -1,7 +1,8 @@
 """The lock-step scoreboard's comparison, without a simulator.
 
 A second, independent golden-model instance plays the RTL: its commit records are packed into
-commit-port records exactly as rtl/README.md lays them out. Unchanged records must all compare
+commit-port records exactly as rtl/README.md lays them out, and its global/local stores into
+memory-port requests (one per lane and 32-bit part, byte enables for the stored bytes). Unchanged records must all compare
 equal; a record with one field or one lane changed must be reported as a mismatch at that
 instruction, naming the field and (for lane values) exactly the changed lane.
 """
@@ -18,6 +19,7 @@ from conftest import ROOT
 
 sys.path.insert(0, str(ROOT / "tb"))
 from commit_agent import RtlCommit
+from mem_agent import MemRequest
 from scoreboard import Scoreboard, Verdict
 
 from golden.commit import Commit
@@ -51,9 +53,23 @@ def as_port(c: Commit, cycle: int) -> RtlCommit:
     )  # fmt: skip
 
 
+def port_requests(c: Commit, base: int, local_bytes: int) -> tuple[MemRequest, ...]:
+    out = []
+    for m in c.mem:
+        if m.space == "shared":
+            continue
+        for lane in range(32):
+            if m.lanes >> lane & 1:
+                addr = int(m.addr[lane]) + ((base + lane) * local_bytes if m.space == "local" else 0)
+                shift = addr & 3
+                be = ((1 << m.size) - 1) << shift
+                out.append(MemRequest(0, m.space == "local", addr - shift, be, True, (int(m.data[lane]) << (8 * shift)) & 0xFFFFFFFF, 0))
+    return tuple(out)
+
+
 @cache
-def rtl_records(program: str) -> tuple[RtlCommit, ...]:
-    """Every commit of `program`, one warp at a time in round-robin, from an independent model."""
+def rtl_records(program: str) -> tuple[tuple[RtlCommit, tuple[MemRequest, ...]], ...]:
+    """Every commit of `program` with its memory-port stores, one warp at a time in round-robin, from an independent model."""
     spec = load_program(ROOT / "programs" / f"{program}.sass")
     sm, _ = build(spec, G80)
     out: list[RtlCommit] = []
@@ -66,7 +82,7 @@ def rtl_records(program: str) -> tuple[RtlCommit, ...]:
         for w in ready:
             c = sm.step(w)
             assert c is not None
-            out.append(as_port(c, len(out)))
+            out.append((as_port(c, len(out)), port_requests(c, w.base, sm.config.local_bytes)))
 
 
 def scoreboard(program: str) -> tuple[Scoreboard, Verdict]:
@@ -78,39 +94,53 @@ def scoreboard(program: str) -> tuple[Scoreboard, Verdict]:
     return sb, verdict
 
 
-@pytest.mark.parametrize("program", ["iadd", "global", "cf_ifelse", "areg"])
-def test_identical_records_all_compare(program: str) -> None:
-    records = rtl_records(program)
-    sb, verdict = scoreboard(program)
-    for r in records:
-        sb.write(r)
-    assert verdict.report is None, verdict.report.to_text()
-    assert sb.compared == len(records) > 10
+Pair = tuple[RtlCommit, tuple[MemRequest, ...]]
 
 
-def first(records: tuple[RtlCommit, ...], pred) -> int:
-    return next(i for i, r in enumerate(records) if pred(r))
-
-
-def run_until_failure(program: str, records: list[RtlCommit] | tuple[RtlCommit, ...]):
-    sb, verdict = scoreboard(program)
-    for r in records:
-        sb.write(r)
+def feed(sb: Scoreboard, verdict: Verdict, pairs) -> None:
+    for rec, reqs in pairs:
+        for q in reqs:
+            sb.write_request(q)
+        sb.write(rec)
         if verdict.report is not None:
-            break
+            return
+
+
+@pytest.mark.parametrize("program", ["iadd", "global", "local", "cf_ifelse", "areg"])
+def test_identical_records_all_compare(program: str) -> None:
+    pairs = rtl_records(program)
+    sb, verdict = scoreboard(program)
+    feed(sb, verdict, pairs)
+    assert verdict.report is None, verdict.report.to_text()
+    assert sb.compared == len(pairs) > 10
+
+
+def first(pairs, pred) -> int:
+    return next(i for i, (r, _) in enumerate(pairs) if pred(r))
+
+
+def with_record(pairs, i: int, rec: RtlCommit | None = None, reqs: tuple[MemRequest, ...] | None = None) -> list[Pair]:
+    out = list(pairs)
+    out[i] = (rec if rec is not None else pairs[i][0], reqs if reqs is not None else pairs[i][1])
+    return out
+
+
+def run_until_failure(program: str, pairs):
+    sb, verdict = scoreboard(program)
+    feed(sb, verdict, pairs)
     assert verdict.report is not None, "the corrupted record was not reported"
     return verdict.report
 
 
 def test_one_wrong_lane_is_named() -> None:
-    records = rtl_records("iadd")
-    i = first(records, lambda r: r.gpr_we and r.exec >> 5 & 1)
-    bad = replace(records[i], gpr_data=records[i].gpr_data ^ (1 << (32 * 5 + 3)))
-    report = run_until_failure("iadd", [*records[:i], bad, *records[i + 1 :]])
-    assert (report.kind, report.pc, report.warp) == ("mismatch", records[i].pc, records[i].warp)
+    pairs = rtl_records("iadd")
+    i = first(pairs, lambda r: r.gpr_we and r.exec >> 5 & 1)
+    r = pairs[i][0]
+    report = run_until_failure("iadd", with_record(pairs, i, replace(r, gpr_data=r.gpr_data ^ (1 << (32 * 5 + 3)))))
+    assert (report.kind, report.pc, report.warp) == ("mismatch", r.pc, r.warp)
     assert [d.field for d in report.diffs] == ["gpr"]
     assert [x.lane for x in report.diffs[0].lanes] == [5]
-    assert report.history[-1].startswith(f"{records[i].pc:04x}")
+    assert report.history[-1].startswith(f"{r.pc:04x}")
 
 
 @pytest.mark.parametrize(("field", "change"), [
@@ -119,28 +149,42 @@ def test_one_wrong_lane_is_named() -> None:
     ("cc", lambda r: {"cc_reg": r.cc_reg ^ 1}),
 ])  # fmt: skip
 def test_wrong_field_is_named(field: str, change) -> None:
-    records = rtl_records("iadd")
-    i = first(records, lambda r: r.cc_we) if field == "cc" else len(records) // 2
-    bad = replace(records[i], **change(records[i]))
-    report = run_until_failure("iadd", [*records[:i], bad, *records[i + 1 :]])
-    assert report.pc == records[i].pc and field in [d.field for d in report.diffs]
+    pairs = rtl_records("iadd")
+    i = first(pairs, lambda r: r.cc_we) if field == "cc" else len(pairs) // 2
+    r = pairs[i][0]
+    report = run_until_failure("iadd", with_record(pairs, i, replace(r, **change(r))))
+    assert report.pc == r.pc and field in [d.field for d in report.diffs]
 
 
 def test_wrong_store_data_and_missing_store() -> None:
-    records = rtl_records("global")
-    i = first(records, lambda r: r.mem_we and r.mem_space == SPACE["global"])
-    lane = (records[i].mem_lanes & -records[i].mem_lanes).bit_length() - 1
-    bad = replace(records[i], mem_data=records[i].mem_data ^ (0xFF << (32 * lane)))
-    report = run_until_failure("global", [*records[:i], bad, *records[i + 1 :]])
-    assert report.pc == records[i].pc and report.diffs[0].field.startswith("mem.data")
+    pairs = rtl_records("global")
+    i = first(pairs, lambda r: r.mem_we and r.mem_space == SPACE["global"])
+    r = pairs[i][0]
+    lane = (r.mem_lanes & -r.mem_lanes).bit_length() - 1
+    report = run_until_failure("global", with_record(pairs, i, replace(r, mem_data=r.mem_data ^ (0xFF << (32 * lane)))))
+    assert report.pc == r.pc and report.diffs[0].field.startswith("mem.data")
     assert [x.lane for x in report.diffs[0].lanes] == [lane]
-    report = run_until_failure("global", [*records[:i], replace(records[i], mem_we=0), *records[i + 1 :]])
+    report = run_until_failure("global", with_record(pairs, i, replace(r, mem_we=0)))
     assert report.diffs[0].field == "mem" and report.diffs[0].actual == "no store"
 
 
+@pytest.mark.parametrize("program", ["global", "local"])
+def test_memory_port_bytes_are_checked_at_the_store(program: str) -> None:
+    """The record is right but the port wrote one byte too many (a wrong byte enable), or lost a store."""
+    pairs = rtl_records(program)
+    i = next(k for k, (_, reqs) in enumerate(pairs) if reqs and reqs[0].be != 0xF)
+    r, reqs = pairs[i]
+    widened = (replace(reqs[0], be=0xF), *reqs[1:])
+    report = run_until_failure(program, with_record(pairs, i, reqs=widened))
+    assert (report.pc, [d.field for d in report.diffs]) == (r.pc, ["memory port"])
+    assert report.diffs[0].lanes[0].expected == "not written"
+    report = run_until_failure(program, with_record(pairs, i, reqs=reqs[1:]))
+    assert report.pc == r.pc and report.diffs[0].lanes[0].actual == "not written"
+
+
 def test_commit_after_the_end_and_unimplemented() -> None:
-    records = rtl_records("cf_ifelse")
-    report = run_until_failure("cf_ifelse", [*records, records[-1]])
+    pairs = rtl_records("cf_ifelse")
+    report = run_until_failure("cf_ifelse", [*pairs, pairs[-1]])
     assert "finished" in report.message
-    report = run_until_failure("cf_ifelse", [replace(records[0], unimpl=1)])
-    assert report.kind == "unimplemented" and records[0].pc == report.pc
+    report = run_until_failure("cf_ifelse", [(replace(pairs[0][0], unimpl=1), ())])
+    assert report.kind == "unimplemented" and pairs[0][0].pc == report.pc

@@ -1,0 +1,87 @@
+"""A passing lock-step run must mean something: deliberately broken RTL variants must fail, at the right PC.
+
+Each `MUTANT_*` define (rtl/README.md, "Mutation hooks") compiles a small realistic bug into the
+RTL. The run must be reported as a mismatch at the first instruction where the bug changes what
+the SM does. That instruction is worked out here from the program and an independent run of the
+golden model (what the instruction is, which lanes it touches), not from the failing run.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from collections.abc import Callable
+
+import pytest
+from conftest import ROOT
+
+sys.path.insert(0, str(ROOT / "tb"))
+from lockstep import LockstepRun, run_lockstep
+
+from golden.commit import Commit
+from golden.profile import G80
+from golden.program import load_program
+from golden.run import build
+
+
+def commits(program: str) -> list[Commit]:
+    """Every commit of the program in round-robin warp order (the model on its own)."""
+    sm, _ = build(load_program(ROOT / "programs" / f"{program}.sass"), G80)
+    out: list[Commit] = []
+    while True:
+        ready = [w for w in sm.warps if w.ready]
+        if not ready:
+            if all(w.done for w in sm.warps) and not sm._start_round():
+                return out
+            continue
+        for w in ready:
+            c = sm.step(w)
+            assert c is not None
+            out.append(c)
+
+
+def carry_from_c1_to_c3(c: Commit) -> bool:
+    # the mutant reads $c0 where a 64-bit add-with-carry names $c1-$c3
+    return re.search(r"\.CARRY[123]\b", c.text) is not None and c.size == 8
+
+
+def ne_with_a_false_lane(c: Commit) -> bool:
+    # the mutant makes the NE condition true everywhere: visible once a lane's NE is false
+    return re.search(r"\bC\d\.NE\b", c.text) is not None and c.exec_mask != c.active_mask
+
+
+def reconverging_join(c: Commit) -> bool:
+    # the mutant keeps the finished side's lanes at a join that pops a branch entry
+    return c.text.split()[0].endswith(".S") and c.next_mask != c.active_mask
+
+
+def unaligned_narrow_store(c: Commit) -> bool:
+    # the mutant does not move a byte/half store to its byte lanes: visible off word alignment
+    return any(m.space != "shared" and m.size < 4 and any(int(m.addr[i]) % 4 for i in range(32) if m.lanes >> i & 1) for m in c.mem)
+
+
+MUTANTS: list[tuple[str, str, Callable[[Commit], bool]]] = [
+    ("MUTANT_CARRY", "iadd", carry_from_c1_to_c3),
+    ("MUTANT_PREDICATE", "cf_ifelse", ne_with_a_false_lane),
+    ("MUTANT_DIVERGENCE", "cf_ifelse", reconverging_join),
+    ("MUTANT_BYTE_ENABLE", "global", unaligned_narrow_store),
+    ("MUTANT_BYTE_ENABLE", "local", unaligned_narrow_store),
+]
+
+
+@pytest.mark.parametrize(("define", "program", "affected"), MUTANTS, ids=[f"{d}-{p}" for d, p, _ in MUTANTS])
+def test_mutant_is_caught_at_the_first_affected_instruction(define: str, program: str, affected: Callable[[Commit], bool]) -> None:
+    expected = next(c for c in commits(program) if affected(c))
+    result = run_lockstep(LockstepRun(program, "icarus", defines=(define,)), rerun_with_waves=False)
+    assert not result.passed, f"{define} was not detected on {program}"
+    report = result.report
+    assert report is not None and report.kind == "mismatch", result.summary()
+    assert (report.pc, report.text) == (expected.pc, expected.text), result.summary()
+    assert report.diffs, "a mismatch report must name the differing field"
+
+
+def test_the_unbroken_rtl_passes_the_same_programs() -> None:
+    """The same programs pass without a define (so the failures above come from the mutants)."""
+    for program in sorted({p for _, p, _ in MUTANTS}):
+        result = run_lockstep(LockstepRun(program, "icarus"), rerun_with_waves=False)
+        assert result.passed, result.summary()
