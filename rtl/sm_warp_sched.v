@@ -21,10 +21,9 @@ module sm_warp_sched #(
     input  wire [IW-1:0]          cfg_addr,
     input  wire [31:0]            cfg_wdata,
     input  wire                   run,             // fetch may issue
-    // launch sweep: one warp slot a cycle
+    // launch sweep: one warp slot of the round a cycle
     input  wire                   init_we,
     input  wire [WB-1:0]          init_warp,
-    input  wire                   init_ready,
     input  wire [3:0]             init_cta,
     input  wire [31:0]            init_active,
     // fetch buffer, and the warp table entries of its warp
@@ -108,7 +107,7 @@ module sm_warp_sched #(
             for (i = 0; i < NUM_WARPS; i = i + 1) w_state[i] <= W_FREE;
         end else begin
             if (init_we) begin
-                w_state[init_warp] <= init_ready ? W_READY : W_FREE;
+                w_state[init_warp] <= W_READY;
                 w_pc[init_warp] <= 24'd0;
                 w_active[init_warp] <= init_active;
                 w_cta[init_warp] <= init_cta;
