@@ -222,7 +222,7 @@ module sm_top #(
         .illegal(d_illegal), .is_long(d_long), .is_ctrl(d_is_ctrl), .unimpl(d_unimpl), .wb_kind(d_wb_kind),
         .guard(guard),
         .lane_fault(lane_fault), .mem_last(mem_last), .mem_drained(mem_drained),
-        .simt_fault(simt_fault), .simt_fault_code(simt_fault_code), .settled(settled), .commit_busy(commit_valid),
+        .simt_fault(simt_fault), .simt_fault_code(simt_fault_code), .settled(settled),
         .mark(mark), .retire(retire), .exec_mask(exec_mask),
         .fault(fault), .fault_code(fault_code), .fault_warp(fault_warp)
     );

@@ -98,7 +98,8 @@ module sm_warp_sched #(
                 pick = WB'(({{(32-WB){1'b0}}, rr} + pk) % NUM_WARPS);
             end
     end
-    wire fetch = run && !f_valid && pick_ok;
+    // the buffer refills in the cycle the execute stage takes it (the warp in execute is busy until then)
+    wire fetch = run && (!f_valid || take) && pick_ok;
 
     always @(posedge clk) begin
         if (!rst_n) begin
@@ -114,6 +115,7 @@ module sm_warp_sched #(
                 w_seq[init_warp] <= 32'd0;
                 rr <= {WB{1'b0}};
             end
+            if (take) f_valid <= 1'b0;
             if (fetch) begin
                 f_valid <= 1'b1;
                 f_warp <= pick;
@@ -121,7 +123,6 @@ module sm_warp_sched #(
                 w_state[pick] <= W_BUSY;
                 rr <= WB'(({{(32-WB){1'b0}}, pick} + 1) % NUM_WARPS);
             end
-            if (take) f_valid <= 1'b0;
             if (pc_we) w_pc[x_warp] <= pc_next;
             if (active_we) w_active[x_warp] <= active_next;
             if (retire) begin
