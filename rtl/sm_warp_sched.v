@@ -84,20 +84,26 @@ module sm_warp_sched #(
         end
     end
 
-    // the first ready warp from rr on
+    // the first ready warp from rr on; the warp in execute counts as ready in the cycle it retires
+    // to the ready state, and is fetched at its next PC (a single warp does not wait for its own
+    // state and PC to be written back)
     reg [WB-1:0] rr;
     reg          pick_ok;
     reg [WB-1:0] pick;
+    reg [NUM_WARPS-1:0] ready;
     integer      pk;
     always @* begin
+        for (pk = 0; pk < NUM_WARPS; pk = pk + 1)
+            ready[pk] = w_state[pk] == W_READY || (retire && retire_state == W_READY && x_warp == WB'(pk));
         pick_ok = 1'b0;
         pick = rr;
         for (pk = NUM_WARPS - 1; pk >= 0; pk = pk - 1)
-            if (w_state[({{(32-WB){1'b0}}, rr} + pk) % NUM_WARPS] == W_READY) begin
+            if (ready[({{(32-WB){1'b0}}, rr} + pk) % NUM_WARPS]) begin
                 pick_ok = 1'b1;
                 pick = WB'(({{(32-WB){1'b0}}, rr} + pk) % NUM_WARPS);
             end
     end
+    wire [23:0] pick_pc = (pick == x_warp && pc_we) ? pc_next : w_pc[pick];
     // the buffer refills in the cycle the execute stage takes it (the warp in execute is busy until then)
     wire fetch = run && (!f_valid || take) && pick_ok;
 
@@ -119,8 +125,7 @@ module sm_warp_sched #(
             if (fetch) begin
                 f_valid <= 1'b1;
                 f_warp <= pick;
-                f_insn <= {imem[IW'((w_pc[pick] >> 2) + 24'd1)], imem[IW'(w_pc[pick] >> 2)]};
-                w_state[pick] <= W_BUSY;
+                f_insn <= {imem[IW'((pick_pc >> 2) + 24'd1)], imem[IW'(pick_pc >> 2)]};
                 rr <= WB'(({{(32-WB){1'b0}}, pick} + 1) % NUM_WARPS);
             end
             if (pc_we) w_pc[x_warp] <= pc_next;
@@ -129,6 +134,7 @@ module sm_warp_sched #(
                 w_state[x_warp] <= retire_state;
                 w_seq[x_warp] <= w_seq[x_warp] + 32'd1;
             end
+            if (fetch) w_state[pick] <= W_BUSY;  // after retire: the retiring warp may be fetched again at once
             for (i = 0; i < NUM_WARPS; i = i + 1)
                 if (release_bar[i]) w_state[i] <= W_READY;
         end
