@@ -15,7 +15,7 @@
 // An instruction retires (its commit record goes out, its warp becomes ready, waits at a barrier
 // or is done) in the same cycle as its last step (the last pass, X_MARK, X_CTRL or X_UNWIND) once
 // the SIMT state is settled, and the next fetched instruction enters X_PASS in that cycle: with
-// three or more ready warps one warp-instruction issues every 32/NUM_SP cycles, and records may go
+// two or more ready warps one warp-instruction issues every 32/NUM_SP cycles, and records may go
 // out in consecutive cycles.
 module sm_exec_ctrl #(
     parameter integer NUM_SP = 8,
