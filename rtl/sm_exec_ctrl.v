@@ -12,16 +12,13 @@
 //   X_MARK     next PC, exit and join markers after a memory access (sm_simt)
 //   X_CTRL     control instruction (sm_simt)
 //   X_UNWIND   pop the SIMT stack, one entry a cycle, while no thread is active (sm_simt)
-//   X_COMMIT   retire an instruction that could not retire in its last step
 //   X_HALT     a fault stopped the SM (the `error` port)
 //
 // An instruction retires (its commit record goes out, its warp becomes ready, waits at a barrier
 // or is done) in the same cycle as its last step (the last pass, X_MARK, X_CTRL or X_UNWIND) once
-// the SIMT state is settled, and the next fetched instruction enters X_PASS in that cycle: with two
-// or more ready warps one warp-instruction issues every 32/NUM_SP cycles (SFU/RRO: every
-// 32/NUM_SFU cycles). Records go out at least
-// two cycles apart (the testbench detects each by the rising edge of commit_valid): an instruction
-// ready to retire right after another one waits in X_COMMIT for a cycle.
+// the SIMT state is settled, and the next fetched instruction enters X_PASS in that cycle: with
+// three or more ready warps one warp-instruction issues every 32/NUM_SP cycles (SFU/RRO: every
+// 32/NUM_SFU cycles), and records may go out in consecutive cycles.
 module sm_exec_ctrl #(
     parameter integer NUM_SP = 8,
     parameter integer NUM_SFU = NUM_SP / 4,
@@ -65,7 +62,6 @@ module sm_exec_ctrl #(
     input  wire          simt_fault,
     input  wire [3:0]    simt_fault_code,
     input  wire          settled,       // after this cycle's SIMT step the warp has active threads, waits, or its stack is empty
-    input  wire          commit_busy,   // a record went out last cycle
     output wire          mark,          // SIMT step of a non-control instruction (next PC, markers)
     output wire          retire,
     output wire [31:0]   exec_mask,     // the retiring instruction's executing lanes
@@ -90,11 +86,11 @@ module sm_exec_ctrl #(
     assign mem_start = pass_exec && last_pass && wb_kind == WB_MEM && !unimpl;
     assign mark = (pass_exec && last_pass && !mem_start) || x_state == X_MARK;
 
-    // retire in the last step when the SIMT state is settled, else unwind or wait a cycle
+    // retire in the last step when the SIMT state is settled, else unwind
     wire last_step = mark || x_state == X_CTRL || x_state == X_UNWIND;
-    assign retire = !fault && ((last_step && settled && !commit_busy) || x_state == X_COMMIT);
+    assign retire = !fault && last_step && settled;
     assign take = f_valid && (x_state == X_IDLE || retire);
-    wire [3:0] after_step = !settled ? X_UNWIND : retire ? X_IDLE : X_COMMIT;
+    wire [3:0] after_step = settled ? X_IDLE : X_UNWIND;
     // the guard is read in the first step (of a control instruction: in X_CTRL), later from x_exec
     assign exec_mask = (x_state == X_CTRL || (x_state == X_PASS && first_step)) ? x_active & guard : x_exec;
 
@@ -129,7 +125,6 @@ module sm_exec_ctrl #(
                     x_state <= after_step;
                 end
                 X_MARK, X_UNWIND: x_state <= after_step;
-                X_COMMIT: x_state <= X_IDLE;
                 default: ;  // X_IDLE waits for an instruction, X_HALT for a reset
             endcase
             if (take) begin

@@ -3,11 +3,15 @@
 // and the SM clock.
 //
 // A round holds as many blocks as fit (blocks, warps, registers and shared memory: rtl/README.md).
-// Before it runs, a sweep takes one step a cycle and hands each storage one row per step: a
-// register file row of 32 words (zero, or R0 of a warp: the thread index of its 32 lanes), a warp
-// slot (free, or ready with its block and lanes) and a 16-byte row of shared memory (zero, or a
-// block's header and parameters, DESIGN.md 3). The sweep lasts as long as the longest of the three,
-// plus one cycle; then the round runs until none of its warps is left.
+// Before it runs, the launch state of DESIGN.md 3 is set up in time proportional to what the round
+// uses. In its first cycle (init_clear) the register file and shared memory mark every row
+// unwritten, and an unwritten row reads zero. Then a sweep takes one step a cycle: step w hands the
+// register file R0 of warp w (the thread index of its 32 lanes) and the warp table, flag, address
+// and SIMT units warp slot w (ready, with its block and lanes), for the round's warps; and shared
+// memory one 16-byte row of a block's header and parameters, block after block. Slots past the
+// round's warps are not touched: every warp of the previous round is done (or, after reset, free),
+// so none of them is picked. The round runs from the cycle after the last step until none of its
+// warps is left.
 module sm_launch #(
     parameter integer NUM_WARPS = 24,
     parameter integer REG_WORDS = 8192,
@@ -42,12 +46,12 @@ module sm_launch #(
     output wire [7:0]    nregs,
     output wire [31:0]   local_bytes,
     // the sweep
+    output wire          init_clear,     // a round starts: register file and shared memory rows read zero until written
     output wire          rf_init_we,
     output wire [RB-1:0] rf_init_row,
     output reg  [1023:0] rf_init_data,
     output wire          warp_init_we,
     output wire [WB-1:0] warp_init_warp,
-    output wire          warp_init_ready,
     output wire [3:0]    warp_init_cta,
     output reg  [31:0]   warp_init_active,
     output wire          sh_init_we,
@@ -82,9 +86,12 @@ module sm_launch #(
 
     reg [2:0]  t_state;
     reg [31:0] per_round, next_block, round_blocks;
-    reg [31:0] init_i;  // sweep step
+    reg [31:0] init_i;         // sweep step
+    reg [31:0] sh_slot, sh_k;  // the block slot and row of its window that the sweep writes
     wire [31:0] round_warps = round_blocks * wpb;
-    wire sweep_done = init_i > round_blocks * (SHARED_BYTES / 16) && init_i > REG_WORDS / 32 && init_i > NUM_WARPS;
+    wire [31:0] sh_rows = 32'd1 + ((lreg[7] + 32'd15) >> 4);         // header and parameter rows of a block
+    wire [31:0] sweep_steps = (round_warps > round_blocks * sh_rows) ? round_warps : round_blocks * sh_rows;
+    wire sweep_last = init_i + 32'd1 >= sweep_steps;
 
     assign run = t_state == T_RUN && error == ERR_NONE;
 
@@ -114,12 +121,18 @@ module sm_launch #(
                     else begin
                         round_blocks <= (nblocks - next_block < per_round) ? nblocks - next_block : per_round;
                         init_i <= 32'd0;
+                        sh_slot <= 32'd0;
+                        sh_k <= 32'd0;
                         t_state <= T_INIT;
                     end
                 end
                 T_INIT: begin
                     init_i <= init_i + 32'd1;
-                    if (sweep_done) t_state <= T_RUN;
+                    if (sh_k + 32'd1 == sh_rows) begin
+                        sh_k <= 32'd0;
+                        sh_slot <= sh_slot + 32'd1;
+                    end else sh_k <= sh_k + 32'd1;
+                    if (sweep_last) t_state <= T_RUN;
                 end
                 T_RUN: begin
                     if (!warps_live && exec_idle) begin
@@ -144,28 +157,30 @@ module sm_launch #(
     // ---- the sweep
 
     wire sweeping = t_state == T_INIT;
+    assign init_clear = t_state == T_ROUND && next_block < nblocks;
 
-    // register file: zero, or R0 = (tid.z << 26 | tid.y << 16 | tid.x) of the 32 lanes of a warp
-    assign rf_init_we = sweeping && init_i < REG_WORDS / 32;
-    assign rf_init_row = init_i[RB-1:0];
-    wire [31:0] r0_warp = init_i / {24'd0, nregs};
-    wire        r0_row = init_i % {24'd0, nregs} == 32'd0 && r0_warp < round_warps;
-    wire [31:0] r0_first = (r0_warp % wpb) * 32;  // thread index of lane 0
+    // register file: R0 = (tid.z << 26 | tid.y << 16 | tid.x) of the 32 lanes of warp init_i (row
+    // warp * registers per thread); the other registers are rows that read zero
+    assign rf_init_we = sweeping && init_i < round_warps;
+    /* verilator lint_off UNUSEDSIGNAL */
+    wire [31:0] r0_row = init_i * {24'd0, nregs};  // a register file row: RB bits
+    /* verilator lint_on UNUSEDSIGNAL */
+    assign rf_init_row = r0_row[RB-1:0];
+    wire [31:0] r0_first = (init_i % wpb) * 32;  // thread index of lane 0
     reg  [31:0] tid;
     integer l;
     always @* begin
         for (l = 0; l < 32; l = l + 1) begin
             tid = r0_first + l;
-            rf_init_data[32 * l +: 32] = (r0_row && tid < threads)
+            rf_init_data[32 * l +: 32] = (tid < threads)
                 ? (tid % {16'd0, bx}) | (((tid / {16'd0, bx}) % {16'd0, by}) << 16) | ((tid / ({16'd0, bx} * {16'd0, by})) << 26)
                 : 32'd0;
         end
     end
 
-    // warp slots: the round's warps are ready, block after block; the others are free
-    assign warp_init_we = sweeping && init_i < NUM_WARPS;
+    // warp slots: the round's warps are ready, block after block
+    assign warp_init_we = sweeping && init_i < round_warps;
     assign warp_init_warp = init_i[WB-1:0];
-    assign warp_init_ready = init_i < round_warps;
     /* verilator lint_off UNUSEDSIGNAL */
     wire [31:0] init_cta = init_i / wpb;  // a block slot: 4 bits
     /* verilator lint_on UNUSEDSIGNAL */
@@ -173,15 +188,18 @@ module sm_launch #(
     wire [31:0] lanes_left = threads - (init_i % wpb) * 32;  // threads of the block from this warp's lane 0 on
     always @* warp_init_active = (lanes_left >= 32) ? 32'hffffffff : ((32'd1 << lanes_left) - 32'd1);
 
-    // shared memory: zero, or a block's header (row 0 of its window) and parameters (rows 1-16)
-    assign sh_init_we = sweeping && init_i < round_blocks * (SHARED_BYTES / 16);
-    assign sh_init_row = init_i[SR-1:0];
-    wire [31:0] sh_block = next_block + init_i / (SHARED_BYTES / 16);  // the grid's block number
+    // shared memory: row sh_k of block slot sh_slot's window, the header (row 0) or parameters
+    // (rows 1-16); the rest of the window reads zero
+    assign sh_init_we = sweeping && sh_slot < round_blocks;
+    /* verilator lint_off UNUSEDSIGNAL */
+    wire [31:0] sh_row = sh_slot * (SHARED_BYTES / 16) + sh_k;  // a shared memory row: SR bits
+    /* verilator lint_on UNUSEDSIGNAL */
+    assign sh_init_row = sh_row[SR-1:0];
+    wire [31:0] sh_block = next_block + sh_slot;  // the grid's block number
     /* verilator lint_off UNUSEDSIGNAL */
     wire [31:0] ctaid_x = sh_block % lreg[0];  // the header keeps 16 bits
     wire [31:0] ctaid_y = sh_block / lreg[0];
     /* verilator lint_on UNUSEDSIGNAL */
-    wire [31:0] sh_k = init_i % (SHARED_BYTES / 16);                    // row in the block's window
     integer j;
     always @* begin
         sh_init_data = 128'd0;

@@ -2,9 +2,11 @@
 // Memory unit: the shared memory (one 16 KiB window per resident block), the constant memory (16
 // banks) and the global/local memory port.
 //
-// Shared memory is written by the launch sweep (16-byte rows: zero, header, parameters) and by R2G
+// Shared memory is written by the launch sweep (16-byte rows: header, parameters) and by R2G
 // stores (the lanes of a pass, the highest lane last); the operand slots read 4 bytes at any byte
-// address of the block's window, for each lane of the pass. Constant memory is written over the
+// address of the block's window, for each lane of the pass. Each 16-byte row has a valid bit: the
+// start of a round clears them all in one cycle and an invalid row reads zero, so the sweep writes
+// only the header and parameter rows; a store to an invalid row zeroes the row's other bytes. Constant memory is written over the
 // configuration bus and read by the operand slots.
 //
 // Global and local accesses (GLD, GST, LLD, LST) stream one request a cycle over the valid/ready
@@ -30,6 +32,7 @@ module sm_mem_unit #(
     input  wire [CA-1:0]        cfg_addr,
     input  wire [31:0]          cfg_wdata,
     // shared memory: launch sweep
+    input  wire                 sh_init_clear,  // a round starts: every row reads zero until written
     input  wire                 sh_init_we,
     input  wire [SR-1:0]        sh_init_row,
     input  wire [127:0]         sh_init_data,
@@ -92,13 +95,42 @@ module sm_mem_unit #(
 
     // ---- shared memory
 
-    reg [7:0] smem [0:MAX_BLOCKS*SHARED_BYTES-1];
+    reg [7:0]                 smem [0:MAX_BLOCKS*SHARED_BYTES-1];
+    reg [MAX_BLOCKS*1024-1:0] sh_valid;  // per 16-byte row
     wire [31:0] window = {28'd0, cta} * SHARED_BYTES;
+
+    // the rows a store's bytes fall in (a 4-byte window from its address: zeroing and validating an
+    // untouched invalid row does not change what it reads)
+    wire [NUM_SP*SR-1:0] st_row0, st_row1;
+    genvar g, k;
+    generate
+        for (g = 0; g < NUM_SP; g = g + 1) begin : st_rows
+            /* verilator lint_off UNUSEDSIGNAL */
+            wire [31:0] first = window + {18'd0, st_addr[32 * g +: 14]};
+            wire [31:0] last = first + 32'd3;
+            /* verilator lint_on UNUSEDSIGNAL */
+            assign st_row0[SR * g +: SR] = first[SR+3:4];
+            assign st_row1[SR * g +: SR] = last[SR+3:4];
+        end
+    endgenerate
 
     integer l, s;
     always @(posedge clk) begin
-        if (sh_init_we)
+        if (sh_init_clear) sh_valid <= {(MAX_BLOCKS*1024){1'b0}};
+        if (sh_init_we) begin
             for (l = 0; l < 16; l = l + 1) smem[{{(28-SR){1'b0}}, sh_init_row, 4'd0} + l] <= sh_init_data[8 * l +: 8];
+            sh_valid[sh_init_row] <= 1'b1;
+        end
+        // every row a store of the pass touches is zeroed (if invalid) before any byte is written
+        for (s = 0; s < NUM_SP; s = s + 1)
+            if (st_mask[s]) begin
+                if (!sh_valid[st_row0[SR * s +: SR]])
+                    for (l = 0; l < 16; l = l + 1) smem[{{(28-SR){1'b0}}, st_row0[SR * s +: SR], 4'd0} + l] <= 8'd0;
+                if (!sh_valid[st_row1[SR * s +: SR]])
+                    for (l = 0; l < 16; l = l + 1) smem[{{(28-SR){1'b0}}, st_row1[SR * s +: SR], 4'd0} + l] <= 8'd0;
+                sh_valid[st_row0[SR * s +: SR]] <= 1'b1;
+                sh_valid[st_row1[SR * s +: SR]] <= 1'b1;
+            end
         for (s = 0; s < NUM_SP; s = s + 1)
             if (st_mask[s]) begin
                 smem[window + {18'd0, st_addr[32 * s +: 14]}] <= st_data[32 * s +: 8];
@@ -111,15 +143,18 @@ module sm_mem_unit #(
     end
 
     // continuous reads: Icarus makes a process that indexes a large memory sensitive to each word
-    genvar g;
     generate
         for (g = 0; g < NUM_SP; g = g + 1) begin : sh_reads
-            wire [31:0] ba = window + {18'd0, sh_addr_a[14 * g +: 14]};
-            wire [31:0] bb = window + {18'd0, sh_addr_b[14 * g +: 14]};
-            wire [31:0] bc = window + {18'd0, sh_addr_c[14 * g +: 14]};
-            assign sh_a[32 * g +: 32] = {smem[ba + 3], smem[ba + 2], smem[ba + 1], smem[ba]};
-            assign sh_b[32 * g +: 32] = {smem[bb + 3], smem[bb + 2], smem[bb + 1], smem[bb]};
-            assign sh_c[32 * g +: 32] = {smem[bc + 3], smem[bc + 2], smem[bc + 1], smem[bc]};
+            for (k = 0; k < 4; k = k + 1) begin : bytes
+                /* verilator lint_off UNUSEDSIGNAL */
+                wire [31:0] ba = window + {18'd0, sh_addr_a[14 * g +: 14]} + k;
+                wire [31:0] bb = window + {18'd0, sh_addr_b[14 * g +: 14]} + k;
+                wire [31:0] bc = window + {18'd0, sh_addr_c[14 * g +: 14]} + k;
+                /* verilator lint_on UNUSEDSIGNAL */
+                assign sh_a[32 * g + 8 * k +: 8] = sh_valid[ba[SR+3:4]] ? smem[ba] : 8'd0;
+                assign sh_b[32 * g + 8 * k +: 8] = sh_valid[bb[SR+3:4]] ? smem[bb] : 8'd0;
+                assign sh_c[32 * g + 8 * k +: 8] = sh_valid[bc[SR+3:4]] ? smem[bc] : 8'd0;
+            end
         end
     endgenerate
 

@@ -4,6 +4,10 @@
 // of one pass are NUM_SP consecutive words. A register past the allocation reads 0 and is not
 // written (ISA.md 7.1).
 //
+// Each row (one register of a warp's 32 lanes) has a valid bit: the start of a round clears them
+// all in one cycle and an invalid row reads zero, so that only the R0 rows need a launch sweep step.
+// The first write to an invalid row zeroes its other words in the same cycle.
+//
 // Write ports, in increasing priority (they are never used in the same cycle): the launch sweep
 // (a row of 32 words), the write-back of a pass (full register, or its low or high half) and the
 // data of a load response (one lane). Read ports: four of a pass (operand slots A, B, C and the
@@ -18,6 +22,7 @@ module sm_regfile #(
     input  wire                 clk,
     input  wire [7:0]           nregs,        // registers per thread
     // launch sweep
+    input  wire                 init_clear,   // a round starts: every row reads zero until written
     input  wire                 init_we,
     input  wire [RB-1:0]        init_row,
     input  wire [1023:0]        init_data,
@@ -43,39 +48,69 @@ module sm_regfile #(
     output wire [31:0]          ln_0, ln_1
 );
 
-    reg [31:0] rf [0:REG_WORDS-1];
+    reg [31:0]             rf [0:REG_WORDS-1];
+    reg [REG_WORDS/32-1:0] rf_valid;
 
     wire [31:0] warp_base = {{(32-WB){1'b0}}, warp} * 32 * {24'd0, nregs};
     wire [31:0] pass_lane = {26'd0, pass} * NUM_SP;
 
-    assign ln_0 = ({1'b0, ln_reg_0} >= nregs) ? 32'd0 : rf[warp_base + {25'd0, ln_reg_0} * 32 + {27'd0, ln_lane}];
-    assign ln_1 = ({1'b0, ln_reg_1} >= nregs) ? 32'd0 : rf[warp_base + {25'd0, ln_reg_1} * 32 + {27'd0, ln_lane}];
+    /* verilator lint_off UNUSEDSIGNAL */
+    wire [31:0] ln_i0 = warp_base + {25'd0, ln_reg_0} * 32 + {27'd0, ln_lane};
+    wire [31:0] ln_i1 = warp_base + {25'd0, ln_reg_1} * 32 + {27'd0, ln_lane};
+    /* verilator lint_on UNUSEDSIGNAL */
+    assign ln_0 = ({1'b0, ln_reg_0} >= nregs || !rf_valid[ln_i0[RB+4:5]]) ? 32'd0 : rf[ln_i0];
+    assign ln_1 = ({1'b0, ln_reg_1} >= nregs || !rf_valid[ln_i1[RB+4:5]]) ? 32'd0 : rf[ln_i1];
 
     // continuous reads: Icarus makes a process that indexes a large memory sensitive to each word
     genvar g;
     generate
         for (g = 0; g < NUM_SP; g = g + 1) begin : reads
-            assign rd_a[32 * g +: 32] = ({1'b0, rd_reg_a} >= nregs) ? 32'd0 : rf[warp_base + {25'd0, rd_reg_a} * 32 + pass_lane + g];
-            assign rd_b[32 * g +: 32] = ({1'b0, rd_reg_b} >= nregs) ? 32'd0 : rf[warp_base + {25'd0, rd_reg_b} * 32 + pass_lane + g];
-            assign rd_c[32 * g +: 32] = ({1'b0, rd_reg_c} >= nregs) ? 32'd0 : rf[warp_base + {25'd0, rd_reg_c} * 32 + pass_lane + g];
-            assign rd_s[32 * g +: 32] = ({1'b0, rd_reg_s} >= nregs) ? 32'd0 : rf[warp_base + {25'd0, rd_reg_s} * 32 + pass_lane + g];
+            /* verilator lint_off UNUSEDSIGNAL */
+            wire [31:0] idx_a = warp_base + {25'd0, rd_reg_a} * 32 + pass_lane + g;
+            wire [31:0] idx_b = warp_base + {25'd0, rd_reg_b} * 32 + pass_lane + g;
+            wire [31:0] idx_c = warp_base + {25'd0, rd_reg_c} * 32 + pass_lane + g;
+            wire [31:0] idx_s = warp_base + {25'd0, rd_reg_s} * 32 + pass_lane + g;
+            /* verilator lint_on UNUSEDSIGNAL */
+            assign rd_a[32 * g +: 32] = ({1'b0, rd_reg_a} >= nregs || !rf_valid[idx_a[RB+4:5]]) ? 32'd0 : rf[idx_a];
+            assign rd_b[32 * g +: 32] = ({1'b0, rd_reg_b} >= nregs || !rf_valid[idx_b[RB+4:5]]) ? 32'd0 : rf[idx_b];
+            assign rd_c[32 * g +: 32] = ({1'b0, rd_reg_c} >= nregs || !rf_valid[idx_c[RB+4:5]]) ? 32'd0 : rf[idx_c];
+            assign rd_s[32 * g +: 32] = ({1'b0, rd_reg_s} >= nregs || !rf_valid[idx_s[RB+4:5]]) ? 32'd0 : rf[idx_s];
         end
     endgenerate
 
-    wire [31:0] wb_base = warp_base + {25'd0, wb_reg} * 32 + pass_lane;
-    wire        wb_ok = {1'b0, wb_reg} < nregs;
+    // the lanes of a pass are in one row
+    wire [31:0]   wb_base = warp_base + {25'd0, wb_reg} * 32 + pass_lane;
+    wire          wb_ok = {1'b0, wb_reg} < nregs && wb_base < REG_WORDS;
+    wire [RB-1:0] wb_row = wb_base[RB+4:5];
+    wire          wb_valid = rf_valid[wb_row];
+    wire [31:0]   ld_idx = warp_base + {24'd0, ld_reg} * 32 + {27'd0, ld_lane};
+    wire          ld_ok = ld_we && ld_reg < nregs && ld_idx < REG_WORDS;
+    wire [RB-1:0] ld_row = ld_idx[RB+4:5];
     integer l, w;
     always @(posedge clk) begin
-        if (init_we)
+        if (init_clear) rf_valid <= {(REG_WORDS/32){1'b0}};
+        if (init_we) begin
             for (l = 0; l < 32; l = l + 1) rf[{{(27-RB){1'b0}}, init_row, 5'd0} + l] <= init_data[32 * l +: 32];
+            rf_valid[init_row] <= 1'b1;
+        end
+        if (wb_ok && wb_mask != {NUM_SP{1'b0}}) begin
+            if (!wb_valid)
+                for (l = 0; l < 32; l = l + 1) rf[{{(27-RB){1'b0}}, wb_row, 5'd0} + l] <= 32'd0;
+            rf_valid[wb_row] <= 1'b1;
+        end
         for (w = 0; w < NUM_SP; w = w + 1)
-            if (wb_mask[w] && wb_ok && wb_base + w < REG_WORDS) begin
+            if (wb_mask[w] && wb_ok) begin
                 case (wb_half)
-                    2'd1: rf[wb_base + w] <= {rf[wb_base + w][31:16], wb_data[32 * w +: 16]};
-                    2'd2: rf[wb_base + w] <= {wb_data[32 * w +: 16], rf[wb_base + w][15:0]};
+                    2'd1: rf[wb_base + w] <= {wb_valid ? rf[wb_base + w][31:16] : 16'd0, wb_data[32 * w +: 16]};
+                    2'd2: rf[wb_base + w] <= {wb_data[32 * w +: 16], wb_valid ? rf[wb_base + w][15:0] : 16'd0};
                     default: rf[wb_base + w] <= wb_data[32 * w +: 32];
                 endcase
             end
-        if (ld_we && ld_reg < nregs) rf[warp_base + {24'd0, ld_reg} * 32 + {27'd0, ld_lane}] <= ld_data;
+        if (ld_ok) begin
+            if (!rf_valid[ld_row])
+                for (l = 0; l < 32; l = l + 1) rf[{{(27-RB){1'b0}}, ld_row, 5'd0} + l] <= 32'd0;
+            rf[ld_idx] <= ld_data;
+            rf_valid[ld_row] <= 1'b1;
+        end
     end
 endmodule

@@ -84,7 +84,7 @@ module sm_top #(
     wire [7:0]             nregs;
     wire [31:0]            local_bytes;
     wire                   run;
-    wire                   rf_init_we, warp_init_we, warp_init_ready, sh_init_we;
+    wire                   init_clear, rf_init_we, warp_init_we, sh_init_we;
     wire [RB-1:0]          rf_init_row;
     wire [1023:0]          rf_init_data;
     wire [WB-1:0]          warp_init_warp;
@@ -196,8 +196,8 @@ module sm_top #(
         .start(start), .done(done), .error(error), .error_pc(error_pc), .error_warp(error_warp), .cycle(cycle),
         .fault(fault), .fault_code(fault_code), .fault_pc(x_pc), .fault_warp(fault_warp),
         .warps_live(warps_live), .exec_idle(exec_idle), .run(run), .nregs(nregs), .local_bytes(local_bytes),
-        .rf_init_we(rf_init_we), .rf_init_row(rf_init_row), .rf_init_data(rf_init_data),
-        .warp_init_we(warp_init_we), .warp_init_warp(warp_init_warp), .warp_init_ready(warp_init_ready),
+        .init_clear(init_clear), .rf_init_we(rf_init_we), .rf_init_row(rf_init_row), .rf_init_data(rf_init_data),
+        .warp_init_we(warp_init_we), .warp_init_warp(warp_init_warp),
         .warp_init_cta(warp_init_cta), .warp_init_active(warp_init_active),
         .sh_init_we(sh_init_we), .sh_init_row(sh_init_row), .sh_init_data(sh_init_data)
     );
@@ -207,7 +207,7 @@ module sm_top #(
     sm_warp_sched #(.NUM_WARPS(NUM_WARPS), .IMEM_WORDS(IMEM_WORDS)) u_sched (
         .clk(clk), .rst_n(rst_n),
         .cfg_we(cfg_we), .cfg_sel(cfg_sel), .cfg_addr(cfg_addr[IW-1:0]), .cfg_wdata(cfg_wdata), .run(run),
-        .init_we(warp_init_we), .init_warp(warp_init_warp), .init_ready(warp_init_ready), .init_cta(warp_init_cta),
+        .init_we(warp_init_we), .init_warp(warp_init_warp), .init_cta(warp_init_cta),
         .init_active(warp_init_active),
         .f_valid(f_valid), .f_warp(f_warp), .f_insn(f_insn), .f_pc(f_pc), .f_active(f_active), .take(take),
         .x_warp(x_warp), .x_warp_pc(x_warp_pc), .x_warp_active(x_warp_active), .x_warp_cta(x_warp_cta),
@@ -229,7 +229,7 @@ module sm_top #(
         .wb_kind(d_wb_kind),
         .guard(guard),
         .lane_fault(lane_fault), .mem_last(mem_last), .mem_drained(mem_drained),
-        .simt_fault(simt_fault), .simt_fault_code(simt_fault_code), .settled(settled), .commit_busy(commit_valid),
+        .simt_fault(simt_fault), .simt_fault_code(simt_fault_code), .settled(settled),
         .mark(mark), .retire(retire), .exec_mask(exec_mask),
         .fault(fault), .fault_code(fault_code), .fault_warp(fault_warp)
     );
@@ -261,7 +261,7 @@ module sm_top #(
 
     sm_regfile #(.NUM_SP(NUM_SP), .NUM_WARPS(NUM_WARPS), .REG_WORDS(REG_WORDS)) u_regfile (
         .clk(clk), .nregs(nregs),
-        .init_we(rf_init_we), .init_row(rf_init_row), .init_data(rf_init_data),
+        .init_clear(init_clear), .init_we(rf_init_we), .init_row(rf_init_row), .init_data(rf_init_data),
         .warp(x_warp), .pass(x_pass),
         .wb_mask(gpr_mask), .wb_reg(gpr_reg), .wb_half(gpr_half), .wb_data(gpr_data),
         .ld_we(ld_we), .ld_reg(ld_reg), .ld_lane(ld_lane), .ld_data(ld_data),
@@ -324,7 +324,7 @@ module sm_top #(
     sm_mem_unit #(.NUM_SP(NUM_SP), .NUM_WARPS(NUM_WARPS), .MAX_BLOCKS(MAX_BLOCKS), .CMEM_WORDS(CMEM_WORDS)) u_mem (
         .clk(clk), .rst_n(rst_n),
         .cfg_we(cfg_we), .cfg_sel(cfg_sel), .cfg_addr({cfg_addr[19:16], cfg_addr[CW-1:0]}), .cfg_wdata(cfg_wdata),
-        .sh_init_we(sh_init_we), .sh_init_row(sh_init_row), .sh_init_data(sh_init_data),
+        .sh_init_clear(init_clear), .sh_init_we(sh_init_we), .sh_init_row(sh_init_row), .sh_init_data(sh_init_data),
         .cta(x_warp_cta), .st_mask(st_mask), .st_addr(st_addr), .st_data(st_data), .st_bytes(d_ls_bytes),
         .sh_addr_a(sh_addr_a), .sh_addr_b(sh_addr_b), .sh_addr_c(sh_addr_c), .sh_a(sh_a), .sh_b(sh_b), .sh_c(sh_c),
         .cm_addr_a(cm_addr_a), .cm_addr_b(cm_addr_b), .cm_addr_c(cm_addr_c), .cm_a(cm_a), .cm_b(cm_b), .cm_c(cm_c),

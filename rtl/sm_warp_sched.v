@@ -21,10 +21,9 @@ module sm_warp_sched #(
     input  wire [IW-1:0]          cfg_addr,
     input  wire [31:0]            cfg_wdata,
     input  wire                   run,             // fetch may issue
-    // launch sweep: one warp slot a cycle
+    // launch sweep: one warp slot of the round a cycle
     input  wire                   init_we,
     input  wire [WB-1:0]          init_warp,
-    input  wire                   init_ready,
     input  wire [3:0]             init_cta,
     input  wire [31:0]            init_active,
     // fetch buffer, and the warp table entries of its warp
@@ -85,21 +84,28 @@ module sm_warp_sched #(
         end
     end
 
-    // the first ready warp from rr on
+    // the first ready warp from rr on; the warp in execute counts as ready in the cycle it retires
+    // to the ready state, and is fetched at its next PC (a single warp does not wait for its own
+    // state and PC to be written back)
     reg [WB-1:0] rr;
     reg          pick_ok;
     reg [WB-1:0] pick;
+    reg [NUM_WARPS-1:0] ready;
     integer      pk;
     always @* begin
+        for (pk = 0; pk < NUM_WARPS; pk = pk + 1)
+            ready[pk] = w_state[pk] == W_READY || (retire && retire_state == W_READY && x_warp == WB'(pk));
         pick_ok = 1'b0;
         pick = rr;
         for (pk = NUM_WARPS - 1; pk >= 0; pk = pk - 1)
-            if (w_state[({{(32-WB){1'b0}}, rr} + pk) % NUM_WARPS] == W_READY) begin
+            if (ready[({{(32-WB){1'b0}}, rr} + pk) % NUM_WARPS]) begin
                 pick_ok = 1'b1;
                 pick = WB'(({{(32-WB){1'b0}}, rr} + pk) % NUM_WARPS);
             end
     end
-    wire fetch = run && !f_valid && pick_ok;
+    wire [23:0] pick_pc = (pick == x_warp && pc_we) ? pc_next : w_pc[pick];
+    // the buffer refills in the cycle the execute stage takes it (the warp in execute is busy until then)
+    wire fetch = run && (!f_valid || take) && pick_ok;
 
     always @(posedge clk) begin
         if (!rst_n) begin
@@ -108,27 +114,27 @@ module sm_warp_sched #(
             for (i = 0; i < NUM_WARPS; i = i + 1) w_state[i] <= W_FREE;
         end else begin
             if (init_we) begin
-                w_state[init_warp] <= init_ready ? W_READY : W_FREE;
+                w_state[init_warp] <= W_READY;
                 w_pc[init_warp] <= 24'd0;
                 w_active[init_warp] <= init_active;
                 w_cta[init_warp] <= init_cta;
                 w_seq[init_warp] <= 32'd0;
                 rr <= {WB{1'b0}};
             end
+            if (take) f_valid <= 1'b0;
             if (fetch) begin
                 f_valid <= 1'b1;
                 f_warp <= pick;
-                f_insn <= {imem[IW'((w_pc[pick] >> 2) + 24'd1)], imem[IW'(w_pc[pick] >> 2)]};
-                w_state[pick] <= W_BUSY;
+                f_insn <= {imem[IW'((pick_pc >> 2) + 24'd1)], imem[IW'(pick_pc >> 2)]};
                 rr <= WB'(({{(32-WB){1'b0}}, pick} + 1) % NUM_WARPS);
             end
-            if (take) f_valid <= 1'b0;
             if (pc_we) w_pc[x_warp] <= pc_next;
             if (active_we) w_active[x_warp] <= active_next;
             if (retire) begin
                 w_state[x_warp] <= retire_state;
                 w_seq[x_warp] <= w_seq[x_warp] + 32'd1;
             end
+            if (fetch) w_state[pick] <= W_BUSY;  // after retire: the retiring warp may be fetched again at once
             for (i = 0; i < NUM_WARPS; i = i + 1)
                 if (release_bar[i]) w_state[i] <= W_READY;
         end
