@@ -11,7 +11,7 @@ module sm_decode (
     output wire [5:0]  family,
     output wire        illegal,
     output wire        is_long,       // 64-bit instruction
-    output reg         unimpl,        // decoded, but not implemented by this RTL (FP / SFU)
+    output reg         unimpl,        // decoded, but not implemented by this RTL (no SM_1.0 form is left)
     // guard predicate and markers
     output reg  [4:0]  pcond,
     output reg  [1:0]  preg,
@@ -44,6 +44,17 @@ module sm_decode (
     output reg  [1:0]  alu_dst_bits,
     output reg         alu_dst_full, alu_abs, alu_neg,
     output reg         carry_reg,      // addc reads the carry from $c[preg] (1) or $c0 (0)
+    // the unit whose result and flags are written back: U_INT sm1_int_alu, U_FP sm1_fp_alu, U_SFU sm1_sfu
+    output reg  [1:0]  unit,
+    // FP unit and SFU controls (the header comments of sm1_fp_alu and sm1_sfu); the SFU uses
+    // fp_abs_a, fp_neg_a and fp_sat
+    output reg  [3:0]  fp_op,
+    output reg  [2:0]  sfu_op,
+    output reg  [1:0]  fp_rnd,
+    output reg         fp_sat, fp_rint, fp_wide, fp_src32, fp_sgn,
+    output reg  [3:0]  fp_cond,
+    output reg  [2:0]  fp_src_type,
+    output reg         fp_abs_a, fp_neg_a, fp_abs_b, fp_neg_b, fp_neg_c,
     // special writes: 0 ALU result to dst, 1 $c <- src A (R2C), 2 $a <- src A << n (R2A),
     // 3 $a <- $a + n (ADA), 4 shared store (R2G), 5 memory (GLD/GST/LLD/LST), 6 none (NOP, control)
     output reg  [2:0]  wb_kind,
@@ -69,6 +80,11 @@ module sm_decode (
     localparam [3:0] OP_ADD = 4'd0, OP_MUL16 = 4'd1, OP_MUL24 = 4'd2, OP_MAD = 4'd3, OP_SAD = 4'd4, OP_SET = 4'd5,
                      OP_MIN = 4'd6, OP_MAX = 4'd7, OP_SHL = 4'd8, OP_SHR = 4'd9, OP_LOP = 4'd10, OP_I2I = 4'd11,
                      OP_PASS = 4'd12;
+    // sm1_fp_alu op codes
+    localparam [3:0] FP_FADD = 4'd0, FP_FMUL = 4'd1, FP_FMAD = 4'd2, FP_FMIN = 4'd3, FP_FMAX = 4'd4, FP_FSET = 4'd5,
+                     FP_FSLCT = 4'd6, FP_F2I = 4'd7, FP_I2F = 4'd8, FP_F2F = 4'd9;
+    // sm1_sfu's codes of RRO (the other SFU ops are the forms' sec field)
+    localparam [2:0] SFU_PRESIN = 3'd1, SFU_PREEX2 = 3'd7;
 
     assign form = sm1_form_of(insn);
     assign family = sm1_family_of(form);
@@ -197,6 +213,10 @@ module sm_decode (
         alu_not1 = 1'b0; alu_not2 = 1'b0; alu_src_type = 3'd0; alu_dst_bits = 2'd2;
         alu_dst_full = 1'b1; alu_abs = 1'b0; alu_neg = 1'b0;
         carry_reg = longf;
+        unit = U_INT;
+        fp_op = FP_FADD; sfu_op = 3'd0; fp_rnd = 2'd0; fp_sat = 1'b0; fp_rint = 1'b0; fp_wide = 1'b1; fp_src32 = 1'b1;
+        fp_sgn = 1'b0; fp_cond = 4'd0; fp_src_type = 3'd0;
+        fp_abs_a = 1'b0; fp_neg_a = 1'b0; fp_abs_b = 1'b0; fp_neg_b = 1'b0; fp_neg_c = 1'b0;
         wb_kind = 3'd0; adst = w0[4:2]; anum = 16'd0;
         ls_bytes = 5'd4; ls_sgn = 1'b0; ls_store = 1'b0; ls_local = 1'b0; ls_reg = w0[8:2]; ls_half = 1'b0;
         ls_addr_reg = w0[15:9]; ls_off = 16'd0;
@@ -349,9 +369,86 @@ module sm_decode (
                 dst_reg(!w1[26]);
                 slot_a(!w1[14]);  // source types 0, 2, 4, 6 read a half register
             end
+            // Floating point (ISA.md 4, FP_SFU.md; golden/execute.py for which field drives which modifier).
+            // Short and immediate forms: .SAT w0[8], -src1 w0[15], -src2 (or -src3 of FMAD) w0[22].
+            SM1_FAM_FADD, SM1_FAM_FMUL, SM1_FAM_FMAD: begin
+                unit = U_FP;
+                fp_op = (family == SM1_FAM_FADD) ? FP_FADD : (family == SM1_FAM_FMUL) ? FP_FMUL : FP_FMAD;
+                dst_reg(1'b0);
+                slot_a(1'b0);
+                if (longf) begin
+                    fp_neg_a = w1[26];
+                    if (family == SM1_FAM_FMAD) fp_neg_c = w1[27]; else fp_neg_b = w1[27];
+                    fp_sat = w1[29];
+                    if (family == SM1_FAM_FADD) begin
+                        fp_rnd = w0[17:16];  // in the unused src2 field
+                        // FADD's second source is the src3 slot (ISA.md 4.1)
+                        slot_c(1'b0);
+                        b_kind = c_kind; b_val = c_val; b_off = c_off; b_bank = c_bank; b_size = c_size;
+                        c_kind = K_NONE;
+                    end else begin
+                        if (family == SM1_FAM_FMUL) fp_rnd = w1[15:14];
+                        slot_b(1'b0);
+                        if (family == SM1_FAM_FMAD) slot_c(1'b0);
+                    end
+                end else begin
+                    fp_neg_a = w0[15];
+                    if (family == SM1_FAM_FMAD) fp_neg_c = w0[22]; else fp_neg_b = w0[22];
+                    fp_sat = w0[8];
+                    if (immf) begin b_kind = K_IMM; b_val = imm32; end else slot_b(1'b0);
+                    // the 32-bit FMAD adds its destination register
+                    if (family == SM1_FAM_FMAD) begin c_kind = K_REG; c_val = {25'd0, dst_f}; end
+                end
+            end
+            SM1_FAM_FMINMAX, SM1_FAM_FSET: begin
+                unit = U_FP;
+                fp_op = (family == SM1_FAM_FSET) ? FP_FSET : (w1[31:29] == 3'd5) ? FP_FMIN : FP_FMAX;
+                fp_cond = w1[17:14];
+                fp_abs_a = w1[20]; fp_neg_a = w1[26]; fp_abs_b = w1[19]; fp_neg_b = w1[27];
+                dst_reg(1'b0);
+                slot_a(1'b0); slot_b(1'b0);
+            end
+            SM1_FAM_FSLCT: begin
+                unit = U_FP;
+                fp_op = FP_FSLCT;
+                fp_neg_c = w1[29];
+                dst_reg(1'b0);
+                slot_a(1'b0); slot_b(1'b0); slot_c(1'b0);
+            end
+            // conversions (ISA.md 4.3): w1[26] a 32-bit destination (else the half register), w1[14]
+            // an f32 source (F2I, F2F; else the half register); I2F reads a half for source types 0, 2, 4, 6
+            SM1_FAM_I2F, SM1_FAM_F2I, SM1_FAM_F2F: begin
+                unit = U_FP;
+                fp_op = (family == SM1_FAM_I2F) ? FP_I2F : (family == SM1_FAM_F2I) ? FP_F2I : FP_F2F;
+                fp_wide = w1[26];
+                fp_src32 = w1[14];
+                fp_src_type = w1[16:14];
+                fp_rnd = w1[18:17];
+                fp_sgn = w1[27] && family == SM1_FAM_F2I;    // w1[27]: F2I signed, F2F round to integer
+                fp_rint = w1[27] && family == SM1_FAM_F2F;
+                fp_sat = w1[19] && family != SM1_FAM_F2I;
+                fp_abs_a = w1[20]; fp_neg_a = w1[29];
+                dst_reg(!w1[26]);
+                slot_a(!w1[14]);
+            end
+            // the SFU: op = sec (RCP32: 0); RRO's w1[14] picks presin / preex2; no SFU or RRO form writes $c
+            SM1_FAM_SFU, SM1_FAM_RRO: begin
+                unit = U_SFU;
+                cwe = 1'b0;
+                dst_reg(1'b0);
+                if (shortf) begin
+                    sfu_op = 3'd0;
+                    fp_abs_a = w0[15]; fp_neg_a = w0[22];
+                    a_kind = K_REG; a_val = {25'd0, s1_f};
+                end else begin
+                    sfu_op = (family == SM1_FAM_RRO) ? (w1[14] ? SFU_PREEX2 : SFU_PRESIN) : w1[31:29];
+                    fp_abs_a = w1[20]; fp_neg_a = w1[26]; fp_sat = w1[27];
+                    slot_a(1'b0);
+                end
+            end
             SM1_FAM_NOP: wb_kind = 3'd6;
             default: begin
-                // FP and SFU families: issue 6 adds their datapaths
+                // no form of the table is left here; the mechanism stays for additions
                 unimpl = 1'b1;
                 wb_kind = 3'd6;
             end

@@ -12,6 +12,9 @@ localparam [3:0] K_NONE = 4'd0, K_REG = 4'd1, K_HALF = 4'd2, K_SHARED = 4'd3, K_
 localparam [2:0] WB_ALU = 3'd0, WB_R2C = 3'd1, WB_R2A = 3'd2, WB_ADA = 3'd3, WB_R2G = 3'd4, WB_MEM = 3'd5,
                  WB_NONE = 3'd6;
 
+// the unit whose result and flags a pass writes back (sm_decode unit)
+localparam [1:0] U_INT = 2'd0, U_FP = 2'd1, U_SFU = 2'd2;
+
 // control operations (sm_decode ctrl_op, ISA.md 6)
 localparam [3:0] C_BRA = 4'h1, C_CAL = 4'h2, C_RET = 4'h3, C_PBK = 4'h4, C_BRK = 4'h5, C_BAR = 4'h8,
                  C_TRAP = 4'h9, C_SSY = 4'hA;

@@ -4,7 +4,9 @@
 //   X_IDLE     take the fetched instruction (warp, PC, active lanes at issue)
 //   X_PASS     32/NUM_SP passes of NUM_SP lanes: operands, ALUs, write-back (sm_operands,
 //              sm_execute); the last pass also does the SIMT step of X_MARK; a control
-//              instruction goes to X_CTRL after the checks of its first pass
+//              instruction goes to X_CTRL after the checks of its first pass. A pass of an SFU
+//              or RRO instruction takes NUM_SP/NUM_SFU cycles (sub-steps x_sub, NUM_SFU lanes
+//              each through the shared SFUs)
 //   X_MEM      global/local: the memory unit streams the requests ...
 //   X_MEMWAIT  ... and collects the load responses
 //   X_MARK     next PC, exit and join markers after a memory access (sm_simt)
@@ -15,10 +17,11 @@
 // An instruction retires (its commit record goes out, its warp becomes ready, waits at a barrier
 // or is done) in the same cycle as its last step (the last pass, X_MARK, X_CTRL or X_UNWIND) once
 // the SIMT state is settled, and the next fetched instruction enters X_PASS in that cycle: with
-// two or more ready warps one warp-instruction issues every 32/NUM_SP cycles, and records may go
-// out in consecutive cycles.
+// two or more ready warps one warp-instruction issues every 32/NUM_SP cycles (SFU/RRO: every
+// 32/NUM_SFU cycles), and records may go out in consecutive cycles.
 module sm_exec_ctrl #(
     parameter integer NUM_SP = 8,
+    parameter integer NUM_SFU = NUM_SP / 4,
     parameter integer NUM_WARPS = 24,
     parameter integer IMEM_WORDS = 16384,
     localparam integer WB = $clog2(NUM_WARPS)
@@ -41,6 +44,7 @@ module sm_exec_ctrl #(
     output reg  [31:0]   x_active,      // lanes active at issue
     output reg  [31:0]   x_exec,        // lanes that execute (guard true)
     output reg  [5:0]    x_pass,
+    output reg  [5:0]    x_sub,         // sub-step of an SFU pass
     output wire          pass_exec,     // X_PASS of an instruction that executes its lanes
     output wire          mem_start,     // the last pass of a global/local access
     // from decode
@@ -48,6 +52,7 @@ module sm_exec_ctrl #(
     input  wire          is_long,
     input  wire          is_ctrl,
     input  wire          unimpl,
+    input  wire [1:0]    unit,          // U_SFU: an SFU or RRO instruction, NUM_SFU lanes a cycle
     input  wire [2:0]    wb_kind,
     input  wire [31:0]   guard,
     // from the units
@@ -68,12 +73,15 @@ module sm_exec_ctrl #(
 `include "sm_defs.vh"
 
     localparam integer PASSES = 32 / NUM_SP;
+    localparam integer SFU_STEPS = NUM_SP / NUM_SFU;
 
     assign idle = x_state == X_IDLE && !f_valid;
     assign fault_warp = {{(5-WB){1'b0}}, x_warp};
 
     wire pc_outside = {10'd0, x_pc[23:2]} >= IMEM_WORDS - (is_long ? 1 : 0);  // the instruction memory
-    wire last_pass = {26'd0, x_pass} == PASSES - 1;
+    wire pass_done = unit != U_SFU || {26'd0, x_sub} == SFU_STEPS - 1;  // the last sub-step of the pass
+    wire first_step = x_pass == 6'd0 && x_sub == 6'd0;
+    wire last_pass = {26'd0, x_pass} == PASSES - 1 && pass_done;
     assign pass_exec = x_state == X_PASS && !pc_outside && !illegal && !is_ctrl;
     assign mem_start = pass_exec && last_pass && wb_kind == WB_MEM && !unimpl;
     assign mark = (pass_exec && last_pass && !mem_start) || x_state == X_MARK;
@@ -83,8 +91,8 @@ module sm_exec_ctrl #(
     assign retire = !fault && last_step && settled;
     assign take = f_valid && (x_state == X_IDLE || retire);
     wire [3:0] after_step = settled ? X_IDLE : X_UNWIND;
-    // the guard is read in the first pass (of a control instruction: in X_CTRL), later from x_exec
-    assign exec_mask = (x_state == X_CTRL || (x_state == X_PASS && x_pass == 6'd0)) ? x_active & guard : x_exec;
+    // the guard is read in the first step (of a control instruction: in X_CTRL), later from x_exec
+    assign exec_mask = (x_state == X_CTRL || (x_state == X_PASS && first_step)) ? x_active & guard : x_exec;
 
     always @* begin
         fault = 1'b0;
@@ -101,11 +109,13 @@ module sm_exec_ctrl #(
         else begin
             case (x_state)
                 X_PASS: begin
-                    if (x_pass == 6'd0) x_exec <= x_active & guard;
+                    if (first_step) x_exec <= x_active & guard;
                     if (is_ctrl) x_state <= X_CTRL;
+                    else if (!pass_done) x_sub <= x_sub + 6'd1;
                     else begin
                         if (last_pass) x_state <= mem_start ? X_MEM : after_step;
                         x_pass <= x_pass + 6'd1;
+                        x_sub <= 6'd0;
                     end
                 end
                 X_MEM: if (mem_last) x_state <= X_MEMWAIT;
@@ -123,6 +133,7 @@ module sm_exec_ctrl #(
                 x_pc <= f_pc;
                 x_active <= f_active;
                 x_pass <= 6'd0;
+                x_sub <= 6'd0;
                 x_state <= X_PASS;
             end
         end

@@ -1,6 +1,14 @@
 `timescale 1ns / 1ps
-// Execute datapath of one pass: NUM_SP integer ALU lanes (sm1_int_alu), the address unit of the
-// memory instructions, and the write-back of every lane that executes.
+// Execute datapath of one pass: NUM_SP integer ALU lanes (sm1_int_alu), NUM_SP FP lanes
+// (sm1_fp_alu), NUM_SFU special-function units (sm1_sfu) shared by the lanes, the address unit of
+// the memory instructions, and the write-back of every lane that executes.
+//
+// The decode bundle's `unit` picks whose result and flags are written back. An SFU or RRO pass
+// takes NUM_SP/NUM_SFU cycles (sub-steps x_sub): sub-step k feeds lanes k*NUM_SFU .. k*NUM_SFU +
+// NUM_SFU-1 of the pass to the SFUs and writes those lanes back; the sequencer (sm_exec_ctrl) holds
+// the pass meanwhile. The FP and SFU operands are held at 0 while another unit's instruction is in
+// execute (operand isolation: their datapaths do not toggle, and an event-driven simulator does not
+// re-evaluate them on every integer pass).
 //
 // A lane executes when it was active at issue and its guard is true. Write-back goes to the
 // register file (full register or half), $c (ALU flags, R2C), $a (R2A, ADA, post-increment), the
@@ -8,10 +16,12 @@
 // commit unit. Addresses of R2G and LLD/LST are $a + offset, or $a with post-increment by the
 // offset (ISA.md 7.2); a memory operand's post-increment adds its slot's offset to $a.
 module sm_execute #(
-    parameter integer NUM_SP = 8
+    parameter integer NUM_SP = 8,
+    parameter integer NUM_SFU = NUM_SP / 4   // divides NUM_SP
 ) (
     input  wire                 pass_exec,    // the lanes of this pass may execute
     input  wire [5:0]           x_pass,
+    input  wire [5:0]           x_sub,        // SFU sub-step of the pass
     input  wire [31:0]          x_active,
     input  wire [31:0]          guard,
     // decode bundle
@@ -21,6 +31,14 @@ module sm_execute #(
     input  wire                 alu_wide, alu_sgn, alu_sat, alu_s1, alu_s2, alu_not1, alu_not2,
     input  wire [2:0]           alu_cond, alu_src_type,
     input  wire                 alu_dst_full, alu_abs, alu_neg,
+    input  wire [1:0]           unit,
+    input  wire [3:0]           fp_op,
+    input  wire [2:0]           sfu_op,
+    input  wire [1:0]           fp_rnd,
+    input  wire                 fp_sat, fp_rint, fp_wide, fp_src32, fp_sgn,
+    input  wire [3:0]           fp_cond,
+    input  wire [2:0]           fp_src_type,
+    input  wire                 fp_abs_a, fp_neg_a, fp_abs_b, fp_neg_b, fp_neg_c,
     input  wire [2:0]           wb_kind,
     input  wire [1:0]           dst_kind,
     input  wire [6:0]           dst_idx,
@@ -70,8 +88,12 @@ module sm_execute #(
 );
 `include "sm_defs.vh"
 
-    wire [NUM_SP*32-1:0] alu_res;
-    wire [NUM_SP*4-1:0]  alu_flags;
+    wire                 fp_on = unit == U_FP;
+    wire                 sfu_on = unit == U_SFU;
+    wire [31:0]          sfu_lane0 = {26'd0, x_sub} * NUM_SFU;  // the first lane of the sub-step
+    wire [NUM_SP*32-1:0] alu_res, fp_res, res;
+    wire [NUM_SP*4-1:0]  alu_flags, fp_flags, flags;
+    wire [NUM_SFU*32-1:0] sfu_res;
     genvar g;
     generate
         for (g = 0; g < NUM_SP; g = g + 1) begin : lanes
@@ -83,13 +105,30 @@ module sm_execute #(
                 .a(opa[32 * g +: 32]), .b(opb[32 * g +: 32]), .c(opc[32 * g +: 32]), .cin(cin[g]),
                 .res(alu_res[32 * g +: 32]), .flags(alu_flags[4 * g +: 4])
             );
+            sm1_fp_alu u_fp (
+                .op(fp_op), .rnd(fp_rnd), .sat(fp_sat), .rint(fp_rint), .cond(fp_cond), .wide(fp_wide),
+                .src32(fp_src32), .sgn(fp_sgn), .src_type(fp_src_type),
+                .abs_a(fp_abs_a), .neg_a(fp_neg_a), .abs_b(fp_abs_b), .neg_b(fp_neg_b), .neg_c(fp_neg_c),
+                .a(fp_on ? opa[32 * g +: 32] : 32'd0), .b(fp_on ? opb[32 * g +: 32] : 32'd0),
+                .c(fp_on ? opc[32 * g +: 32] : 32'd0),
+                .res(fp_res[32 * g +: 32]), .flags(fp_flags[4 * g +: 4])
+            );
+            // the SFU results belong to the lanes of the current sub-step
+            assign res[32 * g +: 32] = fp_on ? fp_res[32 * g +: 32] : sfu_on ? sfu_res[32 * (g % NUM_SFU) +: 32] : alu_res[32 * g +: 32];
+            assign flags[4 * g +: 4] = fp_on ? fp_flags[4 * g +: 4] : alu_flags[4 * g +: 4];  // no SFU form writes $c
+        end
+        for (g = 0; g < NUM_SFU; g = g + 1) begin : sfus
+            sm1_sfu u_sfu (
+                .op(sfu_op), .abs_(fp_abs_a), .neg(fp_neg_a), .sat(fp_sat),
+                .a(sfu_on ? opa[32 * (sfu_lane0 + g) +: 32] : 32'd0), .res(sfu_res[32 * g +: 32])
+            );
         end
     endgenerate
 
     assign rf_reg_s = ls_half ? {1'b0, ls_reg[6:1]} : ls_reg;
     assign gpr_reg = (dst_kind == 2'd2) ? {1'b0, dst_idx[6:1]} : dst_idx;
     assign gpr_half = (dst_kind == 2'd2) ? (dst_idx[0] ? 2'd2 : 2'd1) : 2'd0;
-    assign gpr_data = alu_res;
+    assign gpr_data = res;
     assign rec_a_mask = a_mask | inc_mask;
     assign rec_a_reg = (inc_mask != 0) ? mem_areg : adst;
 
@@ -108,7 +147,7 @@ module sm_execute #(
         st_mask = 0; st_addr = 0; st_data = 0; st_rec_data = 0; la_mask = 0; la_addr = 0; lane_fault = 1'b0;
         for (i = 0; i < NUM_SP; i = i + 1) begin
             lane = x_pass * NUM_SP + i;
-            en = pass_exec && x_active[lane] && guard[lane] && !unimpl;
+            en = pass_exec && x_active[lane] && guard[lane] && !unimpl && (!sfu_on || i / NUM_SFU == {26'd0, x_sub});
             a_now = a_regs[{mem_areg, 5'd0} * 16 + lane * 16 +: 16];
             addr = mem_postinc ? {16'd0, a_now} : {16'd0, a_now} + {16'd0, ls_off};
             v = rf_s[32 * i +: 32];
@@ -119,7 +158,7 @@ module sm_execute #(
                 gpr_mask[i] = wb_kind == WB_ALU && (dst_kind == 2'd1 || dst_kind == 2'd2);
                 if ((wb_kind == WB_ALU && cwe) || wb_kind == WB_R2C) begin
                     cc_mask[i] = 1'b1;
-                    cc_data[4 * i +: 4] = (wb_kind == WB_R2C) ? opa[32 * i +: 4] : alu_flags[4 * i +: 4];
+                    cc_data[4 * i +: 4] = (wb_kind == WB_R2C) ? opa[32 * i +: 4] : flags[4 * i +: 4];
                 end
                 if (wb_kind == WB_R2A || wb_kind == WB_ADA) begin
                     a_mask[i] = 1'b1;

@@ -4,6 +4,7 @@
 // instruction per warp is in flight and instructions commit in execute order.
 module sm_top #(
     parameter integer NUM_SP = 8,
+    parameter integer NUM_SFU = NUM_SP / 4,  // SFU lanes, shared by the NUM_SP lanes (G80: 2 per 8 SPs); divides NUM_SP
     parameter integer NUM_WARPS = 24,
     parameter integer REG_WORDS = 8192,
     parameter integer MAX_BLOCKS = 8,
@@ -108,7 +109,7 @@ module sm_top #(
     wire [63:0]            x_insn;
     wire [23:0]            x_pc;
     wire [31:0]            x_active, x_exec, exec_mask;
-    wire [5:0]             x_pass;
+    wire [5:0]             x_pass, x_sub;
     wire [4:0]             fault_warp;
     // decode bundle
     /* verilator lint_off UNUSEDSIGNAL */
@@ -134,6 +135,11 @@ module sm_top #(
     wire                   d_alu_wide, d_alu_sgn, d_alu_sat, d_alu_s1, d_alu_s2, d_alu_not1, d_alu_not2;
     wire [2:0]             d_alu_cond, d_alu_src_type;
     wire                   d_alu_dst_full, d_alu_abs, d_alu_neg, d_carry_reg;
+    wire [1:0]             d_unit, d_fp_rnd;
+    wire [3:0]             d_fp_op, d_fp_cond;
+    wire [2:0]             d_sfu_op, d_fp_src_type;
+    wire                   d_fp_sat, d_fp_rint, d_fp_wide, d_fp_src32, d_fp_sgn;
+    wire                   d_fp_abs_a, d_fp_neg_a, d_fp_abs_b, d_fp_neg_b, d_fp_neg_c;
     wire [2:0]             d_wb_kind, d_adst;
     wire [15:0]            d_anum;
     wire [4:0]             d_ls_bytes;
@@ -214,12 +220,13 @@ module sm_top #(
 
     // ---- execute sequencer
 
-    sm_exec_ctrl #(.NUM_SP(NUM_SP), .NUM_WARPS(NUM_WARPS), .IMEM_WORDS(IMEM_WORDS)) u_ctrl (
+    sm_exec_ctrl #(.NUM_SP(NUM_SP), .NUM_SFU(NUM_SFU), .NUM_WARPS(NUM_WARPS), .IMEM_WORDS(IMEM_WORDS)) u_ctrl (
         .clk(clk), .rst_n(rst_n),
         .f_valid(f_valid), .f_warp(f_warp), .f_insn(f_insn), .f_pc(f_pc), .f_active(f_active), .take(take), .idle(exec_idle),
         .x_state(x_state), .x_warp(x_warp), .x_insn(x_insn), .x_pc(x_pc), .x_active(x_active), .x_exec(x_exec),
-        .x_pass(x_pass), .pass_exec(pass_exec), .mem_start(mem_start),
-        .illegal(d_illegal), .is_long(d_long), .is_ctrl(d_is_ctrl), .unimpl(d_unimpl), .wb_kind(d_wb_kind),
+        .x_pass(x_pass), .x_sub(x_sub), .pass_exec(pass_exec), .mem_start(mem_start),
+        .illegal(d_illegal), .is_long(d_long), .is_ctrl(d_is_ctrl), .unimpl(d_unimpl), .unit(d_unit),
+        .wb_kind(d_wb_kind),
         .guard(guard),
         .lane_fault(lane_fault), .mem_last(mem_last), .mem_drained(mem_drained),
         .simt_fault(simt_fault), .simt_fault_code(simt_fault_code), .settled(settled),
@@ -241,6 +248,9 @@ module sm_top #(
         .alu_s1(d_alu_s1), .alu_s2(d_alu_s2), .alu_kind(d_alu_kind), .alu_cond(d_alu_cond), .alu_lop(d_alu_lop),
         .alu_not1(d_alu_not1), .alu_not2(d_alu_not2), .alu_src_type(d_alu_src_type), .alu_dst_bits(d_alu_dst_bits),
         .alu_dst_full(d_alu_dst_full), .alu_abs(d_alu_abs), .alu_neg(d_alu_neg), .carry_reg(d_carry_reg),
+        .unit(d_unit), .fp_op(d_fp_op), .sfu_op(d_sfu_op), .fp_rnd(d_fp_rnd), .fp_sat(d_fp_sat), .fp_rint(d_fp_rint),
+        .fp_wide(d_fp_wide), .fp_src32(d_fp_src32), .fp_sgn(d_fp_sgn), .fp_cond(d_fp_cond), .fp_src_type(d_fp_src_type),
+        .fp_abs_a(d_fp_abs_a), .fp_neg_a(d_fp_neg_a), .fp_abs_b(d_fp_abs_b), .fp_neg_b(d_fp_neg_b), .fp_neg_c(d_fp_neg_c),
         .wb_kind(d_wb_kind), .adst(d_adst), .anum(d_anum),
         .ls_bytes(d_ls_bytes), .ls_sgn(d_ls_sgn), .ls_store(d_ls_store), .ls_local(d_ls_local), .ls_reg(d_ls_reg),
         .ls_half(d_ls_half), .ls_addr_reg(d_ls_addr_reg), .ls_off(d_ls_off),
@@ -286,14 +296,17 @@ module sm_top #(
         .opa(opa), .opb(opb), .opc(opc), .cin(cin), .oob(oob), .guard(guard)
     );
 
-    // ---- ALUs, address unit, write-back
+    // ---- ALUs, FP units, SFUs, address unit, write-back
 
-    sm_execute #(.NUM_SP(NUM_SP)) u_execute (
-        .pass_exec(pass_exec), .x_pass(x_pass), .x_active(x_active), .guard(guard), .unimpl(d_unimpl),
+    sm_execute #(.NUM_SP(NUM_SP), .NUM_SFU(NUM_SFU)) u_execute (
+        .pass_exec(pass_exec), .x_pass(x_pass), .x_sub(x_sub), .x_active(x_active), .guard(guard), .unimpl(d_unimpl),
         .alu_op(d_alu_op), .alu_kind(d_alu_kind), .alu_addop(d_alu_addop), .alu_lop(d_alu_lop), .alu_dst_bits(d_alu_dst_bits),
         .alu_wide(d_alu_wide), .alu_sgn(d_alu_sgn), .alu_sat(d_alu_sat), .alu_s1(d_alu_s1), .alu_s2(d_alu_s2),
         .alu_not1(d_alu_not1), .alu_not2(d_alu_not2), .alu_cond(d_alu_cond), .alu_src_type(d_alu_src_type),
         .alu_dst_full(d_alu_dst_full), .alu_abs(d_alu_abs), .alu_neg(d_alu_neg),
+        .unit(d_unit), .fp_op(d_fp_op), .sfu_op(d_sfu_op), .fp_rnd(d_fp_rnd), .fp_sat(d_fp_sat), .fp_rint(d_fp_rint),
+        .fp_wide(d_fp_wide), .fp_src32(d_fp_src32), .fp_sgn(d_fp_sgn), .fp_cond(d_fp_cond), .fp_src_type(d_fp_src_type),
+        .fp_abs_a(d_fp_abs_a), .fp_neg_a(d_fp_neg_a), .fp_abs_b(d_fp_abs_b), .fp_neg_b(d_fp_neg_b), .fp_neg_c(d_fp_neg_c),
         .wb_kind(d_wb_kind), .dst_kind(d_dst_kind), .dst_idx(d_dst_idx), .cwe(d_cwe), .adst(d_adst),
         .anum(d_anum), .ls_bytes(d_ls_bytes), .ls_half(d_ls_half), .ls_local(d_ls_local), .ls_reg(d_ls_reg),
         .ls_off(d_ls_off), .mem_areg(d_mem_areg), .mem_postinc(d_mem_postinc), .mem_slot(d_mem_slot),

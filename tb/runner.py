@@ -19,7 +19,8 @@ BUILD = ROOT / "build" / "sim"
 SIMULATORS = ("icarus", "verilator")
 # The SM top level and every file it needs: the one list the lock-step runs and make sim use.
 SM_SOURCES = ("sm_top.v", "sm_launch.v", "sm_warp_sched.v", "sm_exec_ctrl.v", "sm_decode.v", "sm_operands.v", "sm_execute.v",
-              "sm1_int_alu.v", "sm_regfile.v", "sm_flagfile.v", "sm_addrfile.v", "sm_mem_unit.v", "sm_simt.v", "sm_commit.v")  # fmt: skip
+              "sm1_int_alu.v", "sm1_fp_alu.v", "sm1_sfu.v", "sm_regfile.v", "sm_flagfile.v", "sm_addrfile.v", "sm_mem_unit.v",
+              "sm_simt.v", "sm_commit.v")  # fmt: skip
 
 
 def verilator_bin() -> str:
