@@ -135,6 +135,11 @@ module sm_commit #(
         for (i = 0; i < NUM_SP; i = i + 1) begin
             if (gpr_mask[i])
                 n_gpr_data[(lane0 + i) * 32 +: 32] = (gpr_half != 2'd0) ? {16'd0, gpr_data[32 * i +: 16]} : gpr_data[32 * i +: 32];
+`ifdef MUTANT_X_LANES
+            // mutant for tests/test_mutants.py: lanes of the pass that do not write take an undriven value
+            else
+                n_gpr_data[(lane0 + i) * 32 +: 32] = 32'bx;
+`endif
             if (cc_mask[i]) n_cc_data[(lane0 + i) * 4 +: 4] = cc_data[4 * i +: 4];
             if (a_mask[i]) n_a_data[(lane0 + i) * 16 +: 16] = a_data[16 * i +: 16];
             if (sh_mask[i]) begin

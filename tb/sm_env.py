@@ -31,6 +31,7 @@ from pyuvm import uvm_component, uvm_env, uvm_test
 from report import FailureReport, FieldDiff
 from scoreboard import Scoreboard, Verdict
 
+from golden.errors import ModelError
 from golden.memory import Memory
 from golden.profile import PROFILES
 from golden.sm import SM
@@ -108,11 +109,22 @@ class SmEnv(uvm_env):
     def error(self, exc: Exception) -> None:
         """A failure raised inside an agent's monitor task (they run outside the test's own code)."""
         if isinstance(exc, UnknownValue):
-            self.verdict.fail(FailureReport("x_or_z", str(exc), cycle=exc.cycle))
+            history = list(self.scoreboard.history.get(exc.warp, [])) if exc.warp is not None else []
+            self.verdict.fail(FailureReport("x_or_z", str(exc), cycle=exc.cycle, cta=exc.cta, warp=exc.warp, pc=exc.pc, text=self._text(exc.pc),
+                                            history=history))  # fmt: skip
         elif isinstance(exc, MemoryFault):
             self.verdict.fail(FailureReport("memory_fault", str(exc), cycle=self.cycles.now()))
         else:
             self.verdict.fail(FailureReport("testbench", f"{type(exc).__name__}: {exc}", cycle=self.cycles.now()))
+
+    def _text(self, pc: int | None) -> str:
+        """Disassembly of the instruction at pc, for a report that has no model commit to quote."""
+        if pc is None:
+            return ""
+        try:
+            return self.model.plan(pc).text
+        except ModelError:
+            return ""
 
 
 class LockstepTest(uvm_test):

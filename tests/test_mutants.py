@@ -80,6 +80,25 @@ def test_mutant_is_caught_at_the_first_affected_instruction(define: str, program
     assert report.diffs, "a mismatch report must name the differing field"
 
 
+def partial_register_write(c: Commit) -> bool:
+    # the mutant leaves the lanes that do not write undriven: visible when a register write skips a lane
+    return bool(c.gpr) and c.exec_mask not in (0, 0xFFFFFFFF)
+
+
+def test_undriven_lanes_are_reported_as_x_at_their_instruction() -> None:
+    """MUTANT_X_LANES drives X into the commit record's lanes that did not write; four-state Icarus must
+    stop at the first such record (DESIGN.md section 4: X/Z on a valid field fails, even where values
+    are not compared) and name its warp, PC and instruction."""
+    program = "cf_ifelse"
+    result = run_lockstep(LockstepRun(program, "icarus", defines=("MUTANT_X_LANES",)), rerun_with_waves=False)
+    report = result.report
+    assert not result.passed and report is not None and report.kind == "x_or_z", result.summary()
+    assert "commit_gpr_data" in report.message, report.message
+    assert report.warp is not None, result.summary()
+    expected = next(c for c in commits(program) if c.warp == report.warp and partial_register_write(c))
+    assert (report.pc, report.text) == (expected.pc, expected.text), result.summary()
+
+
 def test_the_unbroken_rtl_passes_the_same_programs() -> None:
     """The same programs pass without a define (so the failures above come from the mutants)."""
     for program in sorted({p for _, p, _ in MUTANTS}):
