@@ -30,7 +30,8 @@ help:
 	@echo "make test               lint + the whole pytest suite (what .ci/run runs)"
 	@echo "make lint               ruff check"
 	@echo "make check-listing      check-listing over $(SHARED)/vectors/listings (LISTINGS=files)"
-	@echo "make bench              golden-model speed (thread-instructions per second) on a few kernels"
+	@echo "make bench              golden-model speed (thread-instructions per second), then the RTL issue rate and"
+	@echo "                        lock-step testbench speed (BENCH_RTL=0 skips; BENCH_RTL_ARGS=\"--sim icarus --num-sp 8\")"
 	@echo "make clean              remove build outputs"
 
 $(SETUP): scripts/setup.sh requirements.txt pyproject.toml
@@ -86,6 +87,7 @@ check-listing: $(SETUP)
 
 bench: $(SETUP)
 	$(PY) scripts/bench.py
+	$(if $(filter 0,$(BENCH_RTL)),,$(PY) scripts/bench_rtl.py $(BENCH_RTL_ARGS))
 
 clean:
 	rm -rf $(BUILD) .pytest_cache .hypothesis

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from report import FailureReport
-from runner import ROOT, SM_SOURCES, run, wave_file
+from runner import ROOT, SM_SOURCES, build, run, wave_file
 
 OUT = ROOT / "build" / "sim"
 
@@ -48,6 +48,14 @@ class LockstepRun:
             return self.out
         variant = "_".join(d.lower() for d in self.defines)
         return OUT / f"{self.name}_{self.sim}_sp{self.num_sp}_s{self.seed}{'_' + variant if variant else ''}"
+
+    @property
+    def parameters(self) -> tuple[tuple[str, object], ...]:
+        return (("NUM_SP", self.num_sp),) if self.num_sp != 8 else ()
+
+    def build(self, waves: bool = False) -> Path:
+        """Build (or reuse) the simulator model of this run; a run builds it anyway, benchmarks do it first."""
+        return build(self.sim, "sm_top", SM_SOURCES, self.parameters, waves, self.defines)
 
     def rerun_command(self, waves: bool = True) -> str:
         cmd = f"make sim TEST={self.name} SIM={self.sim} NUM_SP={self.num_sp} SEED={self.seed}"
@@ -87,9 +95,8 @@ def _once(r: LockstepRun, out: Path, waves: bool) -> tuple[dict | None, float]:
            "WATCHDOG_CYCLES": str(r.watchdog), "RESULT": str(result), "RERUN": r.rerun_command()}  # fmt: skip
     if r.coverage is not None:
         env["FUNC_COVERAGE"] = str(Path(r.coverage).resolve())  # the simulator runs in the output directory
-    params = (("NUM_SP", r.num_sp),) if r.num_sp != 8 else ()
     t0 = time.perf_counter()
-    run(r.sim, "sm_top", SM_SOURCES, "test_sm", params, extra_env=env, waves=waves, test_dir=out, defines=r.defines)
+    run(r.sim, "sm_top", SM_SOURCES, "test_sm", r.parameters, extra_env=env, waves=waves, test_dir=out, defines=r.defines)
     wall = time.perf_counter() - t0
     return (json.loads(result.read_text()) if result.exists() else None), wall
 
