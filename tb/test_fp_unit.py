@@ -16,21 +16,19 @@ sources, i2f abs/neg/sat, f2f abs/neg/sat with rounding, the ignored FMUL .sat a
 
 from __future__ import annotations
 
-import json
 import os
 import random
-import time
 from pathlib import Path
 
 import cocotb
 from cocotb.triggers import Timer
+from vector_tally import Tally, vector_paths
 
 from golden.arith import fp
 from golden.vectors import Vector, read_vectors
 
 ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_VECTORS = ROOT.parent / "shared" / "vectors" / "fp32.txt"
-MAX_FAILURES = 50
 
 # sm1_fp_alu's op codes (its header comment)
 OP = {"fadd": 0, "fmul": 1, "fmad": 2, "fmin": 3, "fmax": 4, "fset": 5, "fslct": 6, "f2i": 7, "i2f": 8, "f2f": 9}
@@ -47,11 +45,6 @@ DEFAULTS = {
     "op": 0, "rnd": 0, "sat": 0, "rint": 0, "cond": 0, "wide": 1, "src32": 1, "sgn": 0, "src_type": 0,
     "abs_a": 0, "neg_a": 0, "abs_b": 0, "neg_b": 0, "neg_c": 0, "a": 0, "b": 0, "c": 0,
 }  # fmt: skip
-
-
-def vector_paths() -> list[Path]:
-    env = os.environ.get("VECTORS")
-    return [Path(p) for p in env.split(os.pathsep) if p] if env else [DEFAULT_VECTORS]
 
 
 def _word(v: Vector, text: str) -> int:
@@ -150,30 +143,25 @@ def describe(inputs: dict[str, int]) -> str:
 async def vectors(dut) -> None:
     """Every FP line of $VECTORS: exact result and flags."""
     drive = Driver(dut)
-    passed = failed = other = 0
-    failures: list[str] = []
-    start = time.perf_counter()
-    for path in vector_paths():
+    paths = vector_paths(DEFAULT_VECTORS)
+    tally = Tally("fp")
+    for path in paths:
         for v in read_vectors(path):
             inputs = inputs_of(v)
             if inputs is None:
-                other += 1
+                tally.other += 1
                 continue
+            tally.lines += 1
             res, flags = await drive(inputs)
             if res == v.result and flags == (v.flags or 0):
-                passed += 1
-                continue
-            failed += 1
-            if len(failures) < MAX_FAILURES:
-                failures.append(f"{v.where()}: {v.text} -> got {res:08x} {flags:x}")
-    seconds = time.perf_counter() - start
-    lines = passed + failed
-    summary = {"unit": "fp", "passed": passed, "failed": failed, "other_lines": other, "failures": failures, "lines": lines, "seconds": round(seconds, 3)}
-    if os.environ.get("RESULT"):
-        Path(os.environ["RESULT"]).write_text(json.dumps(summary, indent=1) + "\n", encoding="utf-8")
-    dut._log.info("%d FP lines in %.2f s: %.0f lines/s; %d failed, %d other lines", lines, seconds, lines / max(seconds, 1e-9), failed, other)
-    assert passed > 0, f"no FP line ran (files: {', '.join(map(str, vector_paths()))})"
-    assert failed == 0, f"{failed} of {lines} FP lines differ:\n" + "\n".join(failures[:20])
+                tally.passed += 1
+            else:
+                tally.fail(f"{v.where()}: {v.text} -> got {res:08x} {flags:x}")
+    tally.finish()
+    t = tally
+    dut._log.info("%d FP lines in %.2f s: %.0f lines/s; %d failed, %d other lines", t.lines, t.seconds, t.lines / max(t.seconds, 1e-9), t.failed, t.other)
+    assert t.passed > 0, f"no FP line ran (files: {', '.join(map(str, paths))})"
+    assert t.failed == 0, f"{t.failed} of {t.lines} FP lines differ:\n" + "\n".join(t.failures[:20])
 
 
 # ----------------------------------------------------------------------------------------------

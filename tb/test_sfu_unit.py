@@ -14,7 +14,6 @@ edges of each op, raw bits and real RRO codes.
 
 from __future__ import annotations
 
-import json
 import os
 import random
 import time
@@ -25,13 +24,13 @@ from pathlib import Path
 import cocotb
 import numpy as np
 from cocotb.triggers import Timer
+from vector_tally import Tally, vector_paths
 
 from golden.arith import sfu
 from golden.vectors import Vector, read_vectors
 
 ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_VECTORS = ROOT.parent / "shared" / "vectors" / "sfu.txt"
-MAX_FAILURES = 50
 
 # sm1_sfu's op codes (its header): the SFU subop, RRO in the two free codes
 OP = {"rcp": 0, "presin": 1, "rsqrt": 2, "lg2": 3, "sin": 4, "cos": 5, "ex2": 6, "preex2": 7}
@@ -71,11 +70,6 @@ def checks_of(v: Vector) -> list[Check]:
     return [Check(v.op, x, v.result)] + [Check(name, v.result, want) for name, want in v.then.items()]
 
 
-def vector_paths() -> list[Path]:
-    env = os.environ.get("VECTORS")
-    return [Path(p) for p in env.split(os.pathsep) if p] if env else [DEFAULT_VECTORS]
-
-
 class Driver:
     """Drives the unit's inputs, writing op/modifiers only when they change (most lines share them)."""
 
@@ -97,33 +91,27 @@ class Driver:
 async def vectors(dut) -> None:
     """Every SFU line of $VECTORS, both stages of the pre-op lines."""
     drive = Driver(dut)
-    passed = failed = other = lines = 0
-    failures: list[str] = []
-    start = time.perf_counter()
-    for path in vector_paths():
+    paths = vector_paths(DEFAULT_VECTORS)
+    tally = Tally("sfu")
+    for path in paths:
         for v in read_vectors(path):
             if v.op not in LINE_OPS:
-                other += 1
+                tally.other += 1
                 continue
-            lines += 1
+            tally.lines += 1
             for c in checks_of(v):
                 op, sat = _op_sat(c.name)
                 got = await drive(op, c.x, sat=sat)
                 if got == c.want:
-                    passed += 1
-                    continue
-                failed += 1
-                if len(failures) < MAX_FAILURES:
-                    failures.append(f"{v.where()}: {v.text} -> got {c.name} {got:08x}, expected {c.want:08x}")
-    seconds = time.perf_counter() - start
-    summary = {"unit": "sfu", "passed": passed, "failed": failed, "other_lines": other, "failures": failures}
-    summary |= {"lines": lines, "seconds": round(seconds, 3)}
-    if os.environ.get("RESULT"):
-        Path(os.environ["RESULT"]).write_text(json.dumps(summary, indent=1) + "\n", encoding="utf-8")
+                    tally.passed += 1
+                else:
+                    tally.fail(f"{v.where()}: {v.text} -> got {c.name} {got:08x}, expected {c.want:08x}")
+    tally.finish()
+    t, checks = tally, tally.passed + tally.failed
     dut._log.info("%d SFU lines (%d checks) in %.2f s: %.0f lines/s, %.0f checks/s; %d failed, %d other lines",
-                  lines, passed + failed, seconds, lines / max(seconds, 1e-9), (passed + failed) / max(seconds, 1e-9), failed, other)  # fmt: skip
-    assert passed > 0, f"no SFU check ran (files: {', '.join(map(str, vector_paths()))})"
-    assert failed == 0, f"{failed} of {passed + failed} SFU checks differ:\n" + "\n".join(failures[:20])
+                  t.lines, checks, t.seconds, t.lines / max(t.seconds, 1e-9), checks / max(t.seconds, 1e-9), t.failed, t.other)  # fmt: skip
+    assert t.passed > 0, f"no SFU check ran (files: {', '.join(map(str, paths))})"
+    assert t.failed == 0, f"{t.failed} of {checks} SFU checks differ:\n" + "\n".join(t.failures[:20])
 
 
 # ----------------------------------------------------------------------------------------------
