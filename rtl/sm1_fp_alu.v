@@ -96,6 +96,17 @@ module sm1_fp_alu (
     localparam [30:0] MAXF = 31'h7f7fffff;
     localparam [31:0] ONE  = 32'h3f800000;
 
+    // UNPACK with FTZ (FP_SFU.md 1.1): {sign, zero, NaN, infinity, exponent, mantissa with the
+    // hidden bit}; zeros and denormals give E = 1, M = 0, sign kept.
+    function automatic [35:0] unpack(input [31:0] f);
+        reg z;
+        begin
+            z = (f[30:23] == 8'd0);
+            unpack = {f[31], z, (f[30:23] == 8'hff) & (f[22:0] != 23'd0), (f[30:23] == 8'hff) & (f[22:0] == 23'd0),
+                      z ? 8'd1 : f[30:23], z ? 24'd0 : {1'b1, f[22:0]}};
+        end
+    endfunction
+
     // Variables of the datapath, by section (prefixes as below).
     reg        is_fadd, is_fmul, is_fmad, is_i2f, is_f2f, do_rint;
     // operands after the source modifiers (am/bm/cm), f16 source (h_), the float source a (fa)
@@ -188,25 +199,10 @@ module sm1_fp_alu (
         fa = half_src ? h2f : am;  // the float source a of every op but I2F
 
         // --------------------------------------------------------------------------------------
-        // UNPACK with FTZ (FP_SFU.md 1.1): zeros and denormals give E = 1, M = 0, sign kept.
-        a_s = fa[31];
-        a_z = (fa[30:23] == 8'd0);
-        a_nan = (fa[30:23] == 8'hff) & (fa[22:0] != 23'd0);
-        a_inf = (fa[30:23] == 8'hff) & (fa[22:0] == 23'd0);
-        a_e = a_z ? 8'd1 : fa[30:23];
-        a_m = a_z ? 24'd0 : {1'b1, fa[22:0]};
-        b_s = bm[31];
-        b_z = (bm[30:23] == 8'd0);
-        b_nan = (bm[30:23] == 8'hff) & (bm[22:0] != 23'd0);
-        b_inf = (bm[30:23] == 8'hff) & (bm[22:0] == 23'd0);
-        b_e = b_z ? 8'd1 : bm[30:23];
-        b_m = b_z ? 24'd0 : {1'b1, bm[22:0]};
-        c_s = cm[31];
-        c_z = (cm[30:23] == 8'd0);
-        c_nan = (cm[30:23] == 8'hff) & (cm[22:0] != 23'd0);
-        c_inf = (cm[30:23] == 8'hff) & (cm[22:0] == 23'd0);
-        c_e = c_z ? 8'd1 : cm[30:23];
-        c_m = c_z ? 24'd0 : {1'b1, cm[22:0]};
+        // UNPACK the three sources (the function above, with FTZ)
+        {a_s, a_z, a_nan, a_inf, a_e, a_m} = unpack(fa);
+        {b_s, b_z, b_nan, b_inf, b_e, b_m} = unpack(bm);
+        {c_s, c_z, c_nan, c_inf, c_e, c_m} = unpack(cm);
 
         // --------------------------------------------------------------------------------------
         // Multiplier (FP_SFU.md 3, 4.2): exact 48-bit product normalised to bit 47. FMUL rounds it
