@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from report import FailureReport
-from runner import ROOT, SM_SOURCES, build, run, wave_file
+from runner import ROOT, SM_SOURCES, build, failure_messages, run, wave_file
 
 OUT = ROOT / "build" / "sim"
 
@@ -102,16 +102,10 @@ def _once(r: LockstepRun, out: Path, waves: bool) -> tuple[dict | None, float]:
 
 
 def _failure_message(results: Path) -> str:
-    import xml.etree.ElementTree as ET
-
     if not results.exists():
         return f"no {results} (simulator crashed?)"
-    for case in ET.parse(results).findall(".//testcase"):
-        for tag in ("failure", "error"):
-            node = case.find(tag)
-            if node is not None:
-                return f"{node.get('message')} (see {results})"
-    return f"no failure recorded in {results}"
+    failures = failure_messages(results)
+    return f"{failures[0]} (see {results})" if failures else f"no failure recorded in {results}"
 
 
 def run_lockstep(r: LockstepRun, waves: bool = False, rerun_with_waves: bool = True) -> LockstepResult:

@@ -73,17 +73,26 @@ def build(sim: str, toplevel: str, files: tuple[str, ...], parameters: tuple[tup
     return build_dir
 
 
+def failure_messages(results: Path) -> list[str]:
+    """"test: message" of every failed or errored testcase of a cocotb results XML."""
+    import xml.etree.ElementTree as ET
+
+    messages = []
+    for case in ET.parse(results).findall(".//testcase"):
+        for tag in ("failure", "error"):
+            node = case.find(tag)
+            if node is not None:
+                messages.append(f"{case.get('name')}: {node.get('message') or node.text or tag}")
+    return messages
+
+
 def assert_passed(results: Path) -> None:
     """Fail unless the cocotb results XML has at least one test and no failure or error."""
     import xml.etree.ElementTree as ET
 
-    cases = ET.parse(results).findall(".//testcase")
-    assert cases, "no cocotb test ran"
-    for case in cases:
-        failure = case.find("failure")
-        if failure is None:
-            failure = case.find("error")
-        assert failure is None, f"{case.get('name')}: {failure.get('message')}"
+    assert ET.parse(results).findall(".//testcase"), "no cocotb test ran"
+    failures = failure_messages(results)
+    assert not failures, failures[0]
 
 
 def wave_file(sim: str, toplevel: str, test_dir: Path) -> Path:
