@@ -333,6 +333,7 @@ class TexMask(Operand):
     from its base: left out when all four are written and no texel offset follows."""
 
     optional = True
+    trailing = True
     role: str = "mask"
     offsets: bool = True  # the form has the texel-offset field after it
 
@@ -360,6 +361,7 @@ class TexOffsets(Operand):
     left out when zero."""
 
     optional = True
+    trailing = True
     role: str = "offsets"
 
     def render(self, f: Fields) -> str:
