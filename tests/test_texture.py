@@ -1,8 +1,10 @@
 """Texture instructions (opcode f): decoded with the field layout of envytools, spelt, assembled.
 
 No real sm_1x cuobjdump line with a texture fetch and its words was found (README: "Spellings not
-seen in any NVIDIA listing"), so the words here are built by hand from what envytools'
-disassembler (envydis/g80.c, the G80 tables) states, independently of this project's table:
+seen in any NVIDIA listing"); real texauto words from the NV50 driver are in
+test_known_encodings.py. The other forms and fields are checked here on words built by hand from
+what envytools' disassembler (envydis/g80.c, the G80 tables) states, independently of this
+project's table:
 
 - 32-bit texauto/texfetch: match 0xf0000000/0xf1000000 under mask 0xf1000002; register base
   w0[7:2], all four components; $t w0[16:9]; $s w0[21:17]; coordinate count w0[23:22] + 1;
