@@ -1,4 +1,4 @@
-"""Reader for the reference vector files of ../shared/vectors (int.txt, fp32.txt, sfu.txt).
+"""Reader for the reference vector files of testdata/vectors (int.txt, fp32.txt, sfu.txt).
 
 A line is `OP [fields...] inputs -> result [flags]`, all numbers hex; SFU lines may add
 `; sin -> x ; cos -> y` (or `; ex2 -> y`) for the second instruction of a pair. The `#` header of

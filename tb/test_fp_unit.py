@@ -1,7 +1,7 @@
 """cocotb: rtl/sm1_fp_alu.v against the silicon FP vectors (FP_SFU.md sections 1-8) and golden.arith.fp.
 
 `vectors` runs every FP line of the files named by $VECTORS (os.pathsep-separated; default
-../shared/vectors/fp32.txt) through the unit, with the instruction and modes golden/checkvec.py
+testdata/vectors/fp32.txt) through the unit, with the instruction and modes golden/checkvec.py
 gives the line (fadd/fadd.sat/fmul rn|rz, fmad/fmad.sat, fmin, fmax, fset with its 4-bit condition,
 fslct, f2i to u32/s32/u16/s16 with rni..rzi and abs/neg, i2f from u8..s32 with rn..rz, f2f
 mov/sat/rni..rzi) and compares result and flags exactly. Lines of other ops (int, SFU) are counted,
@@ -28,7 +28,7 @@ from golden.arith import fp
 from golden.vectors import Vector, read_vectors
 
 ROOT = Path(__file__).resolve().parents[1]
-DEFAULT_VECTORS = ROOT.parent / "shared" / "vectors" / "fp32.txt"
+DEFAULT_VECTORS = ROOT / "testdata" / "vectors" / "fp32.txt"
 
 # sm1_fp_alu's op codes (its header comment)
 OP = {"fadd": 0, "fmul": 1, "fmad": 2, "fmin": 3, "fmax": 4, "fset": 5, "fslct": 6, "f2i": 7, "i2f": 8, "f2f": 9}

@@ -1,7 +1,7 @@
 """cocotb: rtl/sm1_sfu.v against the silicon SFU vectors (FP_SFU.md sections 9-12) and golden.arith.sfu.
 
 `vectors` runs every SFU line of the files named by $VECTORS (os.pathsep-separated; default
-../shared/vectors/sfu.txt) through the unit: rcp/rsqrt/lg2 lines once, presin/preex2 lines once for
+testdata/vectors/sfu.txt) through the unit: rcp/rsqrt/lg2 lines once, presin/preex2 lines once for
 the pre-op and once per follow-up (SIN and COS, or EX2 / EX2.SAT) on the line's code, as
 golden/checkvec.py runs them as instruction pairs. Lines of other ops are counted, not run. One
 check is one value compared; the summary goes to $RESULT as JSON
@@ -30,7 +30,7 @@ from golden.arith import sfu
 from golden.vectors import Vector, read_vectors
 
 ROOT = Path(__file__).resolve().parents[1]
-DEFAULT_VECTORS = ROOT.parent / "shared" / "vectors" / "sfu.txt"
+DEFAULT_VECTORS = ROOT / "testdata" / "vectors" / "sfu.txt"
 
 # sm1_sfu's op codes (its header): the SFU subop, RRO in the two free codes
 OP = {"rcp": 0, "presin": 1, "rsqrt": 2, "lg2": 3, "sin": 4, "cos": 5, "ex2": 6, "preex2": 7}

@@ -1,21 +1,20 @@
-"""golden.arith.fp against ../shared/vectors/fp32.txt, FP_SFU.md statements, and exact-rational
+"""golden.arith.fp against testdata/vectors/fp32.txt, FP_SFU.md statements, and exact-rational
 references written from the document's "mathematical equivalent" paragraphs (sections 2.2, 3, 4.3)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from fractions import Fraction
-from pathlib import Path
 
 import numpy as np
 import pytest
+from conftest import TESTDATA
 
 from golden.arith import fp
 from golden.arith.fp import RM, RN, RP, RZ
 from golden.vectors import Vector, read_vectors
 
-SHARED = Path(__file__).resolve().parents[1].parent / "shared"
-FP32_TXT = SHARED / "vectors" / "fp32.txt"
+FP32_TXT = TESTDATA / "vectors" / "fp32.txt"
 
 MODES = {"rn": RN, "rm": RM, "rp": RP, "rz": RZ, "rni": RN, "rmi": RM, "rpi": RP, "rzi": RZ}
 CNAN = 0x7FFFFFFF
@@ -86,8 +85,8 @@ FP_OPS = ["fadd", "fadd.sat", "fmul", "fmad", "fmad.sat", "fmin", "fmax", "fset"
 
 
 @pytest.fixture(scope="module")
-def fp32_vectors(shared: Path) -> list[Vector]:
-    return list(read_vectors(shared / "vectors" / "fp32.txt"))
+def fp32_vectors() -> list[Vector]:
+    return list(read_vectors(FP32_TXT))
 
 
 def test_fp32_ops_all_known(fp32_vectors: list[Vector]) -> None:
