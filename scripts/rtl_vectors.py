@@ -26,10 +26,8 @@ sys.path.insert(0, str(ROOT / "tb"))
 sys.path.insert(0, str(ROOT))
 
 from runner import BUILD, failure_messages, run  # noqa: E402
-from test_fp_unit import FP_LINE_OPS  # noqa: E402
-from test_sfu_unit import LINE_OPS as SFU_LINE_OPS  # noqa: E402
 
-from golden.vectors import read_vectors  # noqa: E402
+from golden.vectors import FP_OPS, SFU_OPS, read_vectors  # noqa: E402
 
 DEFAULT_PATHS = (ROOT / "testdata" / "vectors" / "fp32.txt", ROOT / "testdata" / "vectors" / "sfu.txt")
 SHOW_FAILURES = 20
@@ -41,12 +39,12 @@ class Unit:
     toplevel: str
     files: tuple[str, ...]
     test_module: str
-    ops: frozenset[str]  # the vector ops the unit's test runs (golden/checkvec.py), to check that it ran all their lines
+    ops: frozenset[str]  # the vector ops the unit's test runs (golden.vectors), to check that it ran all their lines
 
 
 UNITS = (
-    Unit("fp", "sm1_fp_alu", ("sm1_fp_alu.v",), "test_fp_unit", frozenset(FP_LINE_OPS)),
-    Unit("sfu", "sm1_sfu", ("sm1_sfu.v",), "test_sfu_unit", frozenset(SFU_LINE_OPS)),
+    Unit("fp", "sm1_fp_alu", ("sm1_fp_alu.v",), "test_fp_unit", frozenset(FP_OPS)),
+    Unit("sfu", "sm1_sfu", ("sm1_sfu.v",), "test_sfu_unit", frozenset(SFU_OPS)),
 )
 
 
