@@ -17,13 +17,23 @@ COVERAGE_RTL ?= 1
 BUILD := build
 LISTINGS ?= $(wildcard $(TESTDATA)/vectors/listings/*.txt)
 PYTEST_ARGS ?=
+# constrained-random programs (randgen/): make random SEED=n COUNT=k [PRESET=...] [CONFIG=file.toml] [KNOBS="length=80 depth=3"]
+COUNT ?= 10
+PRESET ?= default
+CONFIG ?=
+KNOBS ?=
+DUT ?= rtl
+SHRINK ?= 1
+RANDOM ?= 0
+RANDOM_SEED ?= 1000
 
-.PHONY: setup sim regress coverage rtl-vectors test lint check-listing bench clean help
+.PHONY: setup sim random regress coverage rtl-vectors test lint check-listing bench clean help
 
 help:
 	@echo "make setup              install simulators and the Python environment (.venv)"
 	@echo "make sim TEST=iadd      programs/\$$(TEST).sass: round trip, golden model, then RTL in lock-step"
 	@echo "                        (SIM=icarus|verilator NUM_SP=8|16|32 SEED=n WAVES=0|1 PROFILE=g80|flexgrip DEFINES=MUTANT_X)"
+	@echo "make random SEED=n COUNT=k  k constrained-random programs from seed n in lock-step (PRESET= CONFIG= KNOBS= SIM= NUM_SP= DUT= DEFINES= SHRINK=0|1)"
 	@echo "make regress            every program on both simulators at NUM_SP 8/16/32 (JUnit + one-page summary in $(REGRESS))"
 	@echo "make coverage           functional coverage of every program (golden model, and RTL lock-step unless COVERAGE_RTL=0): HTML, text, UCIS in $(COVERAGE)/report"
 	@echo "make rtl-vectors        FP/SFU vector files through the RTL FP unit and SFU (VECTORS=\"a.txt b.txt\" SIM=icarus|verilator)"
@@ -54,10 +64,20 @@ sim: $(SETUP)
 	$(PY) scripts/sim.py $(TEST) --sim $(SIM) --num-sp $(NUM_SP) --seed $(SEED) --profile $(PROFILE) \
 		$(if $(filter 1,$(WAVES)),--waves) $(if $(DEFINES),--defines $(DEFINES))
 
-# Every program on both simulators at NUM_SP 8, 16 and 32, spread over the cores by pytest-xdist.
+# Constrained-random programs (randgen/) in lock-step: one line per program, `N passed, M failed`;
+# failures kept in build/random/failures with the command that reruns them, shrunk next to them.
+random: $(SETUP)
+	$(PY) -m randgen run --seed $(SEED) --count $(COUNT) --preset $(PRESET) $(if $(CONFIG),--config $(CONFIG)) \
+		$(foreach k,$(KNOBS),--set $(k)) --sim $(SIM) --num-sp $(NUM_SP) --dut $(DUT) \
+		$(if $(DEFINES),--defines $(DEFINES) --baseline) $(if $(filter 1,$(SHRINK)),--shrink)
+
+# Every program on both simulators at NUM_SP 8, 16 and 32, spread over the cores by pytest-xdist;
+# RANDOM=n adds n random programs (seeds RANDOM_SEED..) on Verilator at NUM_SP 8, 16 and 32.
 regress: $(SETUP)
 	rm -rf $(REGRESS) && mkdir -p $(REGRESS)
 	REGRESS_DIR=$(REGRESS)/runs $(PY) -m pytest -n auto -q tests/test_rtl_lockstep.py --regress --junitxml=$(REGRESS)/junit.xml $(PYTEST_ARGS) || true
+	$(if $(filter-out 0,$(RANDOM)),for sp in 8 16 32; do $(PY) -m randgen run --seed $(RANDOM_SEED) --count $(RANDOM) --preset $(PRESET) \
+		--sim verilator --num-sp $$sp -o $(REGRESS)/random_sp$$sp; done | tee $(REGRESS)/random.txt || true)
 	$(PY) scripts/regress_summary.py $(REGRESS)/runs --junit $(REGRESS)/junit.xml -o $(REGRESS)/summary.md
 
 # Functional coverage (golden/coverage): every program on the golden model with commit sampling,
@@ -76,7 +96,7 @@ rtl-vectors: $(SETUP)
 	$(PY) scripts/rtl_vectors.py --sim $(SIM) $(VECTORS)
 
 lint: $(SETUP)
-	$(VENV)/bin/ruff check golden tests scripts tb
+	$(VENV)/bin/ruff check golden tests scripts tb randgen
 	$(PY) scripts/gen_rtl_isa.py --check
 	$(PY) scripts/gen_sfu_rom.py --check
 

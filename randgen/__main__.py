@@ -42,6 +42,8 @@ def _parser() -> argparse.ArgumentParser:
     r.add_argument("--shrink", action="store_true", help="reduce each failure to a small program that fails the same way")
     r.add_argument("--shrink-budget", type=int, default=150, help="most runs one shrink may take")
     r.add_argument("--stop-on-fail", action="store_true", help="stop at the first failing program")
+    r.add_argument("--baseline", action="store_true",
+                   help="with --defines: rerun each failure without the defines; a failure the unmodified RTL shares is not the mutant's")
     r.add_argument("--waves", action="store_true", help="rerun a failure with waveforms")
     return ap
 
@@ -83,7 +85,7 @@ def main(argv: list[str] | None = None) -> int:
             return run_golden(path)
         return run_rtl(path, args.sim, args.num_sp, defines, args.dut, args.waves)
 
-    passed = failed = 0
+    passed = failed = skipped = 0
     t0 = time.perf_counter()
     commits = 0
     for s in seeds:
@@ -97,6 +99,12 @@ def main(argv: list[str] | None = None) -> int:
         if o.passed:
             passed += 1
             continue
+        if args.baseline and defines:
+            b = run_rtl(path, args.sim, args.num_sp, (), args.dut, False, out=args.out / "baseline" / path.stem)
+            if not b.passed:
+                print(f"  also fails without {args.defines} ({b.line.split(': ', 1)[1]}): not counted against the mutant", flush=True)
+                skipped += 1
+                continue
         failed += 1
         kept = keep_failure(path)
         print(f"  kept {kept}; rerun: {_rerun(args, s)}", flush=True)
@@ -105,7 +113,8 @@ def main(argv: list[str] | None = None) -> int:
         if args.stop_on_fail:
             break
     wall = time.perf_counter() - t0
-    print(f"{passed} passed, {failed} failed ({commits} {'warp-instructions' if args.sim == 'golden' else 'commits compared'}, {wall:.0f} s)")
+    also = f", {skipped} failed without the defines too" if skipped else ""
+    print(f"{passed} passed, {failed} failed{also} ({commits} {'warp-instructions' if args.sim == 'golden' else 'commits compared'}, {wall:.0f} s)")
     return 1 if failed else 0
 
 

@@ -159,6 +159,7 @@ class Prog:
     slot: int  # shared bytes per thread
     local: int
     store_words: int
+    in_words: int  # fixed at generation: random code masks indices into `in` with it
     specials: list[int]
     consts: dict[int, list[int]]
     main: list
@@ -591,7 +592,7 @@ def generate(seed: int, cfg: Config, preset: str = "custom") -> Prog:
             main.append(Exchange(r.randint(0, 1 << 16), reads, r.randrange(4)))
     if r.random() < cfg.early_exit:
         main.insert(r.randint(len(main) - _tail_len(main), len(main)), Exit(g.cond(base)))
-    return Prog(seed, preset, grid, block, data_regs, loop_levels, lay.slot, lay.local, lay.store_words, specials, consts, main, subs)
+    return Prog(seed, preset, grid, block, data_regs, loop_levels, lay.slot, lay.local, lay.store_words, in_bytes // 4, specials, consts, main, subs)
 
 
 def _tail_len(main: list) -> int:
@@ -752,7 +753,7 @@ def render(p: Prog) -> str:
     lay = layout_of(p)
     n = p.nthreads
     total = n * p.nblocks
-    words = _in_words(total, p.data_regs)
+    words = max(p.in_words, _in_words(total, p.data_regs))
     head = [
         f"// randgen seed {p.seed}, preset {p.preset}: generated (randgen/generator.py); checked by lock-step and final memory, no .expect",
         f".grid {p.grid[0]} {p.grid[1]}",

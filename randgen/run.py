@@ -120,7 +120,7 @@ def _seed_of(path: Path) -> int:
 
 
 def keep_failure(path: Path) -> Path:
-    dest = OUT / "failures"
+    dest = path.parent / "failures"
     dest.mkdir(parents=True, exist_ok=True)
     target = dest / path.name
     if path.resolve() != target.resolve():

@@ -106,9 +106,9 @@ def candidates(p: Prog) -> Iterator[Prog]:
             if flat is not None:
                 yield _edit(p, path, lambda xs, i=i, f=flat: xs[:i] + copy.deepcopy(f) + xs[i + 1 :])  # type: ignore[misc]
             if isinstance(it, Loop) and it.mask:
-                yield _edit(p, path, lambda xs, i=i: xs[:i] + [replace(xs[i], mask=xs[i].mask >> 1)] + xs[i + 1 :])  # type: ignore[misc]
+                yield _edit(p, path, lambda xs, i=i: [*xs[:i], replace(xs[i], mask=xs[i].mask >> 1), *xs[i + 1:]])  # type: ignore[misc]
             if isinstance(it, If) and it.join is not None:
-                yield _edit(p, path, lambda xs, i=i: xs[:i] + [replace(xs[i], join=None)] + xs[i + 1 :])  # type: ignore[misc]
+                yield _edit(p, path, lambda xs, i=i: [*xs[:i], replace(xs[i], join=None), *xs[i + 1:]])  # type: ignore[misc]
 
 
 def shrink(p: Prog, fails: Callable[[Prog], bool], budget: int = 200, log: Callable[[str], None] = lambda s: None) -> tuple[Prog, int]:
