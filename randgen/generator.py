@@ -164,6 +164,7 @@ class Prog:
     consts: dict[int, list[int]]
     main: list
     subs: list[list]
+    dump: bool = True  # the final dump of every thread's state (the shrinker may drop it when the failure is elsewhere)
 
     @property
     def nthreads(self) -> int:
@@ -773,7 +774,8 @@ def render(p: Prog) -> str:
     _prologue(p, lay, body)
     labels = _Labels()
     _render_items(p.main, p, lay, labels, body)
-    _render_dump(lay, body)
+    if p.dump:
+        _render_dump(lay, body)
     if p.subs:
         body.append("RET")
         for j, sub in enumerate(p.subs):

@@ -81,7 +81,7 @@ def run_rtl(path: Path, sim: str, num_sp: int, defines: tuple[str, ...] = (), du
     elif dut != "rtl":
         raise ValueError(f"DUT={dut}: this checkout's testbench runs only the project's RTL")
     if out is not None:
-        kwargs["out"] = out
+        kwargs["out"] = out.resolve()  # the simulator runs inside it: a relative path would not survive
     run = LockstepRun(str(path), sim, num_sp, seed, "g80", defines, **kwargs)
     with _quiet(run.out_dir / "sim.log"):  # the simulator's own output goes to the run's log, not the summary
         res = run_lockstep(run, rerun_with_waves=waves)

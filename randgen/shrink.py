@@ -84,6 +84,8 @@ def candidates(p: Prog) -> Iterator[Prog]:
     for blk in [(1, 1, 1), (min(bx, 32), 1, 1), (max(1, bx // 2), by, bz), (bx, max(1, by // 2), bz), (bx, by, max(1, bz // 2))]:
         if blk != p.block and blk[0] * blk[1] * blk[2] < p.nthreads:
             yield replace(p, block=blk)
+    if p.dump:
+        yield replace(p, dump=False)
     for j, sub in enumerate(p.subs):
         if sub:
             q = copy.deepcopy(p)
