@@ -5,7 +5,8 @@ PY := $(VENV)/bin/python
 SETUP := $(VENV)/.setup-done
 SHARED ?= ../shared
 TEST ?= iadd
-SIM ?= icarus
+DUT ?= rtl
+SIM ?=
 NUM_SP ?= 8
 SEED ?= 1
 PROFILE ?= g80
@@ -23,7 +24,7 @@ PYTEST_ARGS ?=
 help:
 	@echo "make setup              install simulators and the Python environment (.venv)"
 	@echo "make sim TEST=iadd      programs/\$$(TEST).sass: round trip, golden model, then RTL in lock-step"
-	@echo "                        (SIM=icarus|verilator NUM_SP=8|16|32 SEED=n WAVES=0|1 PROFILE=g80|flexgrip DEFINES=MUTANT_X)"
+	@echo "                        (DUT=rtl|flexgrip SIM=icarus|verilator NUM_SP=8|16|32 SEED=n WAVES=0|1 PROFILE=g80|flexgrip DEFINES=MUTANT_X)"
 	@echo "make regress            every program on both simulators at NUM_SP 8/16/32 (JUnit + one-page summary in $(REGRESS))"
 	@echo "make coverage           functional coverage of every program (golden model, and RTL lock-step unless COVERAGE_RTL=0): HTML, text, UCIS in $(COVERAGE)/report"
 	@echo "make rtl-vectors        FP/SFU vector files through the RTL FP unit and SFU (VECTORS=\"a.txt b.txt\" SIM=icarus|verilator)"
@@ -51,7 +52,7 @@ sim: $(SETUP)
 		&& echo "$(TEST): $$(wc -l < $(BUILD)/$(TEST).hex) instructions, text -> words -> text -> words identical" \
 		|| { echo "$(TEST): round trip differs (diff $(BUILD)/$(TEST).hex $(BUILD)/$(TEST).rt.hex)"; exit 1; }
 	$(PY) -m golden run programs/$(TEST).sass --profile $(PROFILE)
-	$(PY) scripts/sim.py $(TEST) --sim $(SIM) --num-sp $(NUM_SP) --seed $(SEED) --profile $(PROFILE) \
+	$(PY) scripts/sim.py $(TEST) --dut $(DUT) $(if $(SIM),--sim $(SIM)) --num-sp $(NUM_SP) --seed $(SEED) --profile $(PROFILE) \
 		$(if $(filter 1,$(WAVES)),--waves) $(if $(DEFINES),--defines $(DEFINES))
 
 # Every program on both simulators at NUM_SP 8, 16 and 32, spread over the cores by pytest-xdist.
@@ -72,10 +73,11 @@ coverage: $(SETUP)
 
 # Vector files (default ../shared/vectors/fp32.txt and sfu.txt) through rtl/sm1_fp_alu.v and rtl/sm1_sfu.v.
 rtl-vectors: $(SETUP)
-	$(PY) scripts/rtl_vectors.py --sim $(SIM) $(VECTORS)
+	$(PY) scripts/rtl_vectors.py $(if $(SIM),--sim $(SIM)) $(VECTORS)
 
 lint: $(SETUP)
 	$(VENV)/bin/ruff check golden tests scripts tb
+	$$($(PY) -c 'import tb.runner as r; print(r.verilator_bin())')/verilator --lint-only -Wall -f rtl/sm.f --top-module sm_top
 	$(PY) scripts/gen_rtl_isa.py --check
 	$(PY) scripts/gen_sfu_rom.py --check
 
