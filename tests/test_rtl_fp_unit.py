@@ -57,9 +57,8 @@ def test_rtl_fp_unit(sim: str, shared: Path) -> None:
     ],
 )
 def test_malformed_fp_line_names_file_and_line(tmp_path: Path, line: str, message: str) -> None:
-    from test_fp_unit import inputs_of
-
     from golden.vectors import read_vectors
+    from tb.test_fp_unit import inputs_of
 
     path = tmp_path / "bad.txt"
     path.write_text(f"# header\nrcp 3f800000 -> 3f800000\n{line}\n", encoding="utf-8")

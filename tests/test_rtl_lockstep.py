@@ -2,7 +2,7 @@
 
 The default (what `make test` and CI run): every program at NUM_SP = 8 and a smoke
 set at 16 and 32. With --regress (`make regress`): every program at 8, 16 and 32. Each run's
-outcome is also recorded as JSON in $REGRESS_DIR when that is set (scripts/regress_summary.py).
+outcome is also recorded as JSON in $REGRESS_DIR when that is set (`golden regress-summary`, golden/regress_summary.py).
 """
 
 from __future__ import annotations
