@@ -149,6 +149,11 @@ def run(sim: str, toplevel: str, files: FileList | tuple[str, ...], test_module:
     build_dir = build(sim, toplevel, files, parameters, waves, defines)
     test_dir = test_dir or build_dir
     runner = get_runner(sim)
+    # cocotb_tools' runner lays this process's environment over extra_env, so a variable the caller
+    # also has in its environment would win over the value asked for here (make exports its
+    # command-line variables: `make rtl-vectors VECTORS="a b"` reached the test as one path).
+    saved = {name: os.environ.get(name) for name in extra_env or {}}
+    os.environ.update(extra_env or {})
     try:
         return Path(runner.test(
             hdl_toplevel=toplevel,
@@ -164,3 +169,9 @@ def run(sim: str, toplevel: str, files: FileList | tuple[str, ...], test_module:
     except SystemExit:
         # under pytest the runner exits on a failed cocotb test; the caller reads the results instead
         return test_dir / "results.xml"
+    finally:
+        for name, value in saved.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value

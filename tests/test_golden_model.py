@@ -8,7 +8,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from conftest import ROOT, SHARED
+from conftest import ROOT, TESTDATA
 
 from golden.checkvec import check_files
 from golden.cli import main
@@ -197,7 +197,7 @@ def test_barrier_commit_and_divergence_records() -> None:
 
 @pytest.mark.parametrize("name", ["int.txt", "fp32.txt", "sfu.txt"])
 def test_vectors_as_instructions(name: str) -> None:
-    path = SHARED / "vectors" / name
+    path = TESTDATA / "vectors" / name
     lines = sum(1 for line in path.read_text().splitlines() if line.strip() and not line.startswith("#"))
     passed, failures, errors = check_files([str(path)])
     assert not errors and not failures, "\n".join([*errors, *(f.format() for f in failures[:10])])
@@ -206,16 +206,16 @@ def test_vectors_as_instructions(name: str) -> None:
 
 @pytest.mark.parametrize("name", ["Reduction", "VectorAdd_integer", "cos_soft"])
 def test_flexgrip_bundle(name: str) -> None:
-    r = run_bundle(SHARED / "vectors" / "flexgrip_kernels" / f"{name}.txt")
+    r = run_bundle(TESTDATA / "vectors" / "flexgrip_kernels" / f"{name}.txt")
     assert not r.int_failed, r.int_failed[:5]
     assert not r.float_failed, r.float_failed[:5]
-    assert r.int_passed + r.float_passed == len((SHARED / "vectors" / "flexgrip_kernels" / f"{name}.expected.log").read_text().split("\n")) - 1
+    assert r.int_passed + r.float_passed == len((TESTDATA / "vectors" / "flexgrip_kernels" / f"{name}.expected.log").read_text().split("\n")) - 1
 
 
 def test_flexgrip_bundle_differs_under_g80_semantics() -> None:
     """Reduction's results depend on FlexGripPlus deviations (LOP.PASS_B as NOT src1, ...): under
     silicon semantics its 33 output words differ, so the profile is what makes it pass."""
-    r = run_bundle(SHARED / "vectors" / "flexgrip_kernels" / "Reduction.txt", G80)
+    r = run_bundle(TESTDATA / "vectors" / "flexgrip_kernels" / "Reduction.txt", G80)
     assert len(r.int_failed) == 33
 
 

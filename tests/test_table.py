@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import itertools
 import re
+from pathlib import Path
 
 import pytest
-from conftest import SHARED
 
 from golden.isa import FORMS, IllegalInstruction, decode
 from golden.isa import conditions as cond
@@ -72,8 +72,8 @@ def test_formats() -> None:
 
 
 # The condition table of ISA.md 2.2 (independent of this project's code): evaluate its formulas.
-def _isa_conditions() -> dict[int, str]:
-    text = (SHARED / "reference" / "ISA.md").read_text(encoding="utf-8")
+def _isa_conditions(shared: Path) -> dict[int, str]:
+    text = (shared / "reference" / "ISA.md").read_text(encoding="utf-8")
     section = text.split("### 2.2", 1)[1].split("###", 1)[0]
     out = {}
     for m in re.finditer(r"^\| ([0-9a-f]{2}) \| [^|]*\| [^|]*\| (.*?) \|$", section, re.MULTILINE):
@@ -114,8 +114,8 @@ def _negations(expr: str) -> str:
     return out
 
 
-def test_condition_table_matches_isa_md() -> None:
-    formulas = _isa_conditions()
+def test_condition_table_matches_isa_md(shared: Path) -> None:
+    formulas = _isa_conditions(shared)
     assert len(formulas) >= 24
     for code, formula in formulas.items():
         for flags in range(16):
