@@ -37,7 +37,6 @@ class LockstepRun:
     out: Path | None = None
     dut: str = DEFAULT  # the DUT adapter (tb/adapters): rtl | flexgrip
     max_mismatches: int = 1  # mismatches let through before the run ends
-    extra: dict[str, str] = field(default_factory=dict)  # adapter-specific settings (LockstepConfig.extra)
 
     @property
     def path(self) -> Path:
@@ -60,7 +59,7 @@ class LockstepRun:
         """The configuration the test reads from ConfigDB (tb/config.py)."""
         return LockstepConfig(str(self.path), self.dut, self.sim, self.num_sp, self.seed, self.profile, tuple(self.defines), self.max_latency,
                               self.ready_p, self.max_mismatches, self.watchdog, str(result) if result else "", self.rerun_command(),
-                              str(Path(self.coverage).resolve()) if self.coverage is not None else "", dict(self.extra))  # fmt: skip
+                              str(Path(self.coverage).resolve()) if self.coverage is not None else "")  # fmt: skip
 
     def build(self, waves: bool = False) -> Path:
         """Build (or reuse) the simulator model of this run; a run builds it anyway, benchmarks do it first."""
