@@ -12,7 +12,7 @@ from conftest import ROOT, TESTDATA
 
 from golden.checkvec import check_files
 from golden.cli import main
-from golden.errors import MemoryFault, ModelError, RunawayError, StackError, TrapError
+from golden.errors import MemoryFault, ModelError, RunawayError, StackError, TrapError, UnimplementedError
 from golden.flexgrip_bundle import run_bundle
 from golden.isa import assemble
 from golden.memory import Memory
@@ -53,6 +53,7 @@ BAD_EXPECT = {
     "trap": (TrapError, r"PC 0x0008: TRAP"),
     "join_empty": (StackError, r"PC 0x0000: join \(.S\) with an empty SIMT stack"),
     "brk_no_pbk": (StackError, r"BRK without a PBK entry"),
+    "tex": (UnimplementedError, r"^TEX at PC 0x0008 is not implemented \(TEX.FETCH.1D R0, 0x0, 0x0, 0x1; block 0 warp 0\)"),
 }
 
 
@@ -273,3 +274,11 @@ def test_program_disassembly_reassembles(path: Path) -> None:
     words = load_program(path).program.words
     lines, _ = format_listing(words)
     assert assemble("\n".join(lines)).words == words
+
+
+def test_texture_32bit_form_is_unimplemented_by_name() -> None:
+    """TEX32 (the 32-bit form) is refused by name too, at its own PC."""
+    code = assemble("MOV32 R1, R0\nTEX32.2D R0, 0x1, 0x1\nNOP").words
+    sm = SM(code, Launch(), Memory("global", 16))
+    with pytest.raises(UnimplementedError, match=r"^TEX32 at PC 0x0004 is not implemented \(TEX32.2D R0, 0x1, 0x1;"):
+        sm.run()

@@ -58,7 +58,9 @@ def test_every_long_opcode_decodes_or_says_why() -> None:
 
 @pytest.mark.parametrize(
     ("words", "phrase"),
-    [((0x80000001, 0x00000780), "interp"), ((0xF0000001, 0x00000780), "texture"), ((0x60000003, 0), "quadon"),
+    [((0x80000001, 0x00000780), "interp"), ((0x60000003, 0), "quadon"),
+     # texture words with no SM_1.0 compute form (envydis/g80.c: w1[31:28] 8 texcsaa, 6 with w1[19:16] 1 texprep, c emit)
+     ((0xF0000001, 0x80000780), "texcsaa"), ((0xF0000001, 0x60010780), "texprep"), ((0xF0000001, 0xC0000780), "emit"),
      ((0x10000001, 0x60000780), "vote"), ((0xE0000001, 0x40000780), "f64"), ((0xD0000001, 0xC0000780), "red g[]")],
 )
 def test_absent_opcodes_are_named(words: tuple[int, int], phrase: str) -> None:
