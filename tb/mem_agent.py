@@ -55,7 +55,13 @@ class TbMemory:
 
     def __init__(self, image: np.ndarray, local_bytes: int, threads: int) -> None:
         self.glob = image.copy()
+        self.local_bytes = local_bytes
         self.local = np.zeros(max(local_bytes * threads, 4), np.uint8)
+
+    def clear_local(self, first_thread: int, count: int) -> None:
+        """Zero the local memory of thread slots first_thread..first_thread+count-1: the next block
+        placed there starts with zeroed local memory, as in the golden model (README, "Model decisions")."""
+        self.local[first_thread * self.local_bytes : (first_thread + count) * self.local_bytes] = 0
 
     def access(self, req: MemRequest) -> int:
         mem = self.local if req.local else self.glob
