@@ -65,31 +65,21 @@ def _int(text: str) -> int | None:
 
 
 def group_lanes(rows: list[LaneDiff], min_group: int = 2) -> list[tuple[str, str, str]]:
-    """Console rows (lanes, expected, actual) of a lane table: lanes with the same expected and
-    actual value become one row; lanes left alone whose values differ by the same amount
-    (actual = expected + d, modulo the width of the printed value) or the same bits (actual =
-    expected ^ x) become one row saying so, with the first lane's values as an example. Rows not
-    about a lane (memory bytes) stay as they are."""
-    out: list[tuple[str, str, str]] = []
-    by_pair: dict[tuple[str, str], list[int]] = {}
-    for r in rows:
-        if r.lane is None:
-            out.append(("-", r.expected, r.actual))
-        else:
-            by_pair.setdefault((r.expected, r.actual), []).append(r.lane)
-    single: list[tuple[int, str, str]] = []
+    """Console rows (lanes, expected, actual) of a lane table, lanes that differ the same way on one
+    row: the same difference (actual = expected + d, modulo the width of the printed value), else
+    the same differing bits (actual = expected ^ x), with the first lane's values as an example, or
+    as the values themselves when every lane of the group has the same pair; then lanes where one
+    side is the same and the other steps evenly from lane to lane; then identical pairs of values
+    that are not numbers. Rows not about a lane (memory bytes) stay as they are, last."""
+    out = [("-", r.expected, r.actual) for r in rows if r.lane is None]
+    single = sorted((r.lane, r.expected, r.actual) for r in rows if r.lane is not None)
     pairs: list[tuple[int, tuple[str, str, str]]] = []
-    for (exp, act), lanes in by_pair.items():
-        if len(lanes) >= min_group:
-            pairs.append((lanes[0], (lane_list(lanes), exp, act)))
-        else:
-            single.extend((lane, exp, act) for lane in lanes)
     for relation in ("+", "^"):
         groups: dict[int, list[tuple[int, str, str]]] = {}
         rest: list[tuple[int, str, str]] = []
         for lane, exp, act in single:
             e, a = _int(exp), _int(act)
-            if e is None or a is None:
+            if e is None or a is None or len(exp) != len(act):
                 rest.append((lane, exp, act))
                 continue
             width = 4 * (len(exp) - 2)
@@ -100,14 +90,19 @@ def group_lanes(rows: list[LaneDiff], min_group: int = 2) -> list[tuple[str, str
             if len(members) < min_group:
                 single.extend(members)
                 continue
-            width = 4 * (len(members[0][1]) - 2)
+            lane, exp, act = members[0]
+            lanes = lane_list([m[0] for m in members])
+            if all(m[1:] == (exp, act) for m in members):
+                pairs.append((lane, (lanes, exp, act)))
+                continue
+            width = 4 * (len(exp) - 2)
             if relation == "+":
                 signed = key - (1 << width) if key >> (width - 1) else key
                 rule = f"actual = expected {'+' if signed >= 0 else '-'} {abs(signed):#x}"
             else:
                 rule = f"actual = expected ^ {key:#x}"
-            lane, exp, act = members[0]
-            pairs.append((lane, (lane_list([m[0] for m in members]), rule, f"(lane {lane}: {exp} -> {act})")))
+            pairs.append((lane, (lanes, rule, f"(lane {lane}: {exp} -> {act})")))
+        single.sort()
     # one side the same in every lane, the other a progression over the lanes: one row
     for fixed, moving in ((1, 2), (2, 1)):
         groups2: dict[str, list[tuple[int, str, str]]] = {}
@@ -125,7 +120,11 @@ def group_lanes(rows: list[LaneDiff], min_group: int = 2) -> list[tuple[str, str
                 pairs.append((members[0][0], (lane_list([m[0] for m in members]), *row)))
             else:
                 single.extend(members)
-    pairs.extend((lane, (str(lane), exp, act)) for lane, exp, act in sorted(single))
+        single.sort()
+    by_pair: dict[tuple[str, str], list[int]] = {}
+    for lane, exp, act in single:
+        by_pair.setdefault((exp, act), []).append(lane)
+    pairs.extend((lanes[0], (lane_list(lanes), exp, act)) for (exp, act), lanes in by_pair.items())
     return [p for _, p in sorted(pairs, key=lambda x: x[0])] + out
 
 
