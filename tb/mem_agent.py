@@ -26,7 +26,11 @@ from cocotb_bus.monitors import BusMonitor
 
 
 class MemoryFault(AssertionError):
-    """The DUT addressed memory the test did not give it."""
+    """The DUT addressed memory the test did not give it (`req`: the request, when known)."""
+
+    def __init__(self, message: str, req: MemRequest | None = None) -> None:
+        super().__init__(message)
+        self.req = req
 
 
 @dataclass(frozen=True)
@@ -67,7 +71,7 @@ class TbMemory:
         mem = self.local if req.local else self.glob
         addr = req.addr
         if addr + 4 > mem.size:
-            raise MemoryFault(f"cycle {req.cycle}: DUT accessed {'local' if req.local else 'global'} memory at {addr:#x}, beyond {mem.size:#x}")
+            raise MemoryFault(f"cycle {req.cycle}: DUT accessed {'local' if req.local else 'global'} memory at {addr:#x}, beyond {mem.size:#x}", req)
         if req.we:
             for k in range(4):
                 if req.be >> k & 1:

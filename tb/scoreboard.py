@@ -27,6 +27,8 @@ final memory image.
 
 from __future__ import annotations
 
+import copy
+import re
 from collections import Counter, deque
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -36,7 +38,7 @@ import numpy as np
 from pyuvm import uvm_analysis_port, uvm_subscriber
 
 from golden.commit import Commit, MemWrite, RegWrite
-from golden.errors import ModelError
+from golden.errors import MemoryFault, ModelError
 from golden.sm import SM
 
 from .dut import DutCommit
@@ -45,6 +47,7 @@ from .report import BLOCK_MARK, FailureReport, FieldDiff, LaneDiff
 
 HISTORY = 8
 LOADS = {"gld": "global", "lld": "local"}  # families whose register value the memory supplies
+MEMORY_FAMILIES = {"global": {"gld", "gst"}, "local": {"lld", "lst"}}
 _BITS = np.arange(32, dtype=np.uint64)
 
 
@@ -115,7 +118,7 @@ class Scoreboard(uvm_subscriber):
             last = block
         return out
 
-    def _block_of(self, warp: int) -> int | None:
+    def block_of(self, warp: int) -> int | None:
         return self.model.warps[warp].block.index if warp < len(self.model.warps) else None
 
     def build_phase(self) -> None:
@@ -140,7 +143,7 @@ class Scoreboard(uvm_subscriber):
     def _fail(self, kind: str, message: str, dut: DutCommit, text: str = "", diffs: list[FieldDiff] | None = None) -> None:
         self.verdict.mismatches += 1
         d = dut.commit
-        report = FailureReport(kind, message, cycle=dut.cycle, cta=d.cta, block=self._block_of(d.warp), warp=d.warp, pc=d.pc, text=text,
+        report = FailureReport(kind, message, cycle=dut.cycle, cta=d.cta, block=self.block_of(d.warp), warp=d.warp, pc=d.pc, text=text,
                                diffs=diffs or [], history=self.history_of(d.warp), mismatches=self.verdict.mismatches)  # fmt: skip
         if self.verdict.report is not None:
             self.verdict.report.mismatches = self.verdict.mismatches
@@ -231,6 +234,39 @@ class Scoreboard(uvm_subscriber):
             lines.append(f"{BLOCK_MARK} block {w.block.index} begins (slot {w.block.slot}, warp slot {warp}) {BLOCK_MARK}")
         if not lines or not lines[-1].startswith(f"{pc:04x}"):
             lines.append(f"{pc:04x}  {out['text']}   <- the {self.verdict.context.get('dut', 'DUT')} stopped here")
+        return out
+
+    def explain_memory_fault(self, local: bool, addr: int, lane: int | None) -> dict:
+        """A DUT request outside the testbench's memory: which warp made it and what the model says.
+        The faulting memory instruction has not committed, so it is the next instruction of its
+        warp in the model; each warp whose next instruction is a global/local access is stepped on
+        a copy of the model, and the one that faults in the same lane (and, for global memory, in
+        the same 32-bit word) is reported with the model's fault."""
+        out: dict = {"text": "", "cta": None, "block": None, "warp": None, "pc": None, "history": [], "model_says": ""}
+        space = "local" if local else "global"
+        trial = copy.deepcopy(self.model)
+        if trial.round_done and not trial.start_next_round():
+            out["model_says"] = "every block has finished in the model"
+            return out
+        found = []
+        for w in trial.warps:
+            if w.done or w.waiting or trial.plan(w.pc).insn.form.family not in MEMORY_FAMILIES[space]:
+                continue
+            pc, block, slot = w.pc, w.block.index, w.block.slot
+            try:
+                trial.step(w)
+            except MemoryFault as exc:
+                fault_lane = int(m.group(1)) if (m := re.search(r"lane (\d+)", str(exc))) else None
+                if (lane is None or fault_lane == lane) and (local or exc.addr & ~3 == addr):
+                    found.append((w.wid, pc, block, slot, f"it faults too, so the program is at fault: {exc}"))
+            except ModelError:
+                continue
+        if not found:
+            out["model_says"] = f"no warp's next {space} access faults in the model (lane {lane}), so the {self.verdict.context.get('dut', 'DUT')} is wrong"
+            return out
+        warp, pc, block, slot, says = found[0]
+        out.update(warp=warp, pc=pc, block=block, cta=slot, text=self.model.plan(pc).text, history=self.history_of(warp), model_says=says)
+        out["history"].append(f"{pc:04x}  {out['text']}   <- the request of this instruction")
         return out
 
     # -- field by field --------------------------------------------------------------------------

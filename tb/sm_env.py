@@ -104,11 +104,14 @@ class SmEnv(uvm_env):
     def error(self, exc: Exception) -> None:
         """A failure raised inside a monitor's task (they run outside the test's own code)."""
         if isinstance(exc, UnknownValue):
-            block = self.scoreboard._block_of(exc.warp) if exc.warp is not None else None
+            block = self.scoreboard.block_of(exc.warp) if exc.warp is not None else None
             self.verdict.fail(FailureReport("x_or_z", str(exc), cycle=exc.cycle, cta=exc.cta, block=block, warp=exc.warp, pc=exc.pc,
                                             text=self._text(exc.pc), history=self.scoreboard.history_of(exc.warp)))  # fmt: skip
         elif isinstance(exc, MemoryFault):
-            self.verdict.fail(FailureReport("memory_fault", str(exc), cycle=self.cycles.now()))
+            req = exc.req
+            why = self.scoreboard.explain_memory_fault(req.local, req.addr, req.tag & 0x1F) if req is not None else {}
+            message = str(exc) + (f" (request tag {req.tag:#x}: lane {req.tag & 0x1F}, part {req.tag >> 5})" if req is not None else "")
+            self.verdict.fail(FailureReport("memory_fault", message, cycle=self.cycles.now(), **why))
         else:
             self.verdict.fail(FailureReport("testbench", f"{type(exc).__name__}: {exc}", cycle=self.cycles.now()))
 

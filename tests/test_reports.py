@@ -158,3 +158,14 @@ def test_dut_error_at_the_start_of_the_next_block() -> None:
     got = sb.explain_error(0, 0)
     assert (got["block"], got["cta"]) == (1, 0)
     assert got["history"][-2].startswith(f"{BLOCK_MARK} block 1 begins") and got["history"][-1].startswith("0000")
+
+
+def test_memory_fault_no_model_warp_faults_blames_the_dut() -> None:
+    """programs/global.sass's accesses stay inside its buffers: a DUT request at 0x10000 is the DUT's fault."""
+    sb, _ = fresh_scoreboard(ROOT / "programs" / "global.sass")
+    model = sb.model
+    while model.plan(model.warps[0].pc).insn.form.family != "gld":  # up to the first global load
+        model.step(model.warps[0])
+    got = sb.explain_memory_fault(False, 0x10000, 1)
+    assert got["warp"] is None and got["model_says"] == "no warp's next global access faults in the model (lane 1), so the RTL is wrong"
+    assert model.plan(model.warps[0].pc).insn.form.family == "gld"  # a copy was stepped, not the model

@@ -49,6 +49,20 @@ def test_rtl_error_report_names_instruction_and_what_the_model_says(tmp_path: Pa
     assert f"block 0 (slot 0), warp 0, PC {pc:#06x}:  {text}" in printed and "golden model on the same instruction:" in printed
 
 
+def test_memory_fault_report_names_warp_instruction_and_what_the_model_says(tmp_path: Path) -> None:
+    """programs/bad/global_oob.sass: lane 1 loads from 1 << 16 (its comment), past the 512-byte
+    global memory; the testbench's memory refuses the request, and the report finds the warp and
+    instruction through the model, which faults at the same lane and address."""
+    r = LockstepRun(str(ROOT / "programs" / "bad" / "global_oob.sass"), "icarus", out=tmp_path / "run")
+    result = run_lockstep(r, rerun_with_waves=False)
+    report = result.report
+    assert report is not None and report.kind == "memory_fault", result.summary()
+    assert (report.warp, report.pc, report.text, report.block) == (0, 0x10, "GLD.E.U32 R3, global14[R2]", 0)
+    assert "global memory at 0x10000" in report.message and "lane 1, part 0" in report.message
+    assert "it faults too, so the program is at fault" in report.model_says
+    assert "lane 1: global access of 4 byte(s) at 0x10000 is outside 0..0x1ff" in report.model_says
+
+
 def make_sim(test: str) -> subprocess.CompletedProcess:
     return subprocess.run(["make", "--no-print-directory", "sim", f"TEST={test}"], cwd=ROOT, capture_output=True, text=True, timeout=600)
 
