@@ -182,7 +182,8 @@ class Scoreboard(uvm_subscriber):
                 for f in diffs:
                     if f.field == "gpr":
                         f.source = f"testbench {space} memory"
-                message += f" (the loaded value: the {self.verdict.context.get('dut', 'DUT')} passed on what the testbench's {space} memory returned)"
+                message += (f" (a loaded value: the {self.verdict.context.get('dut', 'DUT')} passed on what the testbench's {space} memory returned "
+                            "for the addresses it requested)")
             self._fail("mismatch", message, dut, c.text, diffs)
             return
         self.compared += 1
