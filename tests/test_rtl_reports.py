@@ -9,6 +9,7 @@ that works for it.
 
 from __future__ import annotations
 
+import os
 import re
 import subprocess
 from pathlib import Path
@@ -63,8 +64,12 @@ def test_memory_fault_report_names_warp_instruction_and_what_the_model_says(tmp_
     assert "lane 1: global access of 4 byte(s) at 0x10000 is outside 0..0x1ff" in report.model_says
 
 
+# a make of our own: no variables of an enclosing `make test SIM=...` (they travel in MAKEFLAGS)
+CLEAN_ENV = {k: v for k, v in os.environ.items() if k not in ("MAKEFLAGS", "MFLAGS", "MAKELEVEL", "MAKEOVERRIDES")}
+
+
 def make_sim(test: str) -> subprocess.CompletedProcess:
-    return subprocess.run(["make", "--no-print-directory", "sim", f"TEST={test}"], cwd=ROOT, capture_output=True, text=True, timeout=600)
+    return subprocess.run(["make", "--no-print-directory", "sim", f"TEST={test}"], cwd=ROOT, capture_output=True, text=True, timeout=600, env=CLEAN_ENV)
 
 
 def test_make_sim_takes_a_path_and_its_rerun_command_works(tmp_path: Path) -> None:
@@ -84,7 +89,8 @@ def test_make_sim_takes_a_path_and_its_rerun_command_works(tmp_path: Path) -> No
     rerun = re.search(r"rerun: (make sim .*)", failed.stdout)
     assert rerun is not None, failed.stdout[-3000:]
     assert rerun.group(1) == "make sim TEST=programs/bad/shared_oob.sass SIM=icarus NUM_SP=8 SEED=1 WAVES=1"
-    again = subprocess.run([*rerun.group(1).split(), "--no-print-directory"], cwd=ROOT, capture_output=True, text=True, timeout=600)
+    again = subprocess.run([*rerun.group(1).split(), "--no-print-directory"], cwd=ROOT, capture_output=True, text=True, timeout=600,
+                           env=CLEAN_ENV)  # fmt: skip
     assert again.returncode != 0
     assert "LOCK-STEP FAILURE (rtl_error): shared_oob" in again.stdout and "sm_top.fst (look at cycle" in again.stdout
     assert f"rerun: {rerun.group(1)}" in again.stdout
