@@ -5,7 +5,8 @@ PY := $(VENV)/bin/python
 SETUP := $(VENV)/.setup-done
 TESTDATA := testdata
 TEST ?= iadd
-SIM ?= icarus
+DUT ?= rtl
+SIM ?=
 NUM_SP ?= 8
 SEED ?= 1
 PROFILE ?= g80
@@ -31,8 +32,8 @@ RANDOM_SEED ?= 1000
 
 help:
 	@echo "make setup              install simulators and the Python environment (.venv)"
-	@echo "make sim TEST=iadd      programs/\$$(TEST).sass: round trip, golden model, then RTL in lock-step"
-	@echo "                        (SIM=icarus|verilator NUM_SP=8|16|32 SEED=n WAVES=0|1 PROFILE=g80|flexgrip DEFINES=MUTANT_X)"
+	@echo "make sim TEST=iadd      programs/\$$(TEST).sass (or TEST=path/to/x.sass): round trip, golden model, then the DUT (default the RTL) in lock-step"
+	@echo "                        (DUT=rtl|flexgrip SIM=icarus|verilator NUM_SP=8|16|32 SEED=n WAVES=0|1 PROFILE=g80|flexgrip DEFINES=MUTANT_X)"
 	@echo "make random SEED=n COUNT=k  k constrained-random programs from seed n in lock-step (PRESET= CONFIG= KNOBS= SIM= NUM_SP= DUT= DEFINES= SHRINK=0|1)"
 	@echo "make regress            every program on both simulators at NUM_SP 8/16/32 (JUnit + one-page summary in $(REGRESS))"
 	@echo "make coverage           functional coverage of every program (golden model, and RTL lock-step unless COVERAGE_RTL=0): HTML, text, UCIS in $(COVERAGE)/report"
@@ -51,24 +52,26 @@ setup: $(SETUP)
 
 # The main job: assemble the program and check that disassembly gives back the same words, run it
 # on the golden model against its expectations, then on the RTL in lock-step with the model.
+# TEST is a name of programs/ or a path (a .sass program; a .txt FlexGripPlus kernel bundle runs in
+# lock-step only). A model run that fails does not stop the lock-step run (a bad/ program's
+# fault is then seen on both sides), but fails the target.
+PROGRAM = $(if $(filter %.sass %.txt,$(TEST)),$(TEST),programs/$(TEST).sass)
 sim: $(SETUP)
-	@test -f programs/$(TEST).sass || { echo "no program programs/$(TEST).sass (see 'ls programs')"; exit 2; }
-	@mkdir -p $(BUILD)
-	$(PY) -m golden asm programs/$(TEST).sass --format hex -o $(BUILD)/$(TEST).hex
-	$(PY) -m golden disasm $(BUILD)/$(TEST).hex | tee $(BUILD)/$(TEST).dis
-	$(PY) -m golden asm $(BUILD)/$(TEST).dis --format hex -o $(BUILD)/$(TEST).rt.hex
-	@cmp -s $(BUILD)/$(TEST).hex $(BUILD)/$(TEST).rt.hex \
-		&& echo "$(TEST): $$(wc -l < $(BUILD)/$(TEST).hex) instructions, text -> words -> text -> words identical" \
-		|| { echo "$(TEST): round trip differs (diff $(BUILD)/$(TEST).hex $(BUILD)/$(TEST).rt.hex)"; exit 1; }
-	$(PY) -m golden run programs/$(TEST).sass --profile $(PROFILE)
-	$(PY) scripts/sim.py $(TEST) --sim $(SIM) --num-sp $(NUM_SP) --seed $(SEED) --profile $(PROFILE) \
-		$(if $(filter 1,$(WAVES)),--waves) $(if $(DEFINES),--defines $(DEFINES))
+	@test -f "$(PROGRAM)" || { echo "no program $(PROGRAM) (TEST is a name of programs/, see 'ls programs', or a path to a .sass program or kernel bundle)"; exit 2; }
+	$(if $(filter %.sass,$(PROGRAM)),$(PY) -m golden roundtrip $(PROGRAM) -o $(BUILD))
+	@status=0; \
+	$(if $(filter %.sass,$(PROGRAM)),echo "$(PY) -m golden run $(PROGRAM) --profile $(PROFILE)"; \
+	$(PY) -m golden run $(PROGRAM) --profile $(PROFILE) || { status=1; echo "make sim: the golden model alone failed (above); the lock-step run goes on"; };) \
+	echo "$(PY) scripts/sim.py $(PROGRAM) ..."; \
+	$(PY) scripts/sim.py $(PROGRAM) --dut $(DUT) $(if $(SIM),--sim $(SIM)) --num-sp $(NUM_SP) --seed $(SEED) --profile $(PROFILE) \
+		$(if $(filter 1,$(WAVES)),--waves) $(if $(DEFINES),--defines $(DEFINES)) || status=1; \
+	exit $$status
 
 # Constrained-random programs (randgen/) in lock-step: one line per program, `N passed, M failed`;
 # failures kept in build/random/failures with the command that reruns them, shrunk next to them.
 random: $(SETUP)
 	$(PY) -m randgen run --seed $(SEED) --count $(COUNT) --preset $(PRESET) $(if $(CONFIG),--config $(CONFIG)) \
-		$(foreach k,$(KNOBS),--set $(k)) --sim $(SIM) --num-sp $(NUM_SP) --dut $(DUT) \
+		$(foreach k,$(KNOBS),--set $(k)) $(if $(SIM),--sim $(SIM)) --num-sp $(NUM_SP) --dut $(DUT) \
 		$(if $(DEFINES),--defines $(DEFINES) --baseline) $(if $(filter 1,$(SHRINK)),--shrink)
 
 # Every program on both simulators at NUM_SP 8, 16 and 32, spread over the cores by pytest-xdist;
@@ -78,25 +81,26 @@ regress: $(SETUP)
 	REGRESS_DIR=$(REGRESS)/runs $(PY) -m pytest -n auto -q tests/test_rtl_lockstep.py --regress --junitxml=$(REGRESS)/junit.xml $(PYTEST_ARGS) || true
 	$(if $(filter-out 0,$(RANDOM)),for sp in 8 16 32; do $(PY) -m randgen run --seed $(RANDOM_SEED) --count $(RANDOM) --preset $(PRESET) \
 		--sim verilator --num-sp $$sp -o $(REGRESS)/random_sp$$sp; done | tee $(REGRESS)/random.txt || true)
-	$(PY) scripts/regress_summary.py $(REGRESS)/runs --junit $(REGRESS)/junit.xml -o $(REGRESS)/summary.md
+	$(PY) -m golden regress-summary $(REGRESS)/runs --junit $(REGRESS)/junit.xml -o $(REGRESS)/summary.md
 
 # Functional coverage (golden/coverage): every program on the golden model with commit sampling,
 # then (COVERAGE_RTL=1) the lock-step regression sampling the commits the scoreboard compared;
 # all runs merged into one HTML page, a text summary and a UCIS database.
 coverage: $(SETUP)
 	rm -rf $(COVERAGE) && mkdir -p $(COVERAGE)/golden $(COVERAGE)/rtl
-	ls programs/*.sass | xargs -P 2 -I{} sh -c 'n=$$(basename {} .sass); $(PY) -m golden run {} --cov $(COVERAGE)/golden/$$n.json > $(COVERAGE)/golden/$$n.log 2>&1 || { echo "coverage: {} failed (see $(COVERAGE)/golden/$$n.log)"; exit 255; }'
+	$(PY) -m golden coverage-runs programs/*.sass -o $(COVERAGE)/golden --jobs 2
 	$(if $(filter 1,$(COVERAGE_RTL)),COVERAGE_DIR=$(COVERAGE)/rtl $(PY) -m pytest -n auto -q tests/test_rtl_lockstep.py -k "sp8" $(PYTEST_ARGS))
-	$(PY) scripts/coverage.py -o $(COVERAGE)/report $(COVERAGE)/golden/*.json $$(ls $(COVERAGE)/rtl/*.json 2>/dev/null)
+	$(PY) -m golden coverage-report -o $(COVERAGE)/report $(COVERAGE)/golden $(COVERAGE)/rtl
 	@echo "coverage: open $(COVERAGE)/report/coverage.html"
 
 # Vector files (default testdata/vectors/fp32.txt and sfu.txt) through rtl/sm1_fp_alu.v and rtl/sm1_sfu.v.
 # VECTORS="a.txt b.txt" become the script's arguments, one file each.
 rtl-vectors: $(SETUP)
-	$(PY) scripts/rtl_vectors.py --sim $(SIM) $(VECTORS)
+	$(PY) scripts/rtl_vectors.py $(if $(SIM),--sim $(SIM)) $(VECTORS)
 
 lint: $(SETUP)
 	$(VENV)/bin/ruff check golden tests scripts tb randgen
+	$$($(PY) -c 'import tb.runner as r; print(r.verilator_bin())')/verilator --lint-only -Wall -f rtl/sm.f --top-module sm_top
 	$(PY) scripts/gen_rtl_isa.py --check
 	$(PY) scripts/gen_sfu_rom.py --check
 

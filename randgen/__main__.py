@@ -35,7 +35,7 @@ def _parser() -> argparse.ArgumentParser:
         p.add_argument("--set", action="append", default=[], metavar="KNOB=VALUE", help="override one knob (TOML value)")
         p.add_argument("-o", "--out", type=Path, default=OUT, help="where programs are written")
     r = sub.choices["run"]
-    r.add_argument("--sim", default="verilator", choices=["icarus", "verilator", "golden"])
+    r.add_argument("--sim", default="verilator", help="icarus, verilator (default), another simulator of the DUT, or golden (the model alone)")
     r.add_argument("--num-sp", type=int, default=8, choices=[8, 16, 32])
     r.add_argument("--dut", default="rtl")
     r.add_argument("--defines", default="", help="comma-separated Verilog defines (a MUTANT_* variant)")
