@@ -45,6 +45,7 @@ def _parser() -> argparse.ArgumentParser:
     r.add_argument("--baseline", action="store_true",
                    help="with --defines: rerun each failure without the defines; a failure the unmodified RTL shares is not the mutant's")
     r.add_argument("--waves", action="store_true", help="rerun a failure with waveforms")
+    r.add_argument("--cov", type=Path, help="with --sim golden: write functional coverage of each program to this folder")
     return ap
 
 
@@ -82,7 +83,7 @@ def main(argv: list[str] | None = None) -> int:
 
     def execute(path: Path) -> Outcome:
         if args.sim == "golden":
-            return run_golden(path)
+            return run_golden(path, args.cov)
         return run_rtl(path, args.sim, args.num_sp, defines, args.dut, args.waves)
 
     passed = failed = skipped = 0

@@ -58,12 +58,22 @@ def write_program(seed: int, cfg: Config, preset: str, out: Path = OUT) -> Path:
     return path
 
 
-def run_golden(path: Path) -> Outcome:
-    """The program on the golden model alone."""
+def run_golden(path: Path, cov_dir: Path | None = None) -> Outcome:
+    """The program on the golden model alone; with `cov_dir`, functional coverage of its commits is
+    written there (COV_DIR/NAME.json, for `python -m golden coverage-report`)."""
     seed = _seed_of(path)
     t0 = time.perf_counter()
     try:
-        r = run_program(load_program(path), G80)
+        if cov_dir is not None:
+            from golden.coverage import Coverage
+            from golden.coverage.golden_run import run_with_coverage
+
+            cov = Coverage(run=f"randgen {path.stem}")
+            r = run_with_coverage(load_program(path), G80, cov)
+            cov_dir.mkdir(parents=True, exist_ok=True)
+            cov.save(cov_dir / f"{path.stem}.json")
+        else:
+            r = run_program(load_program(path), G80)
     except ModelError as e:
         return Outcome(seed, path, False, f"{path.name}: model error: {e}", "model", wall=time.perf_counter() - t0)
     wall = time.perf_counter() - t0
