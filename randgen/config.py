@@ -23,7 +23,7 @@ DEFAULT_MIX: dict[str, float] = {
 }  # fmt: skip
 
 # Control structures: weight of each kind among the items of a block.
-DEFAULT_CONTROL: dict[str, float] = {"ops": 6, "if": 2, "loop": 1.2, "pbk": 0.8, "call": 0.8}
+DEFAULT_CONTROL: dict[str, float] = {"ops": 6, "if": 2, "loop": 1.2, "pbk": 0.8, "call": 0.8, "skip": 0.6}
 
 
 @dataclass(frozen=True)

@@ -122,6 +122,14 @@ class Loop:
 
 
 @dataclass
+class Skip:  # a uniform branch (the same outcome for every lane): BRA over the body or not, no divergence
+    creg: int
+    compare: str  # the ISET condition comparing R124 with itself
+    code: str  # the condition the branch tests
+    body: list
+
+
+@dataclass
 class Break:  # BRK of the enclosing pbk loop, at the top level of its body
     cond: Cond
 
@@ -141,6 +149,8 @@ class Exchange:  # BAR; read the slot of thread (ltid + k) mod n; BAR
     k: int
     reads: list[tuple[int, int, int]]  # (size 2/4, register field value, offset in units)
     creg: int
+    barrier: int = 0  # b0-b15
+    count: str = "0xfff"  # the whole block: 0xfff or the "all" form
 
 
 @dataclass
@@ -321,7 +331,7 @@ class Generator:
         if "src1_s" in f:
             f["src1_s"] = int(r.random() < 0.25)
             if f["src1_s"]:
-                f["src1"] = r.randint(0, 15)
+                f["src1"] = r.randint(0, 3) << 5 | r.randint(0, 15)  # access size in src1[6:5], offset in units below
         if "pcond" in f:
             if r.random() < self.cfg.guard:
                 f["pcond"] = r.randint(0, 31)
@@ -338,9 +348,9 @@ class Generator:
         if "loff" in f:
             f["loff"] = r.randint(0, lay.local - 1)
         if "sreg" in f:
-            f["sreg"] = r.choice([0, 2, 3])
+            f["sreg"] = r.choice([0, *range(2, 16)])
         if "adst" in f:
-            f["adst"] = 3
+            f["adst"] = r.choice([3, 3, 3, 0])
         if "gspace" in f:
             f["gspace"] = 14
             f["src1"] = lay.rt
@@ -379,7 +389,15 @@ class Generator:
                 if op.areg and not 0 <= op.offset <= lay.slot - op.size:
                     return None
             elif isinstance(op, ConstOperand):
-                if op.areg or op.postinc or op.bank not in CONST_BANKS or not 0 <= op.offset <= 4 * CONST_WORDS - op.size:
+                if op.bank not in CONST_BANKS:
+                    return None
+                if op.areg == 2:  # $a-indexed: A2 is set to a small base first, so the address stays in the defined words
+                    base = self.rng.randrange(0, 2 * CONST_WORDS, 4)
+                    prefix = [f"ADA A2, A0, {base:#x}"]
+                    last = base + (0 if op.postinc else op.offset) + op.size
+                    if not base + (0 if op.postinc else op.offset) >= 0 or last > 4 * CONST_WORDS:
+                        return None
+                elif op.areg or op.postinc or not 0 <= op.offset <= 4 * CONST_WORDS - op.size:
                     return None
             elif isinstance(op, LocalOperand):
                 if op.areg == 2:
@@ -392,8 +410,8 @@ class Generator:
                 if op.space != 14 or op.reg != lay.rt:
                     return None
             elif isinstance(op, NamedOperand):
-                if op.prefix == "A" and (op.index > 3 or (name == "dst" and op.index != 3)):
-                    return None
+                if op.prefix == "A" and (op.index > 4 or (name == "dst" and op.index not in (0, 3))):
+                    return None  # G80 has A1-A4; random code writes only A3 (A0 discards)
                 if op.prefix == "SR" and op.index == 1:
                     return None  # the clock: synchronised from the RTL, differs between configurations
         return prefix
@@ -505,6 +523,7 @@ def _block(g: Generator, ctx: Ctx, budget: int) -> list:
     while budget > 0:
         kinds = ["ops"]
         if ctx.depth < cfg.depth:
+            kinds.append("skip")
             if ctx.stack + 2 <= STACK_BUDGET:
                 kinds.append("if")
             if ctx.in_sub is None and ctx.loop_level < g.lay.loop_levels and ctx.stack + cfg.loop_max + 3 <= STACK_BUDGET:
@@ -535,6 +554,11 @@ def _block(g: Generator, ctx: Ctx, budget: int) -> list:
                 body.insert(r.randint(0, len(body)), Break(g.cond(sub)))
             items.append(Loop(kind, r.randint(0, g.lay.last_data) if r.random() < 0.7 else 0, cfg.loop_max, level, r.randrange(4), body))
             budget -= 3 + share
+        elif kind == "skip":
+            share = max(1, budget // 4)
+            body = _block(g, inner, r.randint(1, share))
+            items.append(Skip(r.randrange(4), r.choice(["EQ", "NE", "LT", "GE"]), r.choice(g.conds), body))
+            budget -= 2 + share
         elif kind == "call":
             items.append(Call(r.choice(list(callable_subs))))
             budget -= 1
@@ -590,7 +614,7 @@ def generate(seed: int, cfg: Config, preset: str = "custom") -> Prog:
                 size = r.choice([2, 4])
                 reg = r.randint(2, lay.last_data) if size == 4 else r.randint(4, 2 * lay.last_data + 1)
                 reads.append((size, reg, r.randint(0, lay.slot // size - 1)))
-            main.append(Exchange(r.randint(0, 1 << 16), reads, r.randrange(4)))
+            main.append(Exchange(r.randint(0, 1 << 16), reads, r.randrange(4), r.choice([0, 0, r.randint(1, 15)]), r.choice(["0xfff", "ALL"])))
     if r.random() < cfg.early_exit:
         main.insert(r.randint(len(main) - _tail_len(main), len(main)), Exit(g.cond(base)))
     return Prog(seed, preset, grid, block, data_regs, loop_levels, lay.slot, lay.local, lay.store_words, in_bytes // 4, specials, consts, main, subs)
@@ -649,6 +673,12 @@ def _render_items(items: list, p: Prog, lay: Layout, labels: _Labels, out: list[
                 out += [f"IADD32I R{rc}, R{rc}, 0x1", f"PBK {done}", f"{top}:"]
                 _render_items(it.body, p, lay, labels, out, done)
                 out += [f"IADD32I R{rc}, R{rc}, -0x1", f"ISET.C{c} o[0x7f], R{rc}, R124, EQ", f"BRK C{c}.NE", f"BRA {top}", f"{done}:"]
+        elif isinstance(it, Skip):
+            after = labels.new("skip")
+            out.append(f"ISET.C{it.creg} o[0x7f], R124, R124, {it.compare}")
+            out.append(f"BRA C{it.creg}.{it.code}, {after}")
+            _render_items(it.body, p, lay, labels, out, pbk_label)
+            out.append(f"{after}:")
         elif isinstance(it, Break):
             out += it.cond.lines
             out.append(f"BRK C{it.cond.creg}.{it.cond.code}")
@@ -673,8 +703,9 @@ def _render_exchange(it: Exchange, p: Prog, lay: Layout, out: list[str]) -> None
     k = it.k % n
     sh = s.bit_length() - 1
     rt, rv, c = lay.rt, lay.rv, it.creg
+    bar = f"BAR.ARV.WAIT b{it.barrier}, {it.count}"
     out += [
-        "BAR.ARV.WAIT b0, 0xfff",
+        bar,
         f"A2R R{rt}, A1",
         f"IADD32I R{rt}, R{rt}, -{SBASE:#x}",
         f"SHR R{rt}, R{rt}, {sh:#x}",  # ltid
@@ -691,7 +722,7 @@ def _render_exchange(it: Exchange, p: Prog, lay: Layout, out: list[str]) -> None
             out.append(f"MOV R{reg}, g [A2+{off:#x}]")
         else:
             out.append(f"MOV.U16 R{reg >> 1}{'LH'[reg & 1]}, g [A2+{off:#x}].U16")
-    out.append("BAR.ARV.WAIT b0, 0xfff")
+    out.append(bar)
 
 
 def _render_dump(lay: Layout, out: list[str]) -> None:
@@ -786,4 +817,4 @@ def render(p: Prog) -> str:
     return "\n".join(head + code) + "\n"
 
 
-__all__ = ["SPECIALS", "Break", "Call", "Exchange", "Exit", "If", "Layout", "Loop", "Op", "Prog", "Ret", "generate", "layout_of", "render"]
+__all__ = ["SPECIALS", "Break", "Call", "Exchange", "Exit", "If", "Layout", "Loop", "Op", "Prog", "Ret", "Skip", "generate", "layout_of", "render"]

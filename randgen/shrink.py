@@ -15,7 +15,7 @@ import copy
 from collections.abc import Callable, Iterator
 from dataclasses import replace
 
-from .generator import Break, If, Loop, Op, Prog
+from .generator import Break, If, Loop, Op, Prog, Skip
 
 Path_ = tuple
 
@@ -26,7 +26,7 @@ def _lists(items: list, path: Path_) -> Iterator[tuple[Path_, list]]:
         if isinstance(it, If):
             yield from _lists(it.then, (*path, i, "then"))
             yield from _lists(it.els, (*path, i, "els"))
-        elif isinstance(it, Loop):
+        elif isinstance(it, Loop | Skip):
             yield from _lists(it.body, (*path, i, "body"))
 
 
@@ -72,6 +72,8 @@ def _flatten(it: object) -> list | None:
         return [*it.then, *it.els]
     if isinstance(it, Loop):
         return [x for x in it.body if not isinstance(x, Break)]
+    if isinstance(it, Skip):
+        return list(it.body)
     return None
 
 
