@@ -18,7 +18,7 @@ COVERAGE_RTL ?= 1
 BUILD := build
 LISTINGS ?= $(wildcard $(TESTDATA)/vectors/listings/*.txt)
 PYTEST_ARGS ?=
-# constrained-random programs (randgen/): make random SEED=n COUNT=k [PRESET=...] [CONFIG=file.toml] [KNOBS="length=80 depth=3"]
+# constrained-random programs (randgen/): make random SEED=n COUNT=k [PRESET=...] [CONFIG=file.toml] [KNOBS="length=80; depth=3"]
 COUNT ?= 10
 PRESET ?= default
 CONFIG ?=
@@ -71,7 +71,7 @@ sim: $(SETUP)
 # failures kept in build/random/failures with the command that reruns them, shrunk next to them.
 random: $(SETUP)
 	$(PY) -m randgen run --seed $(SEED) --count $(COUNT) --preset $(PRESET) $(if $(CONFIG),--config $(CONFIG)) \
-		$(foreach k,$(KNOBS),--set $(k)) $(if $(SIM),--sim $(SIM)) --num-sp $(NUM_SP) --dut $(DUT) \
+		$(if $(KNOBS),--knobs "$(KNOBS)") $(if $(SIM),--sim $(SIM)) --num-sp $(NUM_SP) --dut $(DUT) \
 		$(if $(DEFINES),--defines $(DEFINES) --baseline) $(if $(filter 1,$(SHRINK)),--shrink)
 
 # Every program on both simulators at NUM_SP 8, 16 and 32, spread over the cores by pytest-xdist;

@@ -33,6 +33,7 @@ def _parser() -> argparse.ArgumentParser:
         p.add_argument("--preset", default="default", help=f"one of {', '.join(PRESETS)}")
         p.add_argument("--config", help="a TOML file of knobs (may name a preset)")
         p.add_argument("--set", action="append", default=[], metavar="KNOB=VALUE", help="override one knob (TOML value)")
+        p.add_argument("--knobs", default="", help='several knobs, separated by ";" (make\'s KNOBS="length=40; mix={iadd=15}")')
         p.add_argument("-o", "--out", type=Path, default=OUT, help="where programs are written")
     r = sub.choices["run"]
     r.add_argument("--sim", default="verilator", help="icarus, verilator (default), another simulator of the DUT, or golden (the model alone)")
@@ -54,7 +55,7 @@ def _rerun(args: argparse.Namespace, seed: int) -> str:
     if args.config:
         cmd += f" CONFIG={args.config}"
     if args.set:
-        cmd += " KNOBS='" + " ".join(args.set) + "'"
+        cmd += " KNOBS='" + "; ".join(args.set) + "'"
     if args.sim != "golden":
         cmd += f" SIM={args.sim} NUM_SP={args.num_sp}"
         if args.dut != "rtl":
@@ -68,6 +69,7 @@ def _rerun(args: argparse.Namespace, seed: int) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
+    args.set += [k.strip() for k in args.knobs.split(";") if k.strip()]
     try:
         preset, cfg = load(args.preset, args.config, parse_set(args.set))
     except (ValueError, OSError) as e:

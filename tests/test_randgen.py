@@ -76,7 +76,7 @@ def _random_order_memory(path: Path, seed: int) -> np.ndarray:
     while True:
         ready = [w for w in sm.warps if w.ready]
         if not ready:
-            if all(w.done for w in sm.warps) and not sm._start_round():
+            if sm.round_done and not sm.start_next_round():
                 return gmem.data.copy()
             continue
         sm.step(rng.choice(ready))
