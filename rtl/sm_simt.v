@@ -168,12 +168,7 @@ module sm_simt #(
                     pop = 1'b1;
                     if (top_kind == E_BRANCH) begin
                         pc_next = top_pc;
-`ifdef MUTANT_DIVERGENCE
-                        // mutant for tests/test_mutants.py: a join popping a branch entry keeps the lanes of the side that finished
-                        active_we = 1'b1; active_next = cur_active;
-`else
                         active_we = 1'b1; active_next = top_mask & ~exited;
-`endif
                     end else if (top_kind == E_JOINAT) begin
                         active_we = 1'b1; active_next = top_mask & ~(exited | broke | ret);
                     end else begin fault = 1'b1; fault_code = ERR_STACK; end

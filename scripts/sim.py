@@ -30,7 +30,7 @@ def main() -> int:
     ap.add_argument("--profile", default="g80", choices=["g80", "flexgrip"])
     ap.add_argument("--waves", action="store_true", help="record FST waveforms in the first run")
     ap.add_argument("--no-waves", action="store_true", help="do not rerun a failing test with waveforms")
-    ap.add_argument("--defines", default="", help="comma-separated Verilog defines (e.g. a MUTANT_* variant)")
+    ap.add_argument("--defines", default="", help="comma-separated Verilog defines, or MUTANT_* variants of the RTL (tb/mutants.py)")
     args = ap.parse_args()
     r = LockstepRun(args.test, args.sim, args.num_sp, args.seed, args.profile, tuple(d for d in args.defines.split(",") if d))
     if not r.path.exists():

@@ -13,6 +13,8 @@ import sys
 from functools import cache
 from pathlib import Path
 
+import mutants
+
 ROOT = Path(__file__).resolve().parents[1]
 RTL = ROOT / "rtl"
 BUILD = ROOT / "build" / "sim"
@@ -46,10 +48,13 @@ def sources(*names: str) -> list[Path]:
 @cache
 def build(sim: str, toplevel: str, files: tuple[str, ...], parameters: tuple[tuple[str, object], ...] = (), waves: bool = False,
           defines: tuple[str, ...] = ()) -> Path:  # fmt: skip
+    """Build `files` of rtl/ (include path rtl/gen, rtl) with `toplevel`; `defines` are Verilog defines
+    or names of tb/mutants.py's broken variants. Returns the build directory."""
     from cocotb_tools.runner import get_runner
 
     _environment(sim)
-    tag = "_".join([f"{k}{v}" for k, v in parameters] + list(defines)) or "default"
+    mutant_names, defines = mutants.split_defines(defines)
+    tag = "_".join([f"{k}{v}" for k, v in parameters] + list(mutant_names) + list(defines)) or "default"
     build_dir = BUILD / f"{toplevel}_{sim}_{tag}{'_waves' if waves else ''}"
     runner = get_runner(sim)
     args = ["-Wall", "-Wno-fatal", "--x-assign", "unique", "--x-initial", "unique"] if sim == "verilator" else []
@@ -59,8 +64,10 @@ def build(sim: str, toplevel: str, files: tuple[str, ...], parameters: tuple[tup
     # pytest-xdist workers may build the same design at once: one builds, the others wait and reuse it
     with open(build_dir.parent / f".{build_dir.name}.lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
+        # a MUTANT_* name builds a broken variant (tb/mutants.py) from patched copies of the sources
+        files_to_build = mutants.apply(mutant_names, sources(*files), build_dir / "rtl") if mutant_names else sources(*files)
         runner.build(
-            sources=sources(*files),
+            sources=files_to_build,
             includes=[RTL / "gen", RTL],
             hdl_toplevel=toplevel,
             parameters=dict(parameters),

@@ -32,12 +32,12 @@ from report import FailureReport, FieldDiff
 from scoreboard import Scoreboard, Verdict
 
 from golden.errors import ModelError
+from golden.hw import error_message
 from golden.memory import Memory
 from golden.profile import PROFILES
 from golden.sm import SM
 
 PERIOD_NS = 10
-RTL_ERRORS = {1: "illegal instruction", 2: "memory fault", 3: "TRAP", 4: "SIMT stack overflow", 5: "SIMT stack misuse", 6: "launch does not fit"}
 CFG_IMEM, CFG_CMEM, CFG_LAUNCH = 0, 1, 2
 
 
@@ -194,7 +194,7 @@ class LockstepTest(uvm_test):
             if int(dut.error.value):
                 code = int(dut.error.value)
                 warp = int(dut.error_warp.value)
-                self.verdict.fail(FailureReport("rtl_error", f"the RTL stopped with error {code} ({RTL_ERRORS.get(code, 'unknown')})",
+                self.verdict.fail(FailureReport("rtl_error", f"the RTL stopped with error {code} ({error_message(code)})",
                                                 cycle=self.env.cycles.now(), warp=warp, pc=int(dut.error_pc.value),
                                                 history=list(sb.history.get(warp, []))))  # fmt: skip
                 return

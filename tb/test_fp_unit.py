@@ -25,13 +25,13 @@ from cocotb.triggers import Timer
 from vector_tally import Tally, vector_paths
 
 from golden.arith import fp
+from golden.hw import FpOp
 from golden.vectors import Vector, read_vectors
 
 ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_VECTORS = ROOT.parent / "shared" / "vectors" / "fp32.txt"
 
-# sm1_fp_alu's op codes (its header comment)
-OP = {"fadd": 0, "fmul": 1, "fmad": 2, "fmin": 3, "fmax": 4, "fset": 5, "fslct": 6, "f2i": 7, "i2f": 8, "f2f": 9}
+OP = {op.name.lower(): int(op) for op in FpOp}  # sm1_fp_alu's op codes (golden/hw.py)
 FP_LINE_OPS = ("fadd", "fadd.sat", "fmul", "fmad", "fmad.sat", "fmin", "fmax", "fset", "fslct", "f2i", "i2f", "f2f")
 # rounding tokens of the vector format (golden/checkvec.py ROUND): rn/rm/rp/rz, and the rni.. spellings of f2i
 ROUND = {"rn": 0, "rm": 1, "rp": 2, "rz": 3, "rni": 0, "rmi": 1, "rpi": 2, "rzi": 3}

@@ -27,13 +27,15 @@ from cocotb.triggers import Timer
 from vector_tally import Tally, vector_paths
 
 from golden.arith import sfu
+from golden.hw import SfuOp
 from golden.vectors import Vector, read_vectors
 
 ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_VECTORS = ROOT.parent / "shared" / "vectors" / "sfu.txt"
 
-# sm1_sfu's op codes (its header): the SFU subop, RRO in the two free codes
-OP = {"rcp": 0, "presin": 1, "rsqrt": 2, "lg2": 3, "sin": 4, "cos": 5, "ex2": 6, "preex2": 7}
+# the vector files' op names -> sm1_sfu's op codes (golden/hw.py)
+OP = {"rcp": SfuOp.RCP, "presin": SfuOp.PRESIN, "rsqrt": SfuOp.RSQ, "lg2": SfuOp.LG2, "sin": SfuOp.SIN, "cos": SfuOp.COS,
+      "ex2": SfuOp.EX2, "preex2": SfuOp.PREEX2}  # fmt: skip
 # what a vector line's op runs first, and the follow-ups its `; name -> value` segments may name
 LINE_OPS = {"rcp": (), "rsqrt": (), "lg2": (), "presin": ("sin", "cos"), "preex2": ("ex2", "ex2.sat")}
 CODE_OPS = ("sin", "cos", "ex2")  # take a raw RRO code: the unit must ignore abs/neg
