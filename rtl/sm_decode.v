@@ -70,7 +70,7 @@ module sm_decode (
     output reg  [15:0] ls_off,         // R2G: byte offset; LLD/LST: byte offset
     // control flow
     output reg         is_ctrl,
-    output reg  [3:0]  ctrl_op,        // 1 BRA, 2 CAL, 3 RET, 4 PBK, 5 BRK, 8 BAR, 9 TRAP, 10 SSY
+    output reg  [3:0]  ctrl_op,        // the op field: SM1_CTRL_BRA, SM1_CTRL_CAL, ... (sm1_isa.vh)
     output reg  [23:0] target
 );
 `include "sm_defs.vh"

@@ -11,10 +11,6 @@ localparam integer SHARED_BYTES = 16384;  // shared memory per block
 localparam [3:0] K_NONE = 4'd0, K_REG = 4'd1, K_HALF = 4'd2, K_SHARED = 4'd3, K_CONST = 4'd4, K_IMM = 4'd5,
                  K_CREG = 4'd6, K_AREG = 4'd7, K_SREG = 4'd8;
 
-// control operations (sm_decode ctrl_op, ISA.md 6)
-localparam [3:0] C_BRA = 4'h1, C_CAL = 4'h2, C_RET = 4'h3, C_PBK = 4'h4, C_BRK = 4'h5, C_BAR = 4'h8,
-                 C_TRAP = 4'h9, C_SSY = 4'hA;
-
 // warp states (sm_warp_sched)
 localparam [2:0] W_FREE = 3'd0, W_READY = 3'd1, W_BUSY = 3'd2, W_BAR = 3'd3, W_DONE = 3'd4;
 

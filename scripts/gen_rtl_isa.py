@@ -60,6 +60,11 @@ def generate() -> str:
     for i, form in enumerate(FORMS, 1):
         out.append(f"localparam [6:0] SM1_FORM_{ident(form.name)} = 7'd{i};  // {form.fmt}, {form.family}")
     out.append("")
+    out.append("// the op field of the 64-bit control forms (the control operation the SIMT unit carries out)")
+    for form in FORMS:
+        if form.fmt == CTRL:
+            out.append(f"localparam [3:0] SM1_CTRL_{ident(form.name)} = 4'h{form.fixed['op']:x};")
+    out.append("")
     out.append("")
     table = 0
     for code in range(32):

@@ -120,6 +120,16 @@ localparam [6:0] SM1_FORM_FMUL32I = 7'd67;  // imm, fmul
 localparam [6:0] SM1_FORM_LOP32I = 7'd68;  // imm, lop
 localparam [6:0] SM1_FORM_FMAD32I = 7'd69;  // imm, fmad
 
+// the op field of the 64-bit control forms (the control operation the SIMT unit carries out)
+localparam [3:0] SM1_CTRL_BRA = 4'h1;
+localparam [3:0] SM1_CTRL_CAL = 4'h2;
+localparam [3:0] SM1_CTRL_RET = 4'h3;
+localparam [3:0] SM1_CTRL_PBK = 4'h4;
+localparam [3:0] SM1_CTRL_BRK = 4'h5;
+localparam [3:0] SM1_CTRL_BAR = 4'h8;
+localparam [3:0] SM1_CTRL_TRAP = 4'h9;
+localparam [3:0] SM1_CTRL_SSY = 4'ha;
+
 
 // bit (16 * cond + flags) is set when condition `cond` holds for the flags nibble (Z S C O)
 localparam [511:0] SM1_COND_TABLE = 512'h00ff0f0fafaf333300000000000000000000000000000000cccc5050f0f0ff00ffff44bbddddcc99bbeeaaaa33cc88887777cc335555441133662222bb440000;
