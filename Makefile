@@ -3,7 +3,7 @@ SHELL := /bin/bash
 VENV := .venv
 PY := $(VENV)/bin/python
 SETUP := $(VENV)/.setup-done
-SHARED ?= ../shared
+TESTDATA := testdata
 TEST ?= iadd
 SIM ?= icarus
 NUM_SP ?= 8
@@ -15,7 +15,7 @@ REGRESS = $(BUILD)/regress
 COVERAGE = $(BUILD)/coverage
 COVERAGE_RTL ?= 1
 BUILD := build
-LISTINGS ?= $(wildcard $(SHARED)/vectors/listings/*.txt)
+LISTINGS ?= $(wildcard $(TESTDATA)/vectors/listings/*.txt)
 PYTEST_ARGS ?=
 
 .PHONY: setup sim regress coverage rtl-vectors test lint check-listing bench clean help
@@ -28,8 +28,8 @@ help:
 	@echo "make coverage           functional coverage of every program (golden model, and RTL lock-step unless COVERAGE_RTL=0): HTML, text, UCIS in $(COVERAGE)/report"
 	@echo "make rtl-vectors        FP/SFU vector files through the RTL FP unit and SFU (VECTORS=\"a.txt b.txt\" SIM=icarus|verilator)"
 	@echo "make test               lint + the whole pytest suite (what .ci/run runs)"
-	@echo "make lint               ruff check"
-	@echo "make check-listing      check-listing over $(SHARED)/vectors/listings (LISTINGS=files)"
+	@echo "make lint               ruff check, generated files against a regeneration"
+	@echo "make check-listing      check-listing over $(TESTDATA)/vectors/listings (LISTINGS=files)"
 	@echo "make bench              golden-model speed (thread-instructions per second), then the RTL issue rate and"
 	@echo "                        lock-step testbench speed (BENCH_RTL=0 skips; BENCH_RTL_ARGS=\"--sim icarus --num-sp 8\")"
 	@echo "make clean              remove build outputs"
@@ -70,7 +70,8 @@ coverage: $(SETUP)
 	$(PY) scripts/coverage.py -o $(COVERAGE)/report $(COVERAGE)/golden/*.json $$(ls $(COVERAGE)/rtl/*.json 2>/dev/null)
 	@echo "coverage: open $(COVERAGE)/report/coverage.html"
 
-# Vector files (default ../shared/vectors/fp32.txt and sfu.txt) through rtl/sm1_fp_alu.v and rtl/sm1_sfu.v.
+# Vector files (default testdata/vectors/fp32.txt and sfu.txt) through rtl/sm1_fp_alu.v and rtl/sm1_sfu.v.
+# VECTORS="a.txt b.txt" become the script's arguments, one file each.
 rtl-vectors: $(SETUP)
 	$(PY) scripts/rtl_vectors.py --sim $(SIM) $(VECTORS)
 

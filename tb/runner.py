@@ -121,6 +121,11 @@ def run(sim: str, toplevel: str, files: tuple[str, ...], test_module: str, param
     if str(ROOT) not in sys.path:
         sys.path.insert(0, str(ROOT))
     runner = get_runner(sim)
+    # cocotb_tools' runner lays this process's environment over extra_env, so a variable the caller
+    # also has in its environment would win over the value asked for here (make exports its
+    # command-line variables: `make rtl-vectors VECTORS="a b"` reached the test as one path).
+    saved = {name: os.environ.get(name) for name in extra_env or {}}
+    os.environ.update(extra_env or {})
     try:
         return Path(runner.test(
             hdl_toplevel=toplevel,
@@ -136,3 +141,9 @@ def run(sim: str, toplevel: str, files: tuple[str, ...], test_module: str, param
     except SystemExit:
         # under pytest the runner exits on a failed cocotb test; the caller reads the results instead
         return test_dir / "results.xml"
+    finally:
+        for name, value in saved.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value

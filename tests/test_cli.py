@@ -11,7 +11,7 @@ import pytest
 
 from golden.cli import main
 
-SRC = """// VectorAdd, as nvcc compiled it (../shared/vectors/listings/VectorAdd_integer_kernel.txt)
+SRC = """// VectorAdd, as nvcc compiled it (testdata/vectors/listings/VectorAdd_integer_kernel.txt)
 MOV.U16 R0H, g [0x1].U16
 I2I.U32.U16 R1, R0L
 IMAD.U16 R0, g [0x6].U16, R0H, R1

@@ -5,8 +5,8 @@
 // unit ids of sm_hw.vh: include sm_defs.vh (which includes sm_hw.vh) before this file.
 /* verilator lint_off UNUSEDPARAM */
 
-localparam integer SM1_NUM_FORMS = 70;  // id 0: no form (illegal)
-localparam integer SM1_NUM_FAMILIES = 35;
+localparam integer SM1_NUM_FORMS = 75;  // id 0: no form (illegal)
+localparam integer SM1_NUM_FAMILIES = 36;
 
 localparam [2:0] SM1_FMT_SHORT = 3'd0;
 localparam [2:0] SM1_FMT_LONG = 3'd1;
@@ -49,6 +49,7 @@ localparam [5:0] SM1_FAM_RRO = 6'd31;
 localparam [5:0] SM1_FAM_S2R = 6'd32;
 localparam [5:0] SM1_FAM_SFU = 6'd33;
 localparam [5:0] SM1_FAM_SHIFT = 6'd34;
+localparam [5:0] SM1_FAM_TEX = 6'd35;
 
 localparam [6:0] SM1_FORM_BRA = 7'd1;  // ctrl, control
 localparam [6:0] SM1_FORM_CAL = 7'd2;  // ctrl, control
@@ -119,6 +120,11 @@ localparam [6:0] SM1_FORM_FADD32I = 7'd66;  // imm, fadd
 localparam [6:0] SM1_FORM_FMUL32I = 7'd67;  // imm, fmul
 localparam [6:0] SM1_FORM_LOP32I = 7'd68;  // imm, lop
 localparam [6:0] SM1_FORM_FMAD32I = 7'd69;  // imm, fmad
+localparam [6:0] SM1_FORM_TEX = 7'd70;  // long, tex
+localparam [6:0] SM1_FORM_TEXBIAS = 7'd71;  // long, tex
+localparam [6:0] SM1_FORM_TEXLOD = 7'd72;  // long, tex
+localparam [6:0] SM1_FORM_TEXSIZE = 7'd73;  // long, tex
+localparam [6:0] SM1_FORM_TEX32 = 7'd74;  // short, tex
 
 // the op field of the 64-bit control forms (the control operation the SIMT unit carries out)
 localparam [3:0] SM1_CTRL_BRA = 4'h1;
@@ -224,6 +230,11 @@ function [6:0] sm1_form_of(input [63:0] w);
         if (fmt == SM1_FMT_IMM && (w & 64'h00000003f0000003) == 64'h00000003c0000001) sm1_form_of = SM1_FORM_FMUL32I;
         if (fmt == SM1_FMT_IMM && (w & 64'h00000003f0000003) == 64'h00000003d0000001) sm1_form_of = SM1_FORM_LOP32I;
         if (fmt == SM1_FMT_IMM && (w & 64'h00000003f0000003) == 64'h00000003e0000001) sm1_form_of = SM1_FORM_FMAD32I;
+        if (fmt == SM1_FMT_LONG && (w & 64'he0000000f0000003) == 64'h00000000f0000001) sm1_form_of = SM1_FORM_TEX;
+        if (fmt == SM1_FMT_LONG && (w & 64'he0000000f0000003) == 64'h20000000f0000001) sm1_form_of = SM1_FORM_TEXBIAS;
+        if (fmt == SM1_FMT_LONG && (w & 64'he0000000f0000003) == 64'h40000000f0000001) sm1_form_of = SM1_FORM_TEXLOD;
+        if (fmt == SM1_FMT_LONG && (w & 64'he00f0000f0000003) == 64'h60000000f0000001) sm1_form_of = SM1_FORM_TEXSIZE;
+        if (fmt == SM1_FMT_SHORT && (w & 64'h00000000f0000003) == 64'h00000000f0000000) sm1_form_of = SM1_FORM_TEX32;
     end
 endfunction
 
@@ -300,6 +311,11 @@ function [5:0] sm1_family_of(input [6:0] form_id);
         SM1_FORM_FMUL32I: sm1_family_of = SM1_FAM_FMUL;
         SM1_FORM_LOP32I: sm1_family_of = SM1_FAM_LOP;
         SM1_FORM_FMAD32I: sm1_family_of = SM1_FAM_FMAD;
+        SM1_FORM_TEX: sm1_family_of = SM1_FAM_TEX;
+        SM1_FORM_TEXBIAS: sm1_family_of = SM1_FAM_TEX;
+        SM1_FORM_TEXLOD: sm1_family_of = SM1_FAM_TEX;
+        SM1_FORM_TEXSIZE: sm1_family_of = SM1_FAM_TEX;
+        SM1_FORM_TEX32: sm1_family_of = SM1_FAM_TEX;
         default: sm1_family_of = 6'd63;
         endcase
     end
@@ -380,6 +396,16 @@ function [1:0] sm1_l_csize(input [63:0] w); sm1_l_csize = w[47:46]; endfunction 
 function [3:0] sm1_l_lanes(input [63:0] w); sm1_l_lanes = w[49:46]; endfunction  // w1[17:14]
 function sm1_l_pmev(input [63:0] w); sm1_l_pmev = w[34]; endfunction  // w1[2]
 function [3:0] sm1_l_pmid(input [63:0] w); sm1_l_pmid = w[13:10]; endfunction  // w0[13:10]
+function [7:0] sm1_l_tex(input [63:0] w); sm1_l_tex = w[16:9]; endfunction  // w0[16:9]
+function [4:0] sm1_l_samp(input [63:0] w); sm1_l_samp = w[21:17]; endfunction  // w0[21:17]
+function [1:0] sm1_l_tcnt(input [63:0] w); sm1_l_tcnt = w[23:22]; endfunction  // w0[23:22]
+function sm1_l_tfetch(input [63:0] w); sm1_l_tfetch = w[24]; endfunction  // w0[24]
+function [3:0] sm1_l_tmask(input [63:0] w); sm1_l_tmask = {w[47:46], w[26:25]}; endfunction  // w0[26:25] | w1[15:14]
+function sm1_l_tcube(input [63:0] w); sm1_l_tcube = w[27]; endfunction  // w0[27]
+function sm1_l_tlive(input [63:0] w); sm1_l_tlive = w[34]; endfunction  // w1[2]
+function sm1_l_tderiv(input [63:0] w); sm1_l_tderiv = w[35]; endfunction  // w1[3]
+function [11:0] sm1_l_toff(input [63:0] w); sm1_l_toff = w[59:48]; endfunction  // w1[27:16]
+function [3:0] sm1_l_tsub(input [63:0] w); sm1_l_tsub = w[51:48]; endfunction  // w1[19:16]
 function [1:0] sm1_s_f0(input [63:0] w); sm1_s_f0 = w[1:0]; endfunction  // w0[1:0]
 function [3:0] sm1_s_op(input [63:0] w); sm1_s_op = w[31:28]; endfunction  // w0[31:28]
 function [5:0] sm1_s_dst(input [63:0] w); sm1_s_dst = w[7:2]; endfunction  // w0[7:2]
@@ -396,6 +422,11 @@ function [2:0] sm1_s_op3(input [63:0] w); sm1_s_op3 = w[31:29]; endfunction  // 
 function [1:0] sm1_s_addop(input [63:0] w); sm1_s_addop = {w[28], w[22]}; endfunction  // w0[22] | w0[28]
 function [1:0] sm1_s_kind(input [63:0] w); sm1_s_kind = {w[15], w[8]}; endfunction  // w0[8] | w0[15]
 function [1:0] sm1_s_lop(input [63:0] w); sm1_s_lop = {w[15], w[8]}; endfunction  // w0[8] | w0[15]
+function sm1_s_tlive(input [63:0] w); sm1_s_tlive = w[8]; endfunction  // w0[8]
+function [7:0] sm1_s_tex(input [63:0] w); sm1_s_tex = w[16:9]; endfunction  // w0[16:9]
+function [4:0] sm1_s_samp(input [63:0] w); sm1_s_samp = w[21:17]; endfunction  // w0[21:17]
+function [1:0] sm1_s_tcnt(input [63:0] w); sm1_s_tcnt = w[23:22]; endfunction  // w0[23:22]
+function sm1_s_tfetch(input [63:0] w); sm1_s_tfetch = w[24]; endfunction  // w0[24]
 function [1:0] sm1_i_f0(input [63:0] w); sm1_i_f0 = w[1:0]; endfunction  // w0[1:0]
 function [3:0] sm1_i_op(input [63:0] w); sm1_i_op = w[31:28]; endfunction  // w0[31:28]
 function [5:0] sm1_i_dst(input [63:0] w); sm1_i_dst = w[7:2]; endfunction  // w0[7:2]
