@@ -1,12 +1,14 @@
 """Build and run cocotb tests with cocotb_tools.runner (no hand-written simulator command lines).
 
 Builds are cached per simulator, top level and parameter set inside one pytest session (and on
-disk under build/sim/, where an unchanged design rebuilds in well under a second).
+disk under build/sim/, where an unchanged design rebuilds in well under a second; a change to a
+source or to a header of rtl/ or rtl/gen/ rebuilds).
 """
 
 from __future__ import annotations
 
 import fcntl
+import hashlib
 import os
 import shutil
 import sys
@@ -66,6 +68,11 @@ def build(sim: str, toplevel: str, files: tuple[str, ...], parameters: tuple[tup
         fcntl.flock(lock, fcntl.LOCK_EX)
         # a MUTANT_* name builds a broken variant (tb/mutants.py) from patched copies of the sources
         files_to_build = mutants.apply(mutant_names, sources(*files), build_dir / "rtl") if mutant_names else sources(*files)
+        # the runner's up-to-date check sees the sources but not the headers they include (Icarus
+        # kept a stale design after a regeneration of rtl/gen/): rebuild when any input changed
+        inputs = [*files_to_build, *sorted(RTL.glob("*.vh")), *sorted((RTL / "gen").glob("*.vh"))]
+        digest = hashlib.sha256(b"".join(p.name.encode() + p.read_bytes() for p in inputs)).hexdigest()
+        stamp = build_dir / "inputs.sha256"
         runner.build(
             sources=files_to_build,
             includes=[RTL / "gen", RTL],
@@ -75,8 +82,9 @@ def build(sim: str, toplevel: str, files: tuple[str, ...], parameters: tuple[tup
             build_dir=build_dir,
             build_args=args,
             waves=waves,
-            always=False,
+            always=not stamp.exists() or stamp.read_text() != digest,
         )
+        stamp.write_text(digest)
     return build_dir
 
 
