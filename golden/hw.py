@@ -3,7 +3,8 @@
 The Verilog SM (rtl/) and its testbench (tb/) must agree on a few encodings that are not part of
 the instruction set: the micro-op codes the decode stage hands the functional units, the
 write-back kinds, the functional-unit ids, the error codes of the `error` port (with what they
-mean), and the fields of the commit port. They are written here only; `scripts/gen_rtl_isa.py`
+mean), the configuration bus's selects and launch registers, the values of the commit port's
+enumerated fields, and the fields of the commit port. They are written here only; `scripts/gen_rtl_isa.py`
 generates `rtl/gen/sm_hw.vh` (localparams) and `rtl/gen/sm_commit_port.vh` (the commit port's
 declarations) from this module, the testbench imports it, and a test keeps the generated files
 in sync. Importable without cocotb or a simulator.
@@ -101,6 +102,45 @@ class Error(IntEnum):
     LAUNCH = 6
 
 
+class CfgSel(IntEnum):
+    """The configuration bus's `cfg_sel`: what `cfg_addr` addresses."""
+
+    IMEM = 0  # instruction memory (32-bit word address)
+    CMEM = 1  # constant memory: bank << 16 | word
+    LAUNCH = 2  # launch registers (LaunchReg)
+
+
+class LaunchReg(IntEnum):
+    """Launch registers (cfg_sel LAUNCH): written before `start`."""
+
+    GRID_X = 0
+    GRID_Y = 1
+    BLOCK_X = 2
+    BLOCK_Y = 3
+    BLOCK_Z = 4
+    REGISTERS = 5  # per thread
+    SHARED = 6  # user shared bytes per block
+    PARAM_BYTES = 7
+    LOCAL_BYTES = 8  # per thread
+    PARAMS = 16  # the first parameter word; the others follow
+
+
+class MemSpace(IntEnum):
+    """The commit port's `mem_space`."""
+
+    SHARED = 0
+    GLOBAL = 1
+    LOCAL = 2
+
+
+class GprHalf(IntEnum):
+    """The commit port's `gpr_half`: which part of the register was written."""
+
+    FULL = 0
+    LOW = 1
+    HIGH = 2
+
+
 ERROR_MESSAGES: dict[Error, str] = {
     Error.ILLEGAL: "illegal instruction",
     Error.FAULT: "memory fault",
@@ -128,6 +168,10 @@ ENCODINGS: tuple[Encoding, ...] = (
     Encoding(Unit, "U_", 2, "the unit whose result and flags a pass writes back (sm_decode unit)"),
     Encoding(WbKind, "WB_", 3, "write-back kinds (sm_decode wb_kind)"),
     Encoding(Error, "ERR_", 4, "error codes (the error port)"),
+    Encoding(CfgSel, "CFG_", 2, "configuration bus selects (cfg_sel)"),
+    Encoding(LaunchReg, "LR_", 7, "launch registers (cfg_sel CFG_LAUNCH, cfg_addr)"),
+    Encoding(MemSpace, "SPACE_", 2, "memory spaces (commit_mem_space)"),
+    Encoding(GprHalf, "HALF_", 2, "register parts (commit_gpr_half)"),
 )
 
 

@@ -100,12 +100,12 @@ module sm_commit #(
         end
         if (sh_mask != 0) begin
             n_mem_we = 1'b1;
-            n_mem_space = 2'd0;
+            n_mem_space = SPACE_SHARED;
             n_mem_size = ls_bytes;
         end
         for (i = 0; i < NUM_SP; i = i + 1) begin
             if (gpr_mask[i])
-                n_gpr_data[(lane0 + i) * 32 +: 32] = (gpr_half != 2'd0) ? {16'd0, gpr_data[32 * i +: 16]} : gpr_data[32 * i +: 32];
+                n_gpr_data[(lane0 + i) * 32 +: 32] = (gpr_half != HALF_FULL) ? {16'd0, gpr_data[32 * i +: 16]} : gpr_data[32 * i +: 32];
             if (cc_mask[i]) n_cc_data[(lane0 + i) * 4 +: 4] = cc_data[4 * i +: 4];
             if (a_mask[i]) n_a_data[(lane0 + i) * 16 +: 16] = a_data[16 * i +: 16];
             if (sh_mask[i]) begin
@@ -117,7 +117,7 @@ module sm_commit #(
         // global and local memory
         if (sr_we) begin
             n_mem_we = 1'b1;
-            n_mem_space = ls_local ? 2'd2 : 2'd1;
+            n_mem_space = ls_local ? SPACE_LOCAL : SPACE_GLOBAL;
             n_mem_size = ls_bytes;
             n_mem_lanes[sr_lane] = 1'b1;
             if (sr_part == 3'd0) n_mem_addr[{27'd0, sr_lane} * 32 +: 32] = sr_addr;
@@ -134,7 +134,7 @@ module sm_commit #(
         if (take) begin  // a new instruction: an empty record
             c_gpr_we <= 1'b0; c_cc_we <= 1'b0; c_a_we <= 1'b0; c_mem_we <= 1'b0;
             c_gpr_data <= 4096'd0; c_cc_data <= 128'd0; c_a_data <= 512'd0; c_mem_data <= 4096'd0;
-            c_mem_addr <= 1024'd0; c_mem_lanes <= 32'd0; c_gpr_half <= 2'd0;
+            c_mem_addr <= 1024'd0; c_mem_lanes <= 32'd0; c_gpr_half <= HALF_FULL;
         end else begin
             c_gpr_we <= n_gpr_we; c_cc_we <= n_cc_we; c_a_we <= n_a_we; c_mem_we <= n_mem_we;
             c_gpr_data <= n_gpr_data; c_cc_data <= n_cc_data; c_a_data <= n_a_data; c_mem_data <= n_mem_data;

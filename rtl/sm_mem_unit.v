@@ -161,7 +161,7 @@ module sm_mem_unit #(
     // ---- constant memory
 
     reg [31:0] cmem [0:16*CMEM_WORDS-1];
-    always @(posedge clk) if (cfg_we && cfg_sel == 2'd1) cmem[cfg_addr] <= cfg_wdata;
+    always @(posedge clk) if (cfg_we && cfg_sel == CFG_CMEM) cmem[cfg_addr] <= cfg_wdata;
     // a word the host never wrote reads 0, as in the model (not X: kernels read banks they do not load)
     integer ck;
     initial for (ck = 0; ck < 16 * CMEM_WORDS; ck = ck + 1) cmem[ck] = 32'd0;

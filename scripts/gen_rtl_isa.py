@@ -21,13 +21,13 @@ import re
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+from golden import hw
+from golden.isa import FORMS, conditions
+from golden.isa.form import CTRL, IMM, LONG, SCTRL, SHORT
+from golden.isa.table import CATALOG, COMMON, FORMAT_FIXED, IMM_FIELDS
 
-from golden import hw  # noqa: E402
-from golden.isa import FORMS, conditions  # noqa: E402
-from golden.isa.form import CTRL, IMM, LONG, SCTRL, SHORT  # noqa: E402
-from golden.isa.table import CATALOG, COMMON, FORMAT_FIXED, IMM_FIELDS  # noqa: E402
+ROOT = Path(__file__).resolve().parents[1]
+
 
 GEN = ROOT / "rtl" / "gen"
 FMT_CODE = {SHORT: 0, LONG: 1, IMM: 2, CTRL: 3, SCTRL: 4}

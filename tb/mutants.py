@@ -58,8 +58,8 @@ VARIANTS: dict[str, Mutant] = {
         ),
         Mutant(
             "MUTANT_X_LANES", "sm_commit.v",
-            "n_gpr_data[(lane0 + i) * 32 +: 32] = (gpr_half != 2'd0) ? {16'd0, gpr_data[32 * i +: 16]} : gpr_data[32 * i +: 32];\n",
-            "n_gpr_data[(lane0 + i) * 32 +: 32] = (gpr_half != 2'd0) ? {16'd0, gpr_data[32 * i +: 16]} : gpr_data[32 * i +: 32];\n"
+            "n_gpr_data[(lane0 + i) * 32 +: 32] = (gpr_half != HALF_FULL) ? {16'd0, gpr_data[32 * i +: 16]} : gpr_data[32 * i +: 32];\n",
+            "n_gpr_data[(lane0 + i) * 32 +: 32] = (gpr_half != HALF_FULL) ? {16'd0, gpr_data[32 * i +: 16]} : gpr_data[32 * i +: 32];\n"
             "            else\n"
             "                n_gpr_data[(lane0 + i) * 32 +: 32] = 32'bx;\n",
             "the lanes of a pass that do not write a register are left undriven in the commit record",

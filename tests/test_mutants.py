@@ -10,20 +10,17 @@ from __future__ import annotations
 
 import difflib
 import re
-import sys
 from collections.abc import Callable
 
 import pytest
 from conftest import ROOT
 
-sys.path.insert(0, str(ROOT / "tb"))
-from lockstep import LockstepRun, run_lockstep
-from mutants import VARIANTS, MutantError, apply, split_defines
-
 from golden.commit import Commit
 from golden.profile import G80
 from golden.program import load_program
 from golden.run import build
+from tb.lockstep import LockstepRun, run_lockstep
+from tb.mutants import VARIANTS, MutantError, apply, split_defines
 
 
 def test_production_rtl_has_no_bug_hooks() -> None:
@@ -55,17 +52,7 @@ def test_a_mutant_that_no_longer_applies_says_so(tmp_path) -> None:
 def commits(program: str) -> list[Commit]:
     """Every commit of the program in round-robin warp order (the model on its own)."""
     sm, _ = build(load_program(ROOT / "programs" / f"{program}.sass"), G80)
-    out: list[Commit] = []
-    while True:
-        ready = [w for w in sm.warps if w.ready]
-        if not ready:
-            if all(w.done for w in sm.warps) and not sm._start_round():
-                return out
-            continue
-        for w in ready:
-            c = sm.step(w)
-            assert c is not None
-            out.append(c)
+    return list(sm.commits())
 
 
 def carry_from_c1_to_c3(c: Commit) -> bool:

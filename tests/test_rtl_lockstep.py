@@ -2,22 +2,20 @@
 
 The default (what `make test` and CI run): every program at NUM_SP = 8 and a smoke
 set at 16 and 32. With --regress (`make regress`): every program at 8, 16 and 32. Each run's
-outcome is also recorded as JSON in $REGRESS_DIR when that is set (scripts/regress_summary.py).
+outcome is also recorded as JSON in $REGRESS_DIR when that is set (`golden regress-summary`, golden/regress_summary.py).
 """
 
 from __future__ import annotations
 
 import json
 import os
-import sys
 from pathlib import Path
 
 import pytest
 from conftest import ROOT
 
-sys.path.insert(0, str(ROOT / "tb"))
-from lockstep import LockstepRun, run_lockstep
-from runner import SIMULATORS
+from tb.lockstep import LockstepRun, run_lockstep
+from tb.runner import SIMULATORS
 
 PROGRAMS = sorted(p.stem for p in (ROOT / "programs").glob("*.sass"))
 SMOKE = ["vecadd", "cf_ifelse", "cf_barrier", "global"]

@@ -62,4 +62,31 @@ localparam [3:0] ERR_TRAP = 4'd3;  // TRAP
 localparam [3:0] ERR_OVERFLOW = 4'd4;  // SIMT stack overflow
 localparam [3:0] ERR_STACK = 4'd5;  // SIMT stack misuse
 localparam [3:0] ERR_LAUNCH = 4'd6;  // launch does not fit
+
+// configuration bus selects (cfg_sel)
+localparam [1:0] CFG_IMEM = 2'd0;
+localparam [1:0] CFG_CMEM = 2'd1;
+localparam [1:0] CFG_LAUNCH = 2'd2;
+
+// launch registers (cfg_sel CFG_LAUNCH, cfg_addr)
+localparam [6:0] LR_GRID_X = 7'd0;
+localparam [6:0] LR_GRID_Y = 7'd1;
+localparam [6:0] LR_BLOCK_X = 7'd2;
+localparam [6:0] LR_BLOCK_Y = 7'd3;
+localparam [6:0] LR_BLOCK_Z = 7'd4;
+localparam [6:0] LR_REGISTERS = 7'd5;
+localparam [6:0] LR_SHARED = 7'd6;
+localparam [6:0] LR_PARAM_BYTES = 7'd7;
+localparam [6:0] LR_LOCAL_BYTES = 7'd8;
+localparam [6:0] LR_PARAMS = 7'd16;
+
+// memory spaces (commit_mem_space)
+localparam [1:0] SPACE_SHARED = 2'd0;
+localparam [1:0] SPACE_GLOBAL = 2'd1;
+localparam [1:0] SPACE_LOCAL = 2'd2;
+
+// register parts (commit_gpr_half)
+localparam [1:0] HALF_FULL = 2'd0;
+localparam [1:0] HALF_LOW = 2'd1;
+localparam [1:0] HALF_HIGH = 2'd2;
 /* verilator lint_on UNUSEDPARAM */
