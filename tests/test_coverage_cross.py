@@ -109,39 +109,44 @@ def test_values_hazards_and_aliasing_of_a_directed_program(tmp_path: Path) -> No
         MVI R3, 0xffffffff
         IADD R1, R2, R3
         IADD R1, R1, R1
-        MVI R4L, 0x8000
+        MVI.U16 R4L, 0x8000
         IADD.U16 R5L, R4L, R4H
         MOV R6, R4
     """)
     # IADD R1, R2, R3: R2 (one) written 2 instructions earlier, R3 (all-ones) 1 earlier
     assert cross.count("IADD/src1 value/one") == 1 and cross.count("IADD/src3 value/all-ones") == 1
     assert cross.count("IADD/src1 value/zero") == 1 and cross.count("IADD/src3 value/zero") == 1  # 1 + -1 = 0
-    assert cross.count("IADD/src1 RAW/distance 2") == 1 and cross.count("IADD/src3 RAW/distance 1") == 2
-    assert cross.count("IADD/src1 RAW/distance 1") == 1  # IADD R1, R1, R1
-    assert cross.count("IADD/dst WAW/distance 1") == 1 and cross.count("IADD/dst WAW/no earlier write") == 1
+    assert cross.count("IADD/src1 RAW/distance 2") == 1 and cross.count("IADD/src3 RAW/distance 1") == 3  # R3, R1, R4 (R4L written just before)
+    assert cross.count("IADD/src1 RAW/distance 1") == 2  # IADD R1, R1, R1 and R4L
+    assert cross.count("IADD/dst WAW/distance 1") == 1 and cross.count("IADD/dst WAW/no earlier write") == 2  # R1, R5
     # half registers: R4L = 0x8000 is the 16-bit min signed; R4H was never written: no class
     assert cross.count("IADD/src1 value/min signed") == 1
     assert cross.count("IADD/src1 half alias/same half after half") == 1
     assert cross.count("IADD/src3 half alias/other half after half") == 1
     assert cross.count("MOV/src1 half alias/full after half") == 1
-    # every commit hits one SIMT bin: 8 instructions, all 32 lanes, empty stack
-    assert cross.count("SIMT/lanes x depth x top/all 32 @ depth 0 / empty") == 8 == cross.samples
+    # every commit hits one SIMT bin: 7 instructions on all 32 lanes, then the exit (NOP.E) executing none
+    assert cross.count("SIMT/lanes x depth x top/all 32 @ depth 0 / empty") == 7
+    assert cross.count("SIMT/lanes x depth x top/none @ depth 0 / empty") == 1 and cross.samples == 8
 
 
 def test_guard_outcomes_and_stack_kind(tmp_path: Path) -> None:
     cross = run_cross(tmp_path, """
-        S2R R1, SR1
-        ISET.S32.C1 o [0x7f], R1, R124, GT
+        I2I.U32.U16 R1, R0L
+        MVI R3, 0x0
+        ISET.S32.C1 o[0x7f], R1, R3, GT
         SSY join
-        @C1.NE BRA skip
+        BRA C1.NE, skip
         MVI R2, 0x1
-skip:   NOP.S
-join:   NOP
+        BRA join
+skip:   MVI R2, 0x2
+join:   NOP.S
     """)
-    # lane 0 has R1 = 0 (false), the others > 0 (true): NE is true in 31 lanes, false in one
+    # lane 0 has tid 0 (GT false: Z), the others tid > 0 (GT true: S): NE true in 31 lanes, false in one
     assert cross.count("GUARD/condition x outcome/NE x true") == 1 and cross.count("GUARD/condition x outcome/NE x false") == 1
-    assert cross.count("GUARD/guard $c RAW/distance 2") == 1
-    assert cross.count("SIMT/lanes x depth x top/one @ depth 2 / BRANCH") == 1  # MVI runs in lane 0 under the divergence entry
+    assert cross.count("GUARD/guard $c RAW/distance 2") == 1  # ISET, SSY, BRA
+    # ISA.md 6.3: the SSY entry (JOINAT) under the divergence entry (BRANCH) of the 1-lane side
+    stack = {k: cross.count(f"SIMT/lanes x depth x top/{k}") for k in ("partial @ depth 2 / BRANCH", "one @ depth 1 / JOINAT")}
+    assert all(stack.values()), stack
 
 
 # ---------------------------------------------------------------------------------------------
@@ -169,7 +174,7 @@ def trace_counts(text: str) -> tuple[Counter, Counter]:
         insn = re.sub(r"^@\S+\s+", "", insn)
         mnemonic = re.match(r"[A-Z0-9]+", insn)[0]
         base = re.match(r"[A-Z]+", mnemonic)[0]
-        if base in ALU and base == mnemonic.rstrip("0123456789I") or mnemonic in ALU:
+        if base in ALU and mnemonic.rstrip("0123456789I") == base:  # IADD, IADD32, IADD32I (not I2I)
             ops = insn.split(None, 1)[1].split(",")[1:] if " " in insn else []
             for op in ops:
                 r = re.fullmatch(r"\s*-?\|?-?R(\d+)[LH]?\|?\s*", op)
@@ -196,11 +201,11 @@ def test_sampler_counts_match_the_trace(tmp_path: Path, program: str) -> None:
     got_lanes: Counter = Counter()
     for key, n in counts.items():
         if key.startswith("SIMT/lanes x depth x top/"):
-            got_lanes[key.split("/")[2].split(" @ ")[0]] += n
+            got_lanes[key.split("/", 2)[2].split(" @ ")[0]] += n
     assert got_lanes == lanes
     got_raw: Counter = Counter()
     for key, n in counts.items():
-        group, point, name = key.split("/")
+        group, point, name = key.split("/", 2)
         base = re.match(r"[A-Z]+", group)[0]
         if base in ALU and point.endswith(" RAW") and group.rstrip("0123456789I") == base:
             got_raw[name] += n
