@@ -303,7 +303,7 @@ def cmd_coverage_report(args: argparse.Namespace) -> int:
         print(f"coverage: error: no coverage files in {', '.join(args.files)}", file=sys.stderr)
         return 1
     try:
-        cov = write_reports(files, args.outdir)
+        cov = write_reports(files, args.outdir, args.code)
     except (OSError, ValueError) as e:
         print(f"coverage: error: {e}", file=sys.stderr)
         return 1
@@ -390,6 +390,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("coverage-report", help="merge coverage files and write HTML, text and UCIS reports")
     p.add_argument("files", nargs="+", metavar="FILE.json|DIR", help="coverage files (golden run --cov, the testbench), or folders of them")
     p.add_argument("-o", "--outdir", default="build/coverage/report", help="report directory")
+    p.add_argument("--code", metavar="COVERAGE.DAT", help="Verilator code coverage of rtl/ (scripts/rtl_code_coverage.py) to add to the report")
     p.add_argument("--fail-under", type=float, default=None, metavar="PCT", help="exit 1 when overall coverage is below PCT")
     p.set_defaults(func=cmd_coverage_report)
 

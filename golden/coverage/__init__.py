@@ -24,16 +24,18 @@ def load_any(path: str | Path) -> Coverage:
     return cls.from_json(data, str(path))
 
 
-def write_reports(json_files: list[str | Path], outdir: str | Path) -> Coverage:
+def write_reports(json_files: list[str | Path], outdir: str | Path, code: str | Path | None = None) -> Coverage:
     """Merge coverage JSON files (ISA model and cross model, kept apart) and write coverage.html,
-    coverage.txt and coverage.ucis.xml; returns the ISA model's merged counts (`.cross`: the crosses')."""
+    coverage.txt and coverage.ucis.xml; returns the ISA model's merged counts (`.cross`: the crosses').
+    `code`: a Verilator coverage.dat (merged runs) for the RTL code coverage section."""
+    from .code import CodeCoverage
     from .report import write_all
 
     cov, cross = Coverage(), CrossCoverage()
     for path in json_files:
         got = load_any(path)
         (cross if isinstance(got, CrossCoverage) else cov).merge(got)
-    write_all(cov, Path(outdir), cross if cross.runs or cross.samples else None)
+    write_all(cov, Path(outdir), cross if cross.runs or cross.samples else None, CodeCoverage.load(code) if code else None)
     cov.cross = cross  # type: ignore[attr-defined]
     return cov
 

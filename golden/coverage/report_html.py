@@ -5,9 +5,10 @@ from __future__ import annotations
 
 from html import escape
 
+from .code import CodeCoverage, code_section_html
 from .db import Coverage, Figures
 from .model import CATEGORIES, Group
-from .report_text import CLOSE, exclusions_by_reason, holes_by_point, largest_holes
+from .report_text import CLOSE, ROOT, exclusions_by_reason, holes_by_point, largest_holes
 
 CSS = """
 body { font-family: sans-serif; margin: 1.5em; color: #222; max-width: 1500px; }
@@ -136,7 +137,7 @@ def cross_section(cross: Coverage) -> list[str]:
     return parts
 
 
-def render_html(cov: Coverage, cross: Coverage | None = None) -> str:
+def render_html(cov: Coverage, cross: Coverage | None = None, code: CodeCoverage | None = None) -> str:
     m = cov.model
     o = cov.overall()
     holes = cov.holes()
@@ -185,6 +186,8 @@ def render_html(cov: Coverage, cross: Coverage | None = None) -> str:
     parts.append("</table>")
     if cross is not None:
         parts.extend(cross_section(cross))
+    if code is not None:
+        parts.extend(code_section_html(code, ROOT))
     if cov.runs:
         runs = "".join(f"<li>{escape(r)}</li>" for r in cov.runs)
         parts.append(f"<h2>Runs</h2><details><summary>{len(cov.runs)} runs</summary><ul>{runs}</ul></details>")

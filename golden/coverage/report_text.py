@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 from collections import defaultdict
+from pathlib import Path
 
+from .code import CodeCoverage, render_code_text
 from .db import Coverage, Figures
 from .model import Bin
 
@@ -28,6 +30,8 @@ def exclusions_by_reason(cov: Coverage) -> dict[str, list[Bin]]:
             out[b.excluded].append(b)
     return dict(sorted(out.items(), key=lambda kv: -len(kv[1])))
 
+
+ROOT = Path(__file__).resolve().parents[2]  # RTL sources in code coverage are shown relative to it
 
 # what closes a hole, by the category of its point (cross.py)
 CLOSE = {
@@ -89,7 +93,7 @@ def render_cross_text(cross: Coverage) -> list[str]:
     return lines
 
 
-def render_text(cov: Coverage, cross: Coverage | None = None) -> str:
+def render_text(cov: Coverage, cross: Coverage | None = None, code: CodeCoverage | None = None) -> str:
     m = cov.model
     o = cov.overall()
     lines = [
@@ -121,6 +125,8 @@ def render_text(cov: Coverage, cross: Coverage | None = None) -> str:
         lines.append(f"      {shown}")
     if cross is not None:
         lines += render_cross_text(cross)
+    if code is not None:
+        lines += render_code_text(code, ROOT)
     if cov.runs:
         lines += ["", "runs:"] + [f"  {r}" for r in cov.runs]
     return "\n".join(lines) + "\n"
