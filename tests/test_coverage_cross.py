@@ -225,3 +225,36 @@ def test_reports_show_the_crosses(tmp_path: Path) -> None:
     back = read_ucis(tmp_path / "report" / "coverage.ucis.xml")
     assert back[f"{CROSS_INSTANCE}:IADD/src1 value/one"] == (1, False)
     assert back[f"{CROSS_INSTANCE}:SIMT/lanes x depth x top/all 32 @ depth 1 / empty"][1] is True
+
+
+# ---------------------------------------------------------------------------------------------
+# RTL code coverage: Verilator's coverage.dat records (key \x01 name \x02 value ..., then the count)
+
+
+def _record(kind: str, module: str, file: str, line: int, comment: str, count: int) -> str:
+    keys = {"t": kind, "page": f"v_{kind}/{module}", "f": file, "l": str(line), "n": "0", "o": comment, "h": f"TOP.{module}"}
+    return "C '" + "".join(f"\x01{k}\x02{v}" for k, v in keys.items()) + f"' {count}"
+
+
+def test_code_coverage_reads_verilator_records(tmp_path: Path) -> None:
+    from golden.coverage.code import CodeCoverage, render_code_text
+
+    src = tmp_path / "m.v"
+    src.write_text("module m;\n  always @* x = 1;\n  if (a) y = 2;\n  else y = 3;\nendmodule\n")
+    dat = tmp_path / "coverage.dat"
+    dat.write_text("\n".join(["# SystemC::Coverage-3",
+                              _record("line", "m", str(src), 2, "block", 7), _record("line", "m", str(src), 4, "block", 0),
+                              _record("branch", "m", str(src), 3, "if", 5), _record("branch", "m", str(src), 3, "else", 0),
+                              _record("toggle", "m", str(src), 1, "x", 1), _record("toggle", "m", str(src), 1, "y[0]", 0),
+                              _record("toggle", "n", str(src), 1, "z", 3)]) + "\n")  # fmt: skip
+    cc = CodeCoverage.load(dat)
+    assert cc.by_module() == {"m": {"line": (1, 2), "branch": (1, 2), "toggle": (1, 2)}, "n": {"toggle": (1, 1)}}
+    assert cc.totals()["toggle"] == (2, 3)
+    assert list(cc.uncovered_lines()) == [(str(src), 3), (str(src), 4)]
+    assert cc.untoggled() == {"m": ["y[0]"]}
+    text = "\n".join(render_code_text(cc, tmp_path))
+    assert "else y = 3;" in text and "if (a) y = 2;" in text  # the uncovered lines with their source
+    bad = tmp_path / "bad.dat"
+    bad.write_text("C 'x' notanumber\n")
+    with pytest.raises(ValueError, match=r"bad\.dat:1"):
+        CodeCoverage.load(bad)

@@ -259,6 +259,8 @@ def _global_groups(b: _Builder) -> None:
                 names.append(n)
                 if (d == "depth 0") != (k == "empty"):
                     ex[n] = "the top entry is 'empty' exactly when the SIMT stack has no entry"
+                elif lc == "all 32" and k == BRANCH:
+                    ex[n] = "a divergence (BRANCH) entry holds the lanes of the other side, so the side running has fewer than 32 (ISA.md 6.3)"
     _point(b, g, "lanes x depth x top", "SIMT", names, lambda s: s.simt, ex)
 
 
