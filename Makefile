@@ -26,7 +26,7 @@ PYTEST_ARGS ?=
 
 help:
 	@echo "make setup              install simulators and the Python environment (.venv)"
-	@echo "make sim TEST=iadd      programs/\$$(TEST).sass: round trip, golden model, then the DUT (default the RTL) in lock-step"
+	@echo "make sim TEST=iadd      programs/\$$(TEST).sass (or TEST=path/to/x.sass): round trip, golden model, then the DUT (default the RTL) in lock-step"
 	@echo "                        (DUT=rtl|flexgrip SIM=icarus|verilator NUM_SP=8|16|32 SEED=n WAVES=0|1 PROFILE=g80|flexgrip DEFINES=MUTANT_X)"
 	@echo "make regress            every program on both simulators at NUM_SP 8/16/32 (JUnit + one-page summary in $(REGRESS))"
 	@echo "make coverage           functional coverage of every program (golden model, and RTL lock-step unless COVERAGE_RTL=0; RTL code coverage with COVERAGE_CODE=1): HTML, text, UCIS in $(COVERAGE)/report"
@@ -45,12 +45,20 @@ setup: $(SETUP)
 
 # The main job: assemble the program and check that disassembly gives back the same words, run it
 # on the golden model against its expectations, then on the RTL in lock-step with the model.
+# TEST is a name of programs/ or a path (a .sass program; a .txt FlexGripPlus kernel bundle runs in
+# lock-step only). A model run that fails does not stop the lock-step run (a bad/ program's
+# fault is then seen on both sides), but fails the target.
+PROGRAM = $(if $(filter %.sass %.txt,$(TEST)),$(TEST),programs/$(TEST).sass)
 sim: $(SETUP)
-	@test -f programs/$(TEST).sass || { echo "no program programs/$(TEST).sass (see 'ls programs')"; exit 2; }
-	$(PY) -m golden roundtrip programs/$(TEST).sass -o $(BUILD)
-	$(PY) -m golden run programs/$(TEST).sass --profile $(PROFILE)
-	$(PY) scripts/sim.py $(TEST) --dut $(DUT) $(if $(SIM),--sim $(SIM)) --num-sp $(NUM_SP) --seed $(SEED) --profile $(PROFILE) \
-		$(if $(filter 1,$(WAVES)),--waves) $(if $(DEFINES),--defines $(DEFINES))
+	@test -f "$(PROGRAM)" || { echo "no program $(PROGRAM) (TEST is a name of programs/, see 'ls programs', or a path to a .sass program or kernel bundle)"; exit 2; }
+	$(if $(filter %.sass,$(PROGRAM)),$(PY) -m golden roundtrip $(PROGRAM) -o $(BUILD))
+	@status=0; \
+	$(if $(filter %.sass,$(PROGRAM)),echo "$(PY) -m golden run $(PROGRAM) --profile $(PROFILE)"; \
+	$(PY) -m golden run $(PROGRAM) --profile $(PROFILE) || { status=1; echo "make sim: the golden model alone failed (above); the lock-step run goes on"; };) \
+	echo "$(PY) scripts/sim.py $(PROGRAM) ..."; \
+	$(PY) scripts/sim.py $(PROGRAM) --dut $(DUT) $(if $(SIM),--sim $(SIM)) --num-sp $(NUM_SP) --seed $(SEED) --profile $(PROFILE) \
+		$(if $(filter 1,$(WAVES)),--waves) $(if $(DEFINES),--defines $(DEFINES)) || status=1; \
+	exit $$status
 
 # Every program on both simulators at NUM_SP 8, 16 and 32, spread over the cores by pytest-xdist.
 regress: $(SETUP)
