@@ -32,7 +32,7 @@ def main(argv: list[str] | None = None) -> int:
     from tb.lockstep import LockstepRun, run_lockstep
     from tb.runner import verilator_bin
 
-    out = Path(args.outdir)
+    out = Path(args.outdir).resolve()  # the simulator runs in its own directory
     out.mkdir(parents=True, exist_ok=True)
     dats, failed = [], []
     for name in args.programs:

@@ -245,13 +245,14 @@ def test_code_coverage_reads_verilator_records(tmp_path: Path) -> None:
     dat.write_text("\n".join(["# SystemC::Coverage-3",
                               _record("line", "m", str(src), 2, "block", 7), _record("line", "m", str(src), 4, "block", 0),
                               _record("branch", "m", str(src), 3, "if", 5), _record("branch", "m", str(src), 3, "else", 0),
-                              _record("toggle", "m", str(src), 1, "x", 1), _record("toggle", "m", str(src), 1, "y[0]", 0),
-                              _record("toggle", "n", str(src), 1, "z", 3)]) + "\n")  # fmt: skip
+                              _record("toggle", "m", str(src), 1, "x:0->1", 1), _record("toggle", "m", str(src), 1, "y[0]:1->0", 0),
+                              _record("toggle", "n", str(src), 1, "z", 3),
+                              _record("line", "n", str(src), 2, "block", 0)]) + "\n")  # a second module's copy of line 2  # fmt: skip
     cc = CodeCoverage.load(dat)
-    assert cc.by_module() == {"m": {"line": (1, 2), "branch": (1, 2), "toggle": (1, 2)}, "n": {"toggle": (1, 1)}}
+    assert cc.by_module() == {"m": {"line": (1, 2), "branch": (1, 2), "toggle": (1, 2)}, "n": {"toggle": (1, 1), "line": (0, 1)}}
     assert cc.totals()["toggle"] == (2, 3)
-    assert list(cc.uncovered_lines()) == [(str(src), 3), (str(src), 4)]
-    assert cc.untoggled() == {"m": ["y[0]"]}
+    assert list(cc.uncovered_lines()) == [(str(src), 3), (str(src), 4)]  # line 2 is hit in module m
+    assert cc.untoggled() == {"m": ["y"]}
     text = "\n".join(render_code_text(cc, tmp_path))
     assert "else y = 3;" in text and "if (a) y = 2;" in text  # the uncovered lines with their source
     bad = tmp_path / "bad.dat"

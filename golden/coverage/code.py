@@ -13,6 +13,7 @@ A point is covered when its count is nonzero.
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 from dataclasses import dataclass, field
 from html import escape
@@ -78,18 +79,29 @@ class CodeCoverage:
         return {k: (v[0], v[1]) for k, v in out.items()}
 
     def uncovered_lines(self) -> dict[tuple[str, int], list[CodePoint]]:
-        """(file, line) -> the line/branch/expression points of it never hit (toggles are listed apart)."""
-        out: dict[tuple[str, int], list[CodePoint]] = defaultdict(list)
+        """(file, line) -> its line/branch/expression points never hit in any module (a function of
+        an included header is counted once per module using it: covered if any copy is).
+        Toggles are listed apart."""
+        hit: dict[tuple[str, int, str, str], bool] = {}
+        first: dict[tuple[str, int, str, str], CodePoint] = {}
         for p in self.points:
-            if p.kind != "toggle" and p.count == 0:
-                out[(p.file, p.line)].append(p)
+            if p.kind == "toggle":
+                continue
+            key = (p.file, p.line, p.kind, p.comment)
+            hit[key] = hit.get(key, False) or p.count > 0
+            first.setdefault(key, p)
+        out: dict[tuple[str, int], list[CodePoint]] = defaultdict(list)
+        for key, h in hit.items():
+            if not h:
+                out[(key[0], key[1])].append(first[key])
         return dict(sorted(out.items()))
 
     def untoggled(self) -> dict[str, list[str]]:
+        """module -> signals with a bit that never toggled (a point's comment is `sig[bit]:0->1`)."""
         out: dict[str, set[str]] = defaultdict(set)
         for p in self.points:
             if p.kind == "toggle" and p.count == 0:
-                out[p.module].add(p.comment)
+                out[p.module].add(re.sub(r"(\[\d+\])*(:.*)?$", "", p.comment))
         return {m: sorted(s) for m, s in sorted(out.items())}
 
 
