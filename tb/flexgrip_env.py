@@ -12,8 +12,7 @@
 
 A run ends on kernel_done, on the first failure, or when no commit arrives for WATCHDOG_CYCLES.
 At the end the global memory is read back through the host port and compared with the model's.
-Environment: PROGRAM, RESULT, WATCHDOG_CYCLES, MAX_MISMATCHES, NUM_SP, RERUN, WAIVE (findings to
-waive, comma-separated names of golden/flexgrip_findings.py).
+Environment: PROGRAM, RESULT, WATCHDOG_CYCLES, MAX_MISMATCHES, NUM_SP, RERUN.
 """
 
 from __future__ import annotations
@@ -132,12 +131,11 @@ class FlexgripMonitor(uvm_component):
 
 
 class FlexgripScoreboard(uvm_subscriber):
-    def __init__(self, name: str, parent, model, verdict: Verdict, max_mismatches: int, waive: set[str]) -> None:
+    def __init__(self, name: str, parent, model, verdict: Verdict, max_mismatches: int) -> None:
         super().__init__(name, parent)
-        self.model, self.verdict, self.max_mismatches, self.waive = model, verdict, max_mismatches, waive
+        self.model, self.verdict, self.max_mismatches = model, verdict, max_mismatches
         self.compared = 0
         self.history: dict[int, deque[str]] = {}
-        self.waived: dict[str, int] = {}
 
     def build_phase(self) -> None:
         self.ap = uvm_analysis_port("ap", self)
@@ -187,7 +185,7 @@ class FlexgripEnv(uvm_env):
         s = self.settings
         self.loader = FlexgripLoader("loader", self, self.dut)
         self.monitor = FlexgripMonitor("monitor", self, self.dut, self.error)
-        self.scoreboard = FlexgripScoreboard("scoreboard", self, self.model, self.verdict, s["max_mismatches"], s["waive"])
+        self.scoreboard = FlexgripScoreboard("scoreboard", self, self.model, self.verdict, s["max_mismatches"])
 
     def connect_phase(self) -> None:
         self.monitor.ap.connect(self.scoreboard.analysis_export)
@@ -211,7 +209,6 @@ class FlexgripTest(uvm_test):
         self.settings = {
             "max_mismatches": int(env.get("MAX_MISMATCHES", "1")),
             "watchdog": int(env.get("WATCHDOG_CYCLES", "200000")),
-            "waive": {w for w in env.get("WAIVE", "").split(",") if w},
         }
         self.image = flexgrip_image(self.program, FLEXGRIP, int(env.get("NUM_SP", "8")))
         self.model = self.image.model
@@ -293,7 +290,7 @@ class FlexgripTest(uvm_test):
                                                 warps=model.last_pcs()))  # fmt: skip
         cycles = (self.done_cycle or self.env.monitor.cycle()) - self.start_cycle
         result = {"status": "fail" if self.verdict.report else "pass", "commits": sb.compared, "cycles": cycles,
-                  "thread_instructions": int(model.thread_steps), "global_bytes": mem, "waived": sb.waived,
+                  "thread_instructions": int(model.thread_steps), "global_bytes": mem,
                   "report": json.loads(self.verdict.report.to_json()) if self.verdict.report else None}  # fmt: skip
         out = os.environ.get("RESULT")
         if out:

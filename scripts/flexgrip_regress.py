@@ -1,0 +1,76 @@
+"""`make regress DUT=flexgrip` and the FlexGripPlus part of `make bench`.
+
+    python scripts/flexgrip_regress.py [-o summary.md] [PROGRAM ...]
+    python scripts/flexgrip_regress.py --bench
+
+Runs every program of programs/ and every kernel bundle of ../shared/vectors/flexgrip_kernels on
+FlexGripPlus under GHDL in lock-step with the golden model (flexgrip profile), one after the other
+(each GHDL run is single-threaded; FlexGripPlus simulates a few thousand cycles a second). What
+FlexGripPlus cannot run is listed with the reason, not dropped. The summary gives per program the
+outcome, commits compared, FlexGripPlus kernel cycles, GHDL wall time, simulated cycles/s and
+commits/s, and the first line of a failure. --bench runs BENCH programs and prints the figures.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tb"))
+sys.path.insert(0, str(ROOT))
+
+from flexgrip_build import FlexgripMissing, check_available  # noqa: E402
+from flexgrip_run import run_flexgrip  # noqa: E402
+
+from golden.flexgrip_export import NotRunnable  # noqa: E402
+
+BENCH = ("vecadd", "cf_loop", "iadd")
+
+
+def programs() -> list[Path]:
+    bundles = ROOT.parent / "shared" / "vectors" / "flexgrip_kernels"
+    return sorted((ROOT / "programs").glob("*.sass")) + sorted(bundles.glob("*.txt"))
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("programs", nargs="*", type=Path)
+    ap.add_argument("-o", "--output", type=Path)
+    ap.add_argument("--bench", action="store_true")
+    args = ap.parse_args()
+    try:
+        check_available()
+    except FlexgripMissing as exc:
+        print(f"FlexGripPlus cannot be simulated here: {exc}")
+        return 0 if args.bench else 2
+    todo = args.programs or ([ROOT / "programs" / f"{n}.sass" for n in BENCH] if args.bench else programs())
+    rows = ["| program | outcome | commits | FlexGripPlus cycles | GHDL wall s | cycles/s | commits/s | note |", "|---|---|---|---|---|---|---|---|"]
+    failed = 0
+    for path in todo:
+        try:
+            r = run_flexgrip(path)
+        except NotRunnable as exc:
+            rows.append(f"| {path.stem} | cannot run | | | | | | {exc} |")
+            print(f"{path.stem}: cannot run on FlexGripPlus: {exc}", flush=True)
+            continue
+        note = "" if r.passed else (r.report.message.splitlines()[0] if r.report else "no report")
+        if r.report and r.report.pc is not None:
+            note += f" (warp {r.report.warp}, PC {r.report.pc:#06x} {r.report.text})"
+        failed += not r.passed
+        rate = (f"{r.cycles / r.wall:.0f}", f"{r.commits / r.wall:.1f}") if r.wall else ("", "")
+        rows.append(f"| {path.stem} | {'PASS' if r.passed else 'FAIL'} | {r.commits} | {r.cycles} | {r.wall:.1f} | {rate[0]} | {rate[1]} | {note} |")
+        print(rows[-1], flush=True)
+    text = "# FlexGripPlus lock-step regression (GHDL)\n\n" + "\n".join(rows) + "\n"
+    if args.output:
+        args.output.parent.mkdir(parents=True, exist_ok=True)
+        args.output.write_text(text, encoding="utf-8")
+        print(f"summary: {args.output}")
+    else:
+        print(text)
+    return 1 if failed and not args.bench else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
