@@ -6,12 +6,12 @@ SETUP := $(VENV)/.setup-done
 SHARED ?= ../shared
 TEST ?= iadd
 DUT ?= rtl
-SIM ?= $(if $(filter flexgrip,$(DUT)),ghdl,icarus)
+SIM ?=
 FLEXGRIP_DIR ?= $(SHARED)/flexgripplus
 export FLEXGRIP_DIR
 NUM_SP ?= 8
 SEED ?= 1
-PROFILE ?= g80
+PROFILE ?= $(if $(filter flexgrip,$(DUT)),flexgrip,g80)
 WAVES ?= 0
 DEFINES ?=
 REGRESS = $(BUILD)/regress
@@ -26,8 +26,7 @@ PYTEST_ARGS ?=
 help:
 	@echo "make setup              install simulators and the Python environment (.venv)"
 	@echo "make sim TEST=iadd      programs/\$$(TEST).sass: round trip, golden model, then RTL in lock-step"
-	@echo "                        (SIM=icarus|verilator NUM_SP=8|16|32 SEED=n WAVES=0|1 PROFILE=g80|flexgrip DEFINES=MUTANT_X)"
-	@echo "                        DUT=flexgrip: FlexGripPlus under GHDL in lock-step (FLEXGRIP_DIR=$(FLEXGRIP_DIR))"
+	@echo "                        (DUT=rtl|flexgrip SIM=icarus|verilator NUM_SP=8|16|32 SEED=n WAVES=0|1 PROFILE=g80|flexgrip DEFINES=MUTANT_X)"
 	@echo "make regress            every program on both simulators at NUM_SP 8/16/32 (JUnit + one-page summary in $(REGRESS))"
 	@echo "make coverage           functional coverage of every program (golden model, and RTL lock-step unless COVERAGE_RTL=0): HTML, text, UCIS in $(COVERAGE)/report"
 	@echo "make rtl-vectors        FP/SFU vector files through the RTL FP unit and SFU (VECTORS=\"a.txt b.txt\" SIM=icarus|verilator)"
@@ -54,24 +53,15 @@ sim: $(SETUP)
 	@cmp -s $(BUILD)/$(TEST).hex $(BUILD)/$(TEST).rt.hex \
 		&& echo "$(TEST): $$(wc -l < $(BUILD)/$(TEST).hex) instructions, text -> words -> text -> words identical" \
 		|| { echo "$(TEST): round trip differs (diff $(BUILD)/$(TEST).hex $(BUILD)/$(TEST).rt.hex)"; exit 1; }
-	$(PY) -m golden run programs/$(TEST).sass --profile $(if $(filter flexgrip,$(DUT)),flexgrip,$(PROFILE))
-ifeq ($(DUT),flexgrip)
-	$(PY) scripts/sim.py $(TEST) --dut flexgrip --num-sp $(NUM_SP)
-else
-	$(PY) scripts/sim.py $(TEST) --sim $(SIM) --num-sp $(NUM_SP) --seed $(SEED) --profile $(PROFILE) \
+	$(PY) -m golden run programs/$(TEST).sass --profile $(PROFILE)
+	$(PY) scripts/sim.py $(TEST) --dut $(DUT) $(if $(SIM),--sim $(SIM)) --num-sp $(NUM_SP) --seed $(SEED) --profile $(PROFILE) \
 		$(if $(filter 1,$(WAVES)),--waves) $(if $(DEFINES),--defines $(DEFINES))
-endif
 
 # Every program on both simulators at NUM_SP 8, 16 and 32, spread over the cores by pytest-xdist.
 regress: $(SETUP)
-ifeq ($(DUT),flexgrip)
-	rm -rf $(REGRESS)_flexgrip && mkdir -p $(REGRESS)_flexgrip
-	$(PY) scripts/flexgrip_regress.py -o $(REGRESS)_flexgrip/summary.md
-else
 	rm -rf $(REGRESS) && mkdir -p $(REGRESS)
 	REGRESS_DIR=$(REGRESS)/runs $(PY) -m pytest -n auto -q tests/test_rtl_lockstep.py --regress --junitxml=$(REGRESS)/junit.xml $(PYTEST_ARGS) || true
 	$(PY) scripts/regress_summary.py $(REGRESS)/runs --junit $(REGRESS)/junit.xml -o $(REGRESS)/summary.md
-endif
 
 # Functional coverage (golden/coverage): every program on the golden model with commit sampling,
 # then (COVERAGE_RTL=1) the lock-step regression sampling the commits the scoreboard compared;
@@ -85,10 +75,11 @@ coverage: $(SETUP)
 
 # Vector files (default ../shared/vectors/fp32.txt and sfu.txt) through rtl/sm1_fp_alu.v and rtl/sm1_sfu.v.
 rtl-vectors: $(SETUP)
-	$(PY) scripts/rtl_vectors.py --sim $(SIM) $(VECTORS)
+	$(PY) scripts/rtl_vectors.py $(if $(SIM),--sim $(SIM)) $(VECTORS)
 
 lint: $(SETUP)
 	$(VENV)/bin/ruff check golden tests scripts tb
+	$$($(PY) -c 'import tb.runner as r; print(r.verilator_bin())')/verilator --lint-only -Wall -f rtl/sm.f --top-module sm_top
 	$(PY) scripts/gen_rtl_isa.py --check
 	$(PY) scripts/gen_sfu_rom.py --check
 
@@ -101,7 +92,6 @@ check-listing: $(SETUP)
 bench: $(SETUP)
 	$(PY) scripts/bench.py
 	$(if $(filter 0,$(BENCH_RTL)),,$(PY) scripts/bench_rtl.py $(BENCH_RTL_ARGS))
-	$(if $(filter 0,$(BENCH_FLEXGRIP)),,$(PY) scripts/flexgrip_regress.py --bench)
 
 clean:
 	rm -rf $(BUILD) .pytest_cache .hypothesis

@@ -26,7 +26,7 @@ from .isa.decoder import IllegalInstruction, decode_program
 from .memory import Memory
 from .profile import FLEXGRIP, Profile
 from .program import load_program
-from .run import build
+from .run import build, code_words
 from .sm import SM
 from .state import FLEXGRIP_SM, Launch, SMConfig
 
@@ -90,7 +90,7 @@ def flexgrip_image(path: str | Path, profile: Profile = FLEXGRIP, cores: int | N
             raise NotRunnable(f"{path}: constant bytes up to {offset + len(data):#x}, FlexGripPlus has {CONST_BYTES}")
         cmem.extend(b"\0" * max(0, offset + len(data) - len(cmem)))
         cmem[offset : offset + len(data)] = data
-    words_code = with_ret(list(spec.program.words), path)
+    words_code = code_words(spec, profile)
     _, gmem = build(spec, profile)
     banks = {0: Memory("constant", CONST_BYTES, bytes(cmem))}
     launch = Launch(spec.grid, spec.block, spec.registers, spec.shared, spec.param_bytes(profile.param_slot_bytes_pointer))
@@ -100,21 +100,6 @@ def flexgrip_image(path: str | Path, profile: Profile = FLEXGRIP, cores: int | N
                           gmem, bytes(gmem.data), model, cores or 8, spec.global_size, words, spec.block, spec.grid, spec.registers, spec.shared,
                           bpc)  # fmt: skip
     return image
-
-
-RET = (0x30000003, 0x00000780)  # RET, the kernel exit FlexGripPlus implements
-
-
-def with_ret(words: list[int], where: object) -> list[int]:
-    """FlexGripPlus ignores the exit marker (finding `exit_marker_ignored`): a kernel ends only with
-    RET, which every shipped FlexGripPlus kernel has appended by hand. Programs of programs/ end
-    with the exit marker, so RET is appended after the last instruction (a kernel that already
-    ends with RET is left alone)."""
-    if words[-2:] == list(RET):
-        return words
-    if len(words) % 2:
-        raise NotRunnable(f"{where}: the code ends with a 32-bit instruction at an odd word; RET (64-bit) cannot follow it aligned")
-    return [*words, *RET]
 
 
 def _bundle_image(path: Path, profile: Profile, cores: int | None) -> FlexgripImage:

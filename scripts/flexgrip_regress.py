@@ -17,14 +17,12 @@ import argparse
 import sys
 from pathlib import Path
 
+from golden.flexgrip_export import NotRunnable, flexgrip_image
+from golden.profile import FLEXGRIP
+from tb.adapters.flexgrip_build import FlexgripMissing, check_available
+from tb.lockstep import LockstepRun, run_lockstep
+
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "tb"))
-sys.path.insert(0, str(ROOT))
-
-from flexgrip_build import FlexgripMissing, check_available  # noqa: E402
-from flexgrip_run import run_flexgrip  # noqa: E402
-
-from golden.flexgrip_export import NotRunnable  # noqa: E402
 
 BENCH = ("vecadd", "cf_loop", "iadd")
 
@@ -50,17 +48,19 @@ def main() -> int:
     failed = 0
     for path in todo:
         try:
-            r = run_flexgrip(path)
+            flexgrip_image(path, FLEXGRIP)  # what FlexGripPlus cannot run is refused here with the reason
+            r = run_lockstep(LockstepRun(str(path), sim="ghdl", profile="flexgrip", dut="flexgrip"), rerun_with_waves=False)
         except NotRunnable as exc:
             rows.append(f"| {path.stem} | cannot run | | | | | | {exc} |")
             print(f"{path.stem}: cannot run on FlexGripPlus: {exc}", flush=True)
             continue
+        commits, cycles = r.commits, r.cycles
         note = "" if r.passed else (r.report.message.splitlines()[0] if r.report else "no report")
         if r.report and r.report.pc is not None:
             note += f" (warp {r.report.warp}, PC {r.report.pc:#06x} {r.report.text})"
         failed += not r.passed
-        rate = (f"{r.cycles / r.wall:.0f}", f"{r.commits / r.wall:.1f}") if r.wall else ("", "")
-        rows.append(f"| {path.stem} | {'PASS' if r.passed else 'FAIL'} | {r.commits} | {r.cycles} | {r.wall:.1f} | {rate[0]} | {rate[1]} | {note} |")
+        rate = (f"{cycles / r.wall:.0f}", f"{commits / r.wall:.1f}") if r.wall else ("", "")
+        rows.append(f"| {path.stem} | {'PASS' if r.passed else 'FAIL'} | {commits} | {cycles} | {r.wall:.1f} | {rate[0]} | {rate[1]} | {note} |")
         print(rows[-1], flush=True)
     text = "# FlexGripPlus lock-step regression (GHDL)\n\n" + "\n".join(rows) + "\n"
     if args.output:

@@ -20,15 +20,13 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from golden.vectors import read_vectors
+from tb.runner import BUILD, failure_messages, run
+from tb.test_fp_unit import FP_LINE_OPS
+from tb.test_sfu_unit import LINE_OPS as SFU_LINE_OPS
+
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "tb"))
-sys.path.insert(0, str(ROOT))
 
-from runner import BUILD, failure_messages, run  # noqa: E402
-from test_fp_unit import FP_LINE_OPS  # noqa: E402
-from test_sfu_unit import LINE_OPS as SFU_LINE_OPS  # noqa: E402
-
-from golden.vectors import read_vectors  # noqa: E402
 
 DEFAULT_PATHS = (ROOT.parent / "shared" / "vectors" / "fp32.txt", ROOT.parent / "shared" / "vectors" / "sfu.txt")
 SHOW_FAILURES = 20
@@ -44,8 +42,8 @@ class Unit:
 
 
 UNITS = (
-    Unit("fp", "sm1_fp_alu", ("sm1_fp_alu.v",), "test_fp_unit", frozenset(FP_LINE_OPS)),
-    Unit("sfu", "sm1_sfu", ("sm1_sfu.v",), "test_sfu_unit", frozenset(SFU_LINE_OPS)),
+    Unit("fp", "sm1_fp_alu", ("sm1_fp_alu.v",), "tb.test_fp_unit", frozenset(FP_LINE_OPS)),
+    Unit("sfu", "sm1_sfu", ("sm1_sfu.v",), "tb.test_sfu_unit", frozenset(SFU_LINE_OPS)),
 )
 
 

@@ -22,10 +22,10 @@ from pathlib import Path
 
 import cocotb
 from cocotb.triggers import Timer
-from vector_tally import Tally, vector_paths
 
 from golden.arith import fp
 from golden.vectors import Vector, read_vectors
+from tb.vector_tally import Tally, vector_paths
 
 ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_VECTORS = ROOT.parent / "shared" / "vectors" / "fp32.txt"

@@ -4,21 +4,20 @@ smoke set on FlexGripPlus under GHDL (skipped with the reason when no checkout o
 from __future__ import annotations
 
 import re
-import sys
 from pathlib import Path
 
 import numpy as np
 import pytest
 
-from golden.flexgrip_export import RET, NotRunnable, export, flexgrip_image
+from golden.flexgrip_export import NotRunnable, export, flexgrip_image
 from golden.flexgrip_findings import FINDINGS
 from golden.program import load_program
+from golden.run import RET
 
 ROOT = Path(__file__).resolve().parents[1]
 SHARED = ROOT.parent / "shared"
 APPS = SHARED / "flexgripplus" / "applications"
 BUNDLES = SHARED / "vectors" / "flexgrip_kernels"
-sys.path.insert(0, str(ROOT / "tb"))
 
 WORD = re.compile(r'when (\d+) => instruction_out <= x"([0-9a-f]{8})"')
 
@@ -87,7 +86,7 @@ def test_findings_table() -> None:
 
 
 def _flexgrip_or_skip() -> None:
-    from flexgrip_build import FlexgripMissing, check_available
+    from tb.adapters.flexgrip_build import FlexgripMissing, check_available
 
     try:
         check_available()
@@ -95,12 +94,16 @@ def _flexgrip_or_skip() -> None:
         pytest.skip(str(exc))
 
 
+def _run(name: str):
+    from tb.lockstep import LockstepRun, run_lockstep
+
+    return run_lockstep(LockstepRun(name, sim="ghdl", profile="flexgrip", dut="flexgrip"), rerun_with_waves=False)
+
+
 @pytest.mark.parametrize("name", ["vecadd", "cf_ifelse"])
 def test_flexgrip_lockstep_smoke(name: str) -> None:
     _flexgrip_or_skip()
-    from flexgrip_run import run_flexgrip
-
-    r = run_flexgrip(ROOT / "programs" / f"{name}.sass")
+    r = _run(name)
     assert r.passed, r.summary()
     assert r.commits > 0 and r.cycles > 0
 
@@ -108,9 +111,7 @@ def test_flexgrip_lockstep_smoke(name: str) -> None:
 def test_flexgrip_finding_c2r_still_shows() -> None:
     """The open finding c2r_writes_r0 is reported at the instruction the table names."""
     _flexgrip_or_skip()
-    from flexgrip_run import run_flexgrip
-
-    r = run_flexgrip(ROOT / "programs" / "iadd.sass")
+    r = _run("iadd")
     assert not r.passed and r.report is not None
     assert r.report.pc == 0x60 and "C2R R6, C1" in r.report.text
     assert [d.field for d in r.report.diffs] == ["gpr"]

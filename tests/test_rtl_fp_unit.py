@@ -12,8 +12,7 @@ from pathlib import Path
 import pytest
 from conftest import ROOT
 
-sys.path.insert(0, str(ROOT / "tb"))
-from runner import SIMULATORS, assert_passed, run
+from tb.runner import SIMULATORS, assert_passed, run
 
 # the FP ops of the vector format (fp32.txt header, golden/checkvec.py), counted here on their own
 FP_OPS = {"fadd", "fadd.sat", "fmul", "fmad", "fmad.sat", "fmin", "fmax", "fset", "fslct", "f2i", "i2f", "f2f"}
@@ -34,7 +33,7 @@ def test_rtl_fp_unit(sim: str, shared: Path) -> None:
     test_dir = ROOT / "build" / "sim" / f"fp_unit_{sim}"
     result = test_dir / "fp_unit.json"
     result.unlink(missing_ok=True)
-    assert_passed(run(sim, "sm1_fp_alu", ("sm1_fp_alu.v",), "test_fp_unit", extra_env={"VECTORS": str(vectors), "RESULT": str(result)},
+    assert_passed(run(sim, "sm1_fp_alu", ("sm1_fp_alu.v",), "tb.test_fp_unit", extra_env={"VECTORS": str(vectors), "RESULT": str(result)},
                       test_dir=test_dir))  # fmt: skip
     summary = json.loads(result.read_text(encoding="utf-8"))
     expected = fp_line_count(vectors)

@@ -9,15 +9,13 @@ from __future__ import annotations
 
 import json
 import os
-import sys
 from pathlib import Path
 
 import pytest
 from conftest import ROOT
 
-sys.path.insert(0, str(ROOT / "tb"))
-from lockstep import LockstepRun, run_lockstep
-from runner import SIMULATORS
+from tb.lockstep import LockstepRun, run_lockstep
+from tb.runner import SIMULATORS
 
 PROGRAMS = sorted(p.stem for p in (ROOT / "programs").glob("*.sass"))
 SMOKE = ["vecadd", "cf_ifelse", "cf_barrier", "global"]

@@ -7,15 +7,13 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
 from conftest import ROOT
 
-sys.path.insert(0, str(ROOT / "tb"))
-from runner import SIMULATORS, assert_passed, run
+from tb.runner import SIMULATORS, assert_passed, run
 
 SFU_LINE_OPS = ("rcp", "rsqrt", "lg2", "presin", "preex2")  # the ops of sfu.txt's header
 BUILD = ROOT / "build" / "sim"
@@ -48,9 +46,9 @@ def run_unit(sim: str, name: str, vectors: list[Path], test_filter: str | None =
     if test_filter:
         env["COCOTB_TEST_FILTER"] = test_filter
     if not expect_fail:
-        return run(sim, "sm1_sfu", ("sm1_sfu.v",), "test_sfu_unit", extra_env=env, test_dir=test_dir), result
+        return run(sim, "sm1_sfu", ("sm1_sfu.v",), "tb.test_sfu_unit", extra_env=env, test_dir=test_dir), result
     with contextlib.suppress(SystemExit):
-        run(sim, "sm1_sfu", ("sm1_sfu.v",), "test_sfu_unit", extra_env=env, test_dir=test_dir)
+        run(sim, "sm1_sfu", ("sm1_sfu.v",), "tb.test_sfu_unit", extra_env=env, test_dir=test_dir)
     (xml,) = test_dir.glob("*.xml")
     return xml, result
 

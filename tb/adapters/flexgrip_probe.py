@@ -1,23 +1,23 @@
-"""FlexGripPlus's commit port (hdl/flexgrip/fg_top.vhd) read into golden.commit.Commit records, and
-the DUT-neutral comparison of two Commit records (golden model vs DUT).
+"""FlexGripPlus's commit records: what its internal signals show each warp-instruction did, as
+golden.commit.Commit (tb/dut.py's DutCommit).
 
-FlexGripPlus's record carries what its probe saw: per-lane register file writes (whole 32-bit
-registers: a 16-bit write is read-modify-write there), $c and $a writes, and the bytes written to
-shared and global memory in the order they were written (memory is byte-serial in FlexGripPlus).
-So a Commit built from it has `gpr` entries without halves and `mem` entries of one byte each
-(`size` 1, `lanes` 0: the lane is unknown); `compare` takes the model's half from the full
-register and compares memory as multisets of (space, address, byte).
+FlexGripPlus's register file is written whole: a 16-bit destination is read-modify-write there, so
+the half a record names comes from the DUT's own fetched instruction word (the ISA decoder says
+whether its destination is a half register) and the value is that half of the register written.
+Memory is written byte by byte, lane after lane, so stores are not rebuilt into per-lane records:
+global bytes go to the scoreboard's memory-port check (multisets of address and byte, as for the
+RTL's memory port), and the record's `mem` field is marked unchecked.
 """
 
 from __future__ import annotations
 
-from collections import Counter
 from dataclasses import dataclass
 
 import numpy as np
 
-from golden.commit import Commit, MemWrite, RegWrite
-from golden.isa.decoder import size_of
+from golden.commit import Commit, RegWrite
+from golden.isa.decoder import IllegalInstruction, decode, size_of
+from golden.isa.operands import RegOperand
 
 STATE_NAMES = ("ready", "active", "barrier", "finished")
 SHARED_MASK = 0x3FFF  # 16 KiB shared memory, addresses wrap (FLEXGRIPPLUS.md 3)
@@ -156,101 +156,32 @@ class Probe:
         return record
 
 
+def _dst_half(insn: int, size: int) -> str | None:
+    """"L"/"H" when the instruction's destination is a 16-bit half register (the ISA decoder on the
+    DUT's fetched word), else None."""
+    try:
+        decoded = decode([insn & 0xFFFFFFFF, insn >> 32] if size == 8 else [insn])
+    except IllegalInstruction:
+        return None
+    dst = dict(decoded.operands).get("dst")
+    if isinstance(dst, RegOperand) and dst.half:
+        return "H" if dst.index & 1 else "L"
+    return None
+
+
 def to_commit(raw: RawCommit, seq: int) -> Commit:
-    """The DUT-neutral record of one FlexGripPlus warp-instruction."""
+    """The DUT-neutral record of one FlexGripPlus warp-instruction (memory bytes: `RawCommit.mem`)."""
     size = size_of(raw.insn & 0xFFFFFFFF)  # bit 0 of word0: a 64-bit instruction (ISA.md 1.1)
     insn = raw.insn & 0xFFFFFFFF if size == 4 else raw.insn
     c = Commit(cta=raw.cta, warp=raw.warp, seq=seq, pc=raw.pc, insn=insn, size=size, active_mask=raw.active, exec_mask=raw.exec,
                next_pc=raw.next_pc, next_mask=raw.next_mask, done=raw.state == 3, barrier=raw.state == 2)  # fmt: skip
+    half = _dst_half(insn, size)
     for kind, acc, out in (("gpr", raw.gpr, c.gpr), ("cc", raw.cc, c.cc), ("addr", raw.addr, c.addr)):
         for reg in sorted(acc):
-            lanes, values = acc[reg]
-            w = RegWrite(kind, reg, np.array([values.get(i, 0) for i in range(32)], np.uint32))
-            w.lanes = lanes  # type: ignore[attr-defined]
-            out.append(w)
-    for shared, addr, byte in raw.mem:
-        c.mem.append(MemWrite("shared" if shared else "global", 1, 0, np.array([addr], np.int64), np.array([byte], np.uint32)))
+            _, values = acc[reg]
+            v = np.array([values.get(i, 0) for i in range(32)], np.uint32)
+            name = half if kind == "gpr" else None
+            if name:
+                v = (v >> 16) if name == "H" else (v & 0xFFFF)
+            out.append(RegWrite(kind, reg, v, name))
     return c
-
-
-def _hex(value: int, width: int = 32) -> str:
-    return f"{value:#0{width // 4 + 2}x}"
-
-
-def compare(want: Commit, got: Commit, shmem_base: int) -> list:
-    """Field-by-field differences between the model's record `want` and FlexGripPlus's `got`."""
-    from report import FieldDiff, LaneDiff
-
-    diffs: list = []
-    for name, g, w, width in (("pc", got.pc, want.pc, 24), ("insn", got.insn, want.insn, 64), ("active_mask", got.active_mask, want.active_mask, 32),
-                              ("exec_mask", got.exec_mask, want.exec_mask, 32)):  # fmt: skip
-        if g != w:
-            diffs.append(FieldDiff(name, _hex(w, width), _hex(g, width)))
-    exe = want.exec_mask
-    # registers: the model's writes (register, half) against the DUT's full-register writes
-    got_regs = {r.index: r for r in got.gpr}
-    want_names = [f"R{w.index}{w.half or ''}" for w in want.gpr]
-    if sorted({w.index for w in want.gpr}) != sorted(got_regs) and exe:
-        diffs.append(FieldDiff("gpr", ", ".join(want_names) or "no write", ", ".join(f"R{i}" for i in sorted(got_regs)) or "no write"))
-    elif exe:
-        for w in want.gpr:
-            g = got_regs[w.index]
-            shift = 16 if w.half == "H" else 0
-            keep = 0xFFFF if w.half else 0xFFFFFFFF
-            rows = [LaneDiff(i, _hex(int(w.values[i]), 16 if w.half else 32), _hex((int(g.values[i]) >> shift) & keep if g.lanes >> i & 1 else 0, 16 if w.half else 32)
-                             + ("" if g.lanes >> i & 1 else " (not written)"))
-                    for i in range(32) if exe >> i & 1 and (not g.lanes >> i & 1 or (int(g.values[i]) >> shift) & keep != int(w.values[i]))]  # fmt: skip
-            extra = g.lanes & ~exe
-            if extra:
-                rows += [LaneDiff(i, "not written", _hex(int(g.values[i]))) for i in range(32) if extra >> i & 1]
-            if rows:
-                diffs.append(FieldDiff("gpr", f"R{w.index}{w.half or ''}", f"R{w.index}{w.half or ''} ({len(rows)} lane(s) differ)", rows))
-    for field, width in (("cc", 4), ("addr", 32)):
-        ws, gs = getattr(want, field), getattr(got, field)
-        ws = ws[-1:] if field == "addr" else ws  # post-increment after R2A: the last write wins
-        label = "$c" if field == "cc" else "$a"
-        if [w.index for w in ws] != [g.index for g in gs] and (exe or gs):
-            diffs.append(FieldDiff(field, ", ".join(f"{label}{w.index}" for w in ws) or "no write", ", ".join(f"{label}{g.index}" for g in gs) or "no write"))
-            continue
-        for w, g in zip(ws, gs, strict=False):
-            rows = [LaneDiff(i, _hex(int(w.values[i]), width), _hex(int(g.values[i]), width) if g.lanes >> i & 1 else "not written")
-                    for i in range(32) if exe >> i & 1 and (not g.lanes >> i & 1 or int(g.values[i]) != int(w.values[i]))]  # fmt: skip
-            rows += [LaneDiff(i, "not written", _hex(int(g.values[i]), width)) for i in range(32) if (g.lanes & ~exe) >> i & 1]
-            if rows:
-                diffs.append(FieldDiff(field, f"{label}{w.index}", f"{label}{w.index} ({len(rows)} lane(s) differ)", rows))
-    diffs += _mem_diffs(want, got, shmem_base)
-    if got.done != want.done:
-        diffs.append(FieldDiff("done", str(want.done), str(got.done)))
-    elif not want.done and not want.barrier:
-        for name, g, w, width in (("next_pc", got.next_pc, want.next_pc, 24), ("next_mask", got.next_mask, want.next_mask, 32)):
-            if g != w:
-                diffs.append(FieldDiff(name, _hex(w, width), _hex(g, width)))
-    return diffs
-
-
-def byte_writes(c: Commit, shmem_base: int) -> Counter:
-    """The record's stores as a multiset of (space, byte address, value); shared addresses physical."""
-    out: Counter = Counter()
-    for m in c.mem:
-        if m.space == "local":
-            continue
-        lanes = range(len(m.addr)) if m.lanes == 0 else [i for i in range(32) if m.lanes >> i & 1]
-        for lane in lanes:
-            for j in range(m.size):
-                addr = int(m.addr[lane]) + j
-                if m.space == "shared" and m.lanes:
-                    addr = (shmem_base + addr) & SHARED_MASK
-                out[m.space, addr, (int(m.data[lane]) >> (8 * j)) & 0xFF] += 1
-    return out
-
-
-def _mem_diffs(want: Commit, got: Commit, shmem_base: int) -> list:
-    from report import FieldDiff, LaneDiff
-
-    w, g = byte_writes(want, shmem_base), byte_writes(got, shmem_base)
-    if w == g:
-        return []
-    extra, missing = sorted((g - w).elements()), sorted((w - g).elements())
-    rows = [LaneDiff(None, "not written", f"{k[0]}[{k[1]:#x}]={k[2]:#04x}") for k in extra[:8]]
-    rows += [LaneDiff(None, f"{k[0]}[{k[1]:#x}]={k[2]:#04x}", "not written") for k in missing[:8]]
-    return [FieldDiff("mem", f"{sum(w.values())} byte writes", f"{sum(g.values())} byte writes: {len(extra)} unexpected, {len(missing)} missing", rows)]

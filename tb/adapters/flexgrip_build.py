@@ -21,7 +21,7 @@ import subprocess
 from functools import cache
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 BUILD = ROOT / "build" / "flexgrip"
 TOP = "fg_top"
 WRAPPER = ROOT / "hdl" / "flexgrip" / "fg_top.vhd"
