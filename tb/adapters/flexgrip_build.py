@@ -116,7 +116,7 @@ def build(cores: int = 8) -> Path:
     with open(build_dir.parent / f".{build_dir.name}.lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         get_runner("ghdl").build(
-            vhdl_sources=[pb, *source_list(fg), WRAPPER],
+            sources=[pb, *source_list(fg), WRAPPER],
             hdl_toplevel=TOP,
             build_dir=build_dir,
             build_args=args,
