@@ -153,7 +153,7 @@ def run_ops(counts: dict[str, int], seed: int = 1, build_dir: Path | None = None
     reason = unavailable()
     if reason:
         raise RuntimeError(reason)
-    build_dir = build_dir or ROOT / "build" / "flexgrip_units"
+    build_dir = (build_dir or ROOT / "build" / "flexgrip_units").resolve()
     build_dir.mkdir(parents=True, exist_ok=True)
     rng = random.Random(seed)
     batches: list[tuple[Op, list[tuple[int, int, int]]]] = []
