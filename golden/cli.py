@@ -203,9 +203,12 @@ def cmd_run_flexgrip(args: argparse.Namespace) -> int:
         for w in r.float_failed[:20]:
             print(f"{name}: float word {w.addr:#07x}: expected {w.expected:#010x}, got {w.got:#010x} ({w.ulps} ulp apart)")
         nf = r.float_passed + len(r.float_failed)
-        print(f"{name}: {r.int_passed + len(r.int_failed)} integer words exact: {r.int_passed} passed; "
-              f"{nf} float words within {r.tolerance} ulp: {r.float_passed} passed "
-              f"(largest difference {r.float_ulp_max} ulp); {r.warp_instructions} warp-instructions")  # fmt: skip
+        if r.undefined:
+            shown = ", ".join(f"{a:#07x}" for a in r.undefined[:8]) + (", ..." if len(r.undefined) > 8 else "")
+            print(f"{name}: {len(r.undefined)} undefined (U/X) words in the dump, not compared: {shown}")
+        print(f"{name}: all words compared exactly: {r.int_passed + len(r.int_failed)} integer words, {r.int_passed} passed; "
+              f"{nf} words computed by FP/SFU instructions, {r.float_passed} passed; "
+              f"{len(r.undefined)} undefined; {r.warp_instructions} warp-instructions")  # fmt: skip
         total_pass += r.int_passed + r.float_passed
         total_fail += len(r.int_failed) + len(r.float_failed)
     print(f"{total_pass} passed, {total_fail} failed")

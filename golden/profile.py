@@ -28,8 +28,8 @@ class Profile:
     i2i_no_clamp: bool = False  # I2I truncates / extends and negates in two's complement, no clamping
     addc_c0_madc_c1: bool = False  # IADD.CARRYn reads $c0 and IMAD with carry $c1, whatever n is
     pass_b_is_not1: bool = False  # LOP.PASS_B computes NOT src1; operand inversions are ignored
-    # floating point and SFU: FlexGripPlus is not bit-reproducible, results are compared within
-    fp_ulp_tolerance: int = 0  # ... this many units in the last place (0: bit-exact)
+    # floating point: whose FPU the FP instructions run on (golden.arith.fp or .flexgrip_fp)
+    flexgrip_fpu: bool = False  # FADD/FMUL/FMAD/FSET and conversions as FlexGripPlus's fpu_single computes them
 
     def describe(self) -> list[str]:
         """The switches that differ from g80, for reports."""
@@ -55,6 +55,6 @@ FLEXGRIP = replace(
     i2i_no_clamp=True,
     addc_c0_madc_c1=True,
     pass_b_is_not1=True,
-    fp_ulp_tolerance=2,
+    flexgrip_fpu=True,
 )
 PROFILES = {p.name: p for p in (G80, FLEXGRIP)}

@@ -103,7 +103,7 @@ class SM:
         self.warps: list[Warp] = []
         # lock-step: lane values the model cannot know (the clock), taken from the RTL's record
         self.sync_clock: np.ndarray | None = None
-        # run-flexgrip: which global words hold results of FP/SFU instructions (compared within a tolerance)
+        # run-flexgrip: which global words hold results of FP/SFU instructions (counted apart in its report)
         self.track_floats = False
         self.float_words: set[int] = set()
         self.steps = 0
