@@ -46,16 +46,6 @@ FINDINGS: tuple[Finding, ...] = (
 
 FINDINGS += (
     Finding(
-        "r2a_areg_index",
-        "R2A A1, Rn writes FlexGripPlus's address-register file at index 0 (the probe sees reg_addr 0 on the write port, the model "
-        "writes $a1). Not yet known whether FlexGripPlus's reads use the same shifted index (then it is internal numbering, not a "
-        "behaviour): to be settled with a program that reads $a1 back.",
-        "cf_barrier PC 0x30: R2A A1, R4",
-        "programs/cf_barrier.sass",
-        "open",
-        False,
-    ),
-    Finding(
         "r2c_flag_values",
         "R2C Cn, Rk writes $c values that differ from the model's (the low 4 bits of Rk) in 30 of 32 lanes; the cause "
         "(which bits FlexGripPlus takes from Rk) is not yet analysed.",

@@ -126,7 +126,9 @@ class Probe:
                     continue
                 f = files[i]
                 lane = int(f["warp_lane_id_b"].value) * self.cores + i
-                reg = int(f["reg_num_b" if width == 32 and files is self.gprf else "reg_addr_b"].value)
+                reg = int(f["reg_num_b" if files is self.gprf else "reg_addr_b"].value)
+                if files is self.addrf:
+                    reg += 1  # the address-register file holds $a1..$a4 at 0..3 (address_register_controller subtracts 1)
                 try:
                     value = int(f["din_b"].value)
                 except ValueError:
