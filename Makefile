@@ -14,6 +14,7 @@ SEED ?= 1
 PROFILE ?= $(if $(filter flexgrip,$(DUT)),flexgrip,g80)
 WAVES ?= 0
 DEFINES ?=
+WAIVE ?=
 REGRESS = $(BUILD)/regress
 COVERAGE = $(BUILD)/coverage
 COVERAGE_RTL ?= 1
@@ -55,7 +56,7 @@ sim: $(SETUP)
 		|| { echo "$(TEST): round trip differs (diff $(BUILD)/$(TEST).hex $(BUILD)/$(TEST).rt.hex)"; exit 1; }
 	$(PY) -m golden run programs/$(TEST).sass --profile $(PROFILE)
 	$(PY) scripts/sim.py $(TEST) --dut $(DUT) $(if $(SIM),--sim $(SIM)) --num-sp $(NUM_SP) --seed $(SEED) --profile $(PROFILE) \
-		$(if $(filter 1,$(WAVES)),--waves) $(if $(DEFINES),--defines $(DEFINES))
+		$(if $(filter 1,$(WAVES)),--waves) $(if $(DEFINES),--defines $(DEFINES)) $(if $(WAIVE),--waive $(WAIVE))
 
 # Every program on both simulators at NUM_SP 8, 16 and 32, spread over the cores by pytest-xdist.
 regress: $(SETUP)

@@ -231,6 +231,12 @@ class FlexgripAdapter(DutAdapter):
     def bfm(self, dut, config: LockstepConfig, cycles: Cycles) -> FlexgripBfm:
         return FlexgripBfm(dut, config, cycles)
 
+    def waivers(self, config: LockstepConfig) -> tuple:
+        """The findings handled by a waiver (golden/flexgrip_findings.py), unless WAIVE=none."""
+        from golden.flexgrip_findings import WAIVERS
+
+        return () if config.extra.get("waive") == "none" else WAIVERS
+
     def rerun_options(self, config: LockstepConfig) -> list[str]:
         return ["DUT=flexgrip"]
 

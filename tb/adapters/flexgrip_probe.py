@@ -116,8 +116,7 @@ class Probe:
         if str(k["pipeline_execute_done"].value) == "1" and int(k["warp_lane_id_ew"].value) == 0:
             w = int(k["warp_id_ew"].value)
             self.issued[w] = (self._int(k["instr_mask_ew"], "exec", bad), self._int(k["shmem_base_addr_ew"], "shmem_base", bad))
-        for en_name, files, acc, width in (("gprs_wr_en_b", self.gprf, self.gpr, 32), ("pred_regs_wr_en_b", self.predf, self.cc, 4),
-                                           ("addr_regs_wr_en_b", self.addrf, self.addr, 32)):  # fmt: skip
+        for en_name, files, acc in (("gprs_wr_en_b", self.gprf, self.gpr), ("pred_regs_wr_en_b", self.predf, self.cc), ("addr_regs_wr_en_b", self.addrf, self.addr)):
             text = str(k[en_name].value)
             if "1" not in text:
                 continue
