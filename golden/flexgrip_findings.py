@@ -66,5 +66,18 @@ FINDINGS: tuple[Finding, ...] = (
     ),
 )
 
+FINDINGS += (
+    Finding(
+        "fp_flags_from_sp",
+        "An FP instruction's $c write is not the G80 float flags of its result: pipeline_execute.vhd sets, for FSET, S = the "
+        "comparison and Z = its negation, and for the other FP instructions Z and S from the scalar processor, which computed "
+        "nothing for them (Z = 1, S = 0); C and O are 0.",
+        "cos_soft (bundle) PC 0x30: FSET.C0 o[0x7f], R0, c[0x1][0x0], GT (FlexGripPlus 0x2, the G80 flags of 0xffffffff 0x3)",
+        "programs/fset.sass",
+        "profile:fp_flags_from_sp",
+        False,
+    ),
+)
+
 BY_NAME = {f.name: f for f in FINDINGS}
 WAIVERS = tuple(f for f in FINDINGS if f.handling == "waiver")

@@ -30,6 +30,7 @@ class Profile:
     pass_b_is_not1: bool = False  # LOP.PASS_B computes NOT src1; operand inversions are ignored
     # floating point: whose FPU the FP instructions run on (golden.arith.fp or .flexgrip_fp)
     flexgrip_fpu: bool = False  # FADD/FMUL/FMAD/FSET and conversions as FlexGripPlus's fpu_single computes them
+    fp_flags_from_sp: bool = False  # FP $c writes as FlexGripPlus's execute stage makes them: FSET S = true, Z = not true; other FP ops Z = 1, S = 0; C = O = 0
 
     def describe(self) -> list[str]:
         """The switches that differ from g80, for reports."""
@@ -44,7 +45,10 @@ FLEXGRIP = replace(
     exit_marker_ignored=True,
     ret_pops_any=True,
     partial_warps_full=True,
-    param_slot_bytes_pointer=4,
+    # programs/ are written for the 64-bit host ABI (g [0x4], g [0x6], ... for pointers); FlexGripPlus copies
+    # parameter words without interpreting them, so a program's slots are its own, not the machine's
+    # (its shipped kernels, compiled for 4-byte pointers, come as bundles with explicit parameter words)
+    param_slot_bytes_pointer=8,
     only_r124_zero=True,
     const_bank_ignored=True,
     sub_negates_arith=True,
@@ -56,5 +60,6 @@ FLEXGRIP = replace(
     addc_c0_madc_c1=True,
     pass_b_is_not1=True,
     flexgrip_fpu=True,
+    fp_flags_from_sp=True,
 )
 PROFILES = {p.name: p for p in (G80, FLEXGRIP)}

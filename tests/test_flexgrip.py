@@ -11,6 +11,7 @@ import pytest
 
 from golden.flexgrip_export import NotRunnable, export, flexgrip_image
 from golden.flexgrip_findings import FINDINGS
+from golden.profile import FLEXGRIP
 from golden.program import load_program
 from golden.run import RET
 
@@ -43,7 +44,7 @@ def test_export_program(tmp_path: Path, name: str) -> None:
         assert image[buf.addr : buf.addr + buf.nbytes] == buf.init.tobytes()
     pb = files["pick_bench.vhd"].read_text()
     assert f'BENCH_K_BLKX : std_logic_vector(15 downto 0) := x"{spec.block[0]:04x}"' in pb
-    params = np.frombuffer(spec.param_bytes(4), "<u4")
+    params = np.frombuffer(spec.param_bytes(FLEXGRIP.param_slot_bytes_pointer), "<u4")
     for i, p in enumerate(params):
         assert f'BENCH_KREG{i} : std_logic_vector(31 downto 0) := x"{int(p):08x}"' in pb
 
