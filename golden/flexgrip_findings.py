@@ -24,7 +24,7 @@ class Finding:
     name: str
     description: str
     first: str  # the first instruction that shows it: program, PC, disassembly
-    program: str  # a program that reproduces it (programs/ path)
+    program: str  # a program that reproduces it (path from the project root: programs/ or a ../shared bundle)
     handling: str
     bug: bool
     forms: tuple[str, ...] = ()  # waiver: the instruction forms it covers (golden/isa/table.py names)
@@ -73,8 +73,64 @@ FINDINGS += (
         "comparison and Z = its negation, and for the other FP instructions Z and S from the scalar processor, which computed "
         "nothing for them (Z = 1, S = 0); C and O are 0.",
         "cos_soft (bundle) PC 0x30: FSET.C0 o[0x7f], R0, c[0x1][0x0], GT (FlexGripPlus 0x2, the G80 flags of 0xffffffff 0x3)",
-        "programs/fset.sass",
+        "../shared/vectors/flexgrip_kernels/cos_soft.txt",
         "profile:fp_flags_from_sp",
+        False,
+    ),
+)
+
+FINDINGS += (
+    Finding(
+        "sfu_tables",
+        "RCP, RSQ, LG2, EX2, SIN and COS come from FlexGripPlus's SFU (quadratic interpolation over its own ROM tables, "
+        "Execution/SFU), which the golden model does not reproduce bit for bit: results differ in the last bits, and for "
+        "special operands (infinities, NaN) by more.",
+        "sfu PC 0x40: RCP R6, R4 (8 lanes differ, e.g. 0x3f2aaaab vs 0x3f2aaaaa)",
+        "programs/sfu.sass",
+        "waiver",
+        False,
+        ("RCP", "RCP32", "RSQ", "LG2", "EX2", "SIN", "COS"),
+        frozenset({"gpr"}),
+    ),
+    Finding(
+        "bar_writes_a4",
+        "BAR writes FlexGripPlus's address register $a4 (the probe sees the write stage drive the address-register file's "
+        "write port for the barrier).",
+        "cf_barrier PC 0x40: BAR.ARV.WAIT b0, 0xfff",
+        "programs/cf_barrier.sass",
+        "waiver",
+        True,
+        ("BAR",),
+        frozenset({"addr"}),
+    ),
+    Finding(
+        "iaddc_operand",
+        "IADD.CARRYn Rd, Ra, Rb (64-bit form) does not add Rb: the values FlexGripPlus writes are (Ra + R15) with bit 31 "
+        "cleared in every lane (R15 holds 0x80 in iadd; 15 is also the value of the guard-condition field, 'always'). "
+        "The edge application uses IADD.CARRYn.",
+        "iadd PC 0x168: IADD.CARRY1 R6, R4, R5 (e.g. a = 0x8000: FlexGripPlus 0x8080)",
+        "programs/iadd.sass",
+        "open",
+        True,
+    ),
+    Finding(
+        "fp_lanes_zero",
+        "FADD R6, R4, R5 writes 0 in some lanes where fpu_single computes a non-zero sum (11 of 32 lanes of fadd's first "
+        "case, e.g. 1.0 + 1.0 gives 0); the same operands give the right sum through fpu_single alone "
+        "(tb/flexgrip_units), so the loss is between the FPUs and the write stage. Cause not analysed.",
+        "fadd PC 0x48: FADD R6, R4, R5",
+        "programs/fadd.sass",
+        "open",
+        True,
+    ),
+    Finding(
+        "fadd32i_negated_source",
+        "FADD32I R5, -R5, 0x3f800000 gives exactly 1.0 in every lane on FlexGripPlus, the model (flexgrip_fpu) R5 + 1.0. "
+        "Not yet classified: cos_soft's output matches the authors' golden dump on FlexGripPlus, so the model's reading of "
+        "this form's operands is the first suspect.",
+        "cos_soft (bundle) PC 0x98: FADD32I R5, -R5, 0x3f800000",
+        "../shared/vectors/flexgrip_kernels/cos_soft.txt",
+        "open",
         False,
     ),
 )

@@ -78,7 +78,8 @@ def test_findings_table() -> None:
     assert len(names) == len(set(names))
     for f in FINDINGS:
         assert f.description and f.first
-        assert (ROOT / f.program).is_file(), f.program
+        if f.program.startswith("programs/") or SHARED.is_dir():
+            assert (ROOT / f.program).is_file(), f.program
         assert f.handling == "open" or f.handling.startswith(("profile:", "loader"))
         if f.handling.startswith("profile:"):
             from golden.profile import FLEXGRIP
