@@ -135,5 +135,29 @@ FINDINGS += (
     ),
 )
 
+FINDINGS += (
+    Finding(
+        "lop32i_dest",
+        "LOP32I.AND R5, R5, 0x7f writes R2 instead of R5 (the probe sees the register file written at R2 only).",
+        "cf_barrier PC 0x50: LOP32I.AND R5, R5, 0x7f",
+        "programs/cf_barrier.sass",
+        "waiver",
+        True,
+        ("LOP32I",),
+        frozenset({"gpr"}),
+    ),
+    Finding(
+        "rro_unit",
+        "RRO (range reduction before SIN/COS/EX2) comes from FlexGripPlus's own RRO unit (Execution/RRO), whose output "
+        "differs from the G80 format the model produces in some lanes (11 of 32 in sfu's RRO R6, R4, SIN); not analysed.",
+        "sfu PC 0x130: RRO R6, R4, SIN",
+        "programs/sfu.sass",
+        "waiver",
+        False,
+        ("RRO",),
+        frozenset({"gpr"}),
+    ),
+)
+
 BY_NAME = {f.name: f for f in FINDINGS}
 WAIVERS = tuple(f for f in FINDINGS if f.handling == "waiver")
