@@ -29,6 +29,7 @@ class Finding:
     bug: bool
     forms: tuple[str, ...] = ()  # waiver: the instruction forms it covers (golden/isa/table.py names)
     fields: frozenset[str] = frozenset()  # waiver: the commit fields it may differ on
+    when: tuple[tuple[str, int], ...] = ()  # waiver: instruction field values it also needs (golden/isa/table.py names)
 
 
 FINDINGS: tuple[Finding, ...] = (
@@ -110,8 +111,11 @@ FINDINGS += (
         "The edge application uses IADD.CARRYn.",
         "iadd PC 0x168: IADD.CARRY1 R6, R4, R5 (e.g. a = 0x8000: FlexGripPlus 0x8080)",
         "programs/iadd.sass",
-        "open",
+        "waiver",
         True,
+        ("IADD",),
+        frozenset({"gpr", "cc"}),
+        (("addop", 3),),
     ),
     Finding(
         "fp_lanes_zero",

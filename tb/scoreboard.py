@@ -92,6 +92,7 @@ class Waiver(Protocol):
     name: str
     forms: tuple[str, ...]
     fields: frozenset[str]
+    when: tuple[tuple[str, int], ...]  # instruction field values that must hold as well (e.g. addop 3: with carry)
 
 
 def _waiver_fields(diffs: list[FieldDiff]) -> set[str]:
@@ -163,7 +164,7 @@ class Scoreboard(uvm_subscriber):
         history = self.history.setdefault(d.warp, deque(maxlen=HISTORY))
         history.append(f"{c.pc:04x}  {c.text}")
         diffs = self._diffs(dut, c) + (self._port_diffs(c, warp.base) if self.check_stores else [])
-        waiver = self._waiver(plan.insn.form.name, diffs) if diffs and before is not None else None
+        waiver = self._waiver(plan.insn, diffs) if diffs and before is not None else None
         if waiver is not None and before is not None:
             self._take_dut_writes(threads, before, d)
             self.waived[waiver.name] = self.waived.get(waiver.name, 0) + 1
@@ -176,9 +177,12 @@ class Scoreboard(uvm_subscriber):
         self.compared += 1
         self.ap.write(Compared(c, dut, depth))
 
-    def _waiver(self, form: str, diffs: list[FieldDiff]) -> Waiver | None:
+    def _waiver(self, insn, diffs: list[FieldDiff]) -> Waiver | None:
         fields = _waiver_fields(diffs)
-        return next((w for w in self.waivers if form in w.forms and fields <= w.fields), None)
+        for w in self.waivers:
+            if insn.form.name in w.forms and fields <= w.fields and all(insn.fields.get(k) == v for k, v in w.when):
+                return w
+        return None
 
     def _take_dut_writes(self, threads: slice, before: tuple[np.ndarray, np.ndarray, np.ndarray], d: Commit) -> None:
         """A waived instruction: the model's register, flag and address-register state of the warp
