@@ -29,7 +29,7 @@ class Finding:
     bug: bool
     forms: tuple[str, ...] = ()  # waiver: the instruction forms it covers (golden/isa/table.py names)
     fields: frozenset[str] = frozenset()  # waiver: the commit fields it may differ on
-    when: tuple[tuple[str, int], ...] = ()  # waiver: instruction field values it also needs (golden/isa/table.py names)
+    when: tuple[tuple[str, int, int], ...] = ()  # waiver: (instruction field, mask, value) it also needs (golden/isa/table.py names)
 
 
 FINDINGS: tuple[Finding, ...] = (
@@ -115,7 +115,7 @@ FINDINGS += (
         True,
         ("IADD",),
         frozenset({"gpr", "cc"}),
-        (("addop", 3),),
+        (("addop", 0x3, 3),),
     ),
     Finding(
         "fp_lanes_zero",
@@ -160,6 +160,23 @@ FINDINGS += (
         False,
         ("RRO",),
         frozenset({"gpr"}),
+    ),
+)
+
+FINDINGS += (
+    Finding(
+        "shared_offset_4_bits",
+        "A shared-memory operand g [n] of a 64-bit IADD with n >= 0x10 (32-bit units) reads g [n - 0x10]: FlexGripPlus "
+        "takes 4 of the 5 offset bits (sfu reads its seventh pointer parameter, g [0x10], as the header word g [0x0], "
+        "0x00400000 for blockDim.x 64). FLEXGRIPPLUS.md section 3 reads 5 bits (13:9) in the decoder; the lost bit is "
+        "somewhere after it.",
+        "sfu PC 0x170: IADD R3, g [0x10], R2",
+        "programs/sfu.sass",
+        "waiver",
+        True,
+        ("IADD",),
+        frozenset({"gpr", "cc"}),
+        (("src1_s", 0x1, 1), ("src1", 0x10, 0x10)),
     ),
 )
 

@@ -1,20 +1,23 @@
 """`make regress DUT=flexgrip` and the FlexGripPlus part of `make bench`.
 
     python scripts/flexgrip_regress.py [-o summary.md] [PROGRAM ...]
-    python scripts/flexgrip_regress.py --bench
+    python scripts/flexgrip_regress.py --bench [--backends mcode,llvm,gcc]
 
 Runs every program of programs/ and every kernel bundle of ../shared/vectors/flexgrip_kernels on
 FlexGripPlus under GHDL in lock-step with the golden model (flexgrip profile), one after the other
 (each GHDL run is single-threaded; FlexGripPlus simulates a few thousand cycles a second). What
 FlexGripPlus cannot run is listed with the reason, not dropped. The summary gives per program the
 outcome, commits compared, FlexGripPlus kernel cycles, GHDL wall time, simulated cycles/s and
-commits/s, and the first line of a failure. --bench runs BENCH programs and prints the figures.
+commits/s, and the first line of a failure. --bench runs BENCH programs and prints the figures,
+once per GHDL back end of --backends (default: the one `ghdl` picks), with the build time.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
+import time
 from pathlib import Path
 
 from golden.flexgrip_export import NotRunnable, flexgrip_image
@@ -24,7 +27,7 @@ from tb.lockstep import LockstepRun, run_lockstep
 
 ROOT = Path(__file__).resolve().parents[1]
 
-BENCH = ("vecadd", "cf_loop", "iadd")
+BENCH = ("vecadd", "cf_ifelse", "cf_loop")
 
 
 def programs() -> list[Path]:
@@ -37,7 +40,28 @@ def main() -> int:
     ap.add_argument("programs", nargs="*", type=Path)
     ap.add_argument("-o", "--output", type=Path)
     ap.add_argument("--bench", action="store_true")
+    ap.add_argument("--backends", default="", help="comma-separated GHDL back ends to compare (GHDL_BACKEND values)")
     args = ap.parse_args()
+    if args.backends:
+        code = 0
+        for backend in args.backends.split(","):
+            os.environ["GHDL_BACKEND"] = backend
+            from tb.adapters.flexgrip_build import build
+
+            build.cache_clear()
+            t0 = time.perf_counter()
+            try:
+                build(8)
+            except Exception as exc:
+                print(f"## GHDL back end {backend}: build failed: {exc}")
+                continue
+            print(f"## GHDL back end {backend} (build {time.perf_counter() - t0:.0f} s, 8 SPs)", flush=True)
+            code |= run(args)
+        return code
+    return run(args)
+
+
+def run(args: argparse.Namespace) -> int:
     try:
         check_available()
     except FlexgripMissing as exc:

@@ -92,7 +92,7 @@ class Waiver(Protocol):
     name: str
     forms: tuple[str, ...]
     fields: frozenset[str]
-    when: tuple[tuple[str, int], ...]  # instruction field values that must hold as well (e.g. addop 3: with carry)
+    when: tuple[tuple[str, int, int], ...]  # (instruction field, mask, value) that must hold as well (e.g. addop 3: with carry)
 
 
 def _waiver_fields(diffs: list[FieldDiff]) -> set[str]:
@@ -180,7 +180,7 @@ class Scoreboard(uvm_subscriber):
     def _waiver(self, insn, diffs: list[FieldDiff]) -> Waiver | None:
         fields = _waiver_fields(diffs)
         for w in self.waivers:
-            if insn.form.name in w.forms and fields <= w.fields and all(insn.fields.get(k) == v for k, v in w.when):
+            if insn.form.name in w.forms and fields <= w.fields and all(insn.fields.get(k, 0) & m == v for k, m, v in w.when):
                 return w
         return None
 
