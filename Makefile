@@ -29,6 +29,7 @@ help:
 	@echo "make sim TEST=iadd      programs/\$$(TEST).sass: round trip, golden model, then RTL in lock-step"
 	@echo "                        (DUT=rtl|flexgrip SIM=icarus|verilator NUM_SP=8|16|32 SEED=n WAVES=0|1 PROFILE=g80|flexgrip DEFINES=MUTANT_X)"
 	@echo "make regress            every program on both simulators at NUM_SP 8/16/32 (JUnit + one-page summary in $(REGRESS))"
+	@echo "                        DUT=flexgrip: every program and bundle on FlexGripPlus (GHDL), summary in $(REGRESS)_flexgrip"
 	@echo "make coverage           functional coverage of every program (golden model, and RTL lock-step unless COVERAGE_RTL=0): HTML, text, UCIS in $(COVERAGE)/report"
 	@echo "make rtl-vectors        FP/SFU vector files through the RTL FP unit and SFU (VECTORS=\"a.txt b.txt\" SIM=icarus|verilator)"
 	@echo "make test               lint + the whole pytest suite (what .ci/run runs)"
@@ -60,9 +61,14 @@ sim: $(SETUP)
 
 # Every program on both simulators at NUM_SP 8, 16 and 32, spread over the cores by pytest-xdist.
 regress: $(SETUP)
+ifeq ($(DUT),flexgrip)
+	mkdir -p $(REGRESS)_flexgrip
+	$(PY) scripts/flexgrip_regress.py -o $(REGRESS)_flexgrip/summary.md
+else
 	rm -rf $(REGRESS) && mkdir -p $(REGRESS)
 	REGRESS_DIR=$(REGRESS)/runs $(PY) -m pytest -n auto -q tests/test_rtl_lockstep.py --regress --junitxml=$(REGRESS)/junit.xml $(PYTEST_ARGS) || true
 	$(PY) scripts/regress_summary.py $(REGRESS)/runs --junit $(REGRESS)/junit.xml -o $(REGRESS)/summary.md
+endif
 
 # Functional coverage (golden/coverage): every program on the golden model with commit sampling,
 # then (COVERAGE_RTL=1) the lock-step regression sampling the commits the scoreboard compared;
@@ -93,6 +99,7 @@ check-listing: $(SETUP)
 bench: $(SETUP)
 	$(PY) scripts/bench.py
 	$(if $(filter 0,$(BENCH_RTL)),,$(PY) scripts/bench_rtl.py $(BENCH_RTL_ARGS))
+	$(if $(filter 0,$(BENCH_FLEXGRIP)),,$(PY) scripts/flexgrip_regress.py --bench)
 
 clean:
 	rm -rf $(BUILD) .pytest_cache .hypothesis

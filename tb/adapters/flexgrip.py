@@ -28,7 +28,7 @@ from golden.state import FLEXGRIP_SM, Launch
 from ..config import LockstepConfig
 from ..dut import DutAdapter, DutBfm, DutCommit, DutEnd, DutSink, LaunchConfig
 from ..mem_agent import Cycles, MemRequest
-from .flexgrip_build import GHDL_FLAGS, TOP, WRAPPER, build, flexgrip_dir, prepare_run, run_args, source_list, unlimited_stack
+from .flexgrip_build import GHDL_FLAGS, TOP, WRAPPER, backend_env, build, flexgrip_dir, prepare_run, run_args, source_list, unlimited_stack
 from .flexgrip_probe import Probe, to_commit
 
 CONFIG_PARAMS = 0x20  # configuration register of parameter word 0
@@ -220,7 +220,7 @@ class FlexgripAdapter(DutAdapter):
             (test_dir / name).write_text("")
         unlimited_stack()
         prepare_run(build_dir, test_dir)
-        with contextlib.suppress(SystemExit):  # a failed cocotb test: the outcome is in result.json
+        with backend_env(), contextlib.suppress(SystemExit):  # a failed cocotb test: the outcome is in result.json
             get_runner("ghdl").test(hdl_toplevel=TOP, hdl_toplevel_lang="vhdl", test_module="tb.test_sm", build_dir=build_dir, test_dir=test_dir,
                                     test_args=[*GHDL_FLAGS, f"--workdir={build_dir}"], plusargs=[*run_args(), *plusargs],
                                     waves=waves, results_xml=str(test_dir / "results.xml"))  # fmt: skip

@@ -18,6 +18,8 @@ import re
 import resource
 import shutil
 import subprocess
+from collections.abc import Iterator
+from contextlib import contextmanager
 from functools import cache
 from pathlib import Path
 
@@ -42,11 +44,41 @@ def flexgrip_dir() -> Path:
     raise FlexgripMissing(f"no FlexGripPlus checkout at {base} (set FLEXGRIP_DIR to a clone of Jerc007/Open-GPGPU-FlexGrip-)")
 
 
+# FlexGripPlus kernel speed with cocotb's VPI (README, "GHDL back ends"): llvm 1.4x mcode, gcc as
+# llvm but slower to build. Debian's `ghdl` wrapper takes the back end from GHDL_BACKEND.
+PREFERRED = ("llvm", "gcc", "mcode")
+
+
+def chosen_backend() -> str | None:
+    """GHDL_BACKEND when set, else the fastest back end installed (None: let `ghdl` choose)."""
+    if os.environ.get("GHDL_BACKEND"):
+        return os.environ["GHDL_BACKEND"]
+    return next((b for b in PREFERRED if shutil.which(f"ghdl-{b}")), None)
+
+
+@contextmanager
+def backend_env() -> Iterator[None]:
+    """GHDL_BACKEND set to `chosen_backend()` for the runner's subprocesses, restored afterwards
+    (other GHDL users in the same process, tb/flexgrip_units, keep their own choice)."""
+    old = os.environ.get("GHDL_BACKEND")
+    choice = chosen_backend()
+    if choice:
+        os.environ["GHDL_BACKEND"] = choice
+    try:
+        yield
+    finally:
+        if old is None:
+            os.environ.pop("GHDL_BACKEND", None)
+        else:
+            os.environ["GHDL_BACKEND"] = old
+
+
 def ghdl_backend(ghdl: str = "ghdl") -> str:
-    """mcode, llvm or gcc: what `ghdl --version` says."""
+    """mcode, llvm or gcc: what `ghdl --version` says for the chosen back end."""
     if shutil.which(ghdl) is None:
         raise FlexgripMissing(f"{ghdl} not found (make setup installs it with apt-get)")
-    out = subprocess.run([ghdl, "--version"], capture_output=True, text=True, check=True).stdout
+    with backend_env():
+        out = subprocess.run([ghdl, "--version"], capture_output=True, text=True, check=True).stdout
     for name in ("mcode", "llvm", "GCC"):
         if name in out:
             return name.lower()
@@ -122,7 +154,8 @@ def build(cores: int = 8) -> Path:
         fcntl.flock(lock, fcntl.LOCK_EX)
         if not done.exists() or done.read_text() != stamp:
             done.unlink(missing_ok=True)
-            get_runner("ghdl").build(sources=sources, hdl_toplevel=TOP, build_dir=build_dir, build_args=args, always=True)
+            with backend_env():
+                get_runner("ghdl").build(sources=sources, hdl_toplevel=TOP, build_dir=build_dir, build_args=args, always=True)
             done.write_text(stamp)
     return build_dir
 
