@@ -180,5 +180,34 @@ FINDINGS += (
     ),
 )
 
+FINDINGS += (
+    Finding(
+        "areg_32bit",
+        "Address registers hold 32 bits (address_register_file.vhd); G80's hold 16, so R2A/ADA results keep their upper half.",
+        "areg PC 0x60: R2A A2, R4, 0x4 (FlexGripPlus 0x10203040, G80 0x3040)",
+        "programs/areg.sass",
+        "profile:areg_32bit",
+        False,
+    ),
+    Finding(
+        "brk_all_threads",
+        "BRK with every active thread breaking does not return to the PBK target: the warp goes on at the next "
+        "instruction with an empty mask (the model, as G80: PBK target 0x60 with the full mask).",
+        "cf_break PC 0x50: BRK C0.NE (FlexGripPlus next PC 0x58, mask 0)",
+        "programs/cf_break.sass",
+        "open",
+        True,
+    ),
+    Finding(
+        "ret_guard",
+        "A guarded RET (RET C1.NE after ISET.C1 in a subroutine) executes for no thread on FlexGripPlus (instruction mask 0; "
+        "the model, from $c1: 0x000fffff).",
+        "cf_call PC 0x90: RET C1.NE",
+        "programs/cf_call.sass",
+        "open",
+        True,
+    ),
+)
+
 BY_NAME = {f.name: f for f in FINDINGS}
 WAIVERS = tuple(f for f in FINDINGS if f.handling == "waiver")

@@ -18,6 +18,7 @@ class Profile:
     partial_warps_full: bool = False  # every warp starts with all 32 lanes active
     param_slot_bytes_pointer: int = 8  # bytes a pointer parameter takes (g80: 64-bit host ABI)
     only_r124_zero: bool = False  # registers past the allocation are ordinary; only R124 reads 0
+    areg_32bit: bool = False  # address registers hold 32 bits (G80: 16)
     const_bank_ignored: bool = False  # constant memory is one flat space: the bank of c[bank][off] is ignored
     # integer arithmetic
     sub_negates_arith: bool = False  # sub/subr: C and O from a + (-b) (two's complement), not a + ~b + 1
@@ -50,6 +51,7 @@ FLEXGRIP = replace(
     # (its shipped kernels, compiled for 4-byte pointers, come as bundles with explicit parameter words)
     param_slot_bytes_pointer=8,
     only_r124_zero=True,
+    areg_32bit=True,
     const_bank_ignored=True,
     sub_negates_arith=True,
     carry16_from_sext=True,
