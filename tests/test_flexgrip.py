@@ -180,3 +180,16 @@ def test_waivers_name_real_forms() -> None:
         if f.handling == "waiver":
             assert f.forms and set(f.forms) <= names, f.name
             assert f.fields and f.fields <= {"gpr", "cc", "addr"}, f.name
+
+
+def test_flexgrip_export_command(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    out = subprocess.run([sys.executable, "-m", "golden", "flexgrip-export", str(ROOT / "programs" / "vecadd.sass"), "-o", str(tmp_path / "x")],
+                         capture_output=True, text=True, cwd=ROOT)  # fmt: skip
+    assert out.returncode == 0 and (tmp_path / "x" / "TP_instructions.vhd").exists()
+    bad = tmp_path / "banks.sass"
+    bad.write_text(".buffer o u32 1\n.param o\n.const 0 0 u32 1\n.const 1 0 u32 2\n        MOV32 R1, R0\n        RET\n")
+    out = subprocess.run([sys.executable, "-m", "golden", "flexgrip-export", str(bad), "-o", str(tmp_path / "y")], capture_output=True, text=True, cwd=ROOT)
+    assert out.returncode == 1 and "banks.sass" in out.stderr and "one flat space" in out.stderr
