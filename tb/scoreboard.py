@@ -93,6 +93,14 @@ class Waiver(Protocol):
     forms: tuple[str, ...]
     fields: frozenset[str]
     when: tuple[tuple[str, int, int], ...]  # (instruction field, mask, value) that must hold as well (e.g. addop 3: with carry)
+    dut_value: int | None  # when set: only if the DUT wrote this value in every lane that differs
+
+
+def _lane_value(text: str) -> int | None:
+    try:
+        return int(text.split()[0], 16)
+    except (ValueError, IndexError):
+        return None
 
 
 def _waiver_fields(diffs: list[FieldDiff]) -> set[str]:
@@ -181,6 +189,9 @@ class Scoreboard(uvm_subscriber):
         fields = _waiver_fields(diffs)
         for w in self.waivers:
             if insn.form.name in w.forms and fields <= w.fields and all(insn.fields.get(k, 0) & m == v for k, m, v in w.when):
+                lanes = [x for d in diffs for x in d.lanes]
+                if w.dut_value is not None and not (lanes and all(_lane_value(x.actual) == w.dut_value for x in lanes)):
+                    continue
                 return w
         return None
 
