@@ -536,7 +536,7 @@ def exe_i2f(sm: SM, b: Batch, insn: Instruction, ops: dict) -> None:
         signed = _SRC_TYPES[f["srct"]][0]
         res = ffp.conv(ffp.S2F if signed else ffp.U2F, read(sm, b, ops["src1"]))
         write(sm, b, ops["dst"], res)
-        flags_out(sm, b, insn, _fg_flags(sm, res))
+        flags_out(sm, b, insn, fp.fp_flags(res))  # FlexGripPlus: from its scalar processor's CVT (finding cvt_flags, waived)
         return
     signed, bits = _SRC_TYPES[f["srct"]]
     res, flags = fp.i2f(read(sm, b, ops["src1"]), signed, bits, f["rnd"], dst_f16=not f["width"], sat=bool(f["m19"]),
@@ -575,7 +575,7 @@ def exe_f2f(sm: SM, b: Batch, insn: Instruction, ops: dict) -> None:
         mode = ffp.NEG if _fg_bit(insn, 61) else (ffp.ABSO if _fg_bit(insn, 52) else ffp.TRSFR)
         res = ffp.conv(mode, _fg_neg(read(sm, b, ops["src1"]), _fg_bit(insn, 48)))
         write(sm, b, ops["dst"], res)
-        flags_out(sm, b, insn, _fg_flags(sm, res))
+        flags_out(sm, b, insn, fp.fp_flags(res))  # FlexGripPlus: from its scalar processor's CVT (finding cvt_flags, waived)
         return
     f16 = not f["m14"]
     res, flags = fp.f2f(fsrc(sm, b, ops["src1"], f16), f["rnd"], bool(f["m27"]), bool(f["m19"]), src_f16=f16, dst_f16=not f["width"])

@@ -72,7 +72,7 @@ FINDINGS += (
     Finding(
         "fp_flags_from_sp",
         "An FP instruction's $c write is not the G80 float flags of its result: pipeline_execute.vhd sets, for FSET, S = the "
-        "comparison and Z = its negation, and for the other FP instructions Z and S from the scalar processor, which computed "
+        "comparison and Z = its negation, and for FADD/FMUL/FMAD Z and S from the scalar processor, which computed "
         "nothing for them (Z = 1, S = 0); C and O are 0.",
         "cos_soft (bundle) PC 0x30: FSET.C0 o[0x7f], R0, c[0x1][0x0], GT (FlexGripPlus 0x2, the G80 flags of 0xffffffff 0x3)",
         "../shared/vectors/flexgrip_kernels/cos_soft.txt",
@@ -213,6 +213,21 @@ FINDINGS += (
         "programs/cf_call.sass",
         "open",
         True,
+    ),
+)
+
+FINDINGS += (
+    Finding(
+        "cvt_flags",
+        "F2F/F2I/I2F with a $c write take Z and S from the scalar processor's integer CVT of the operand (the conversions "
+        "are CVT there), not from the FPU's result: f2f's F2F.F32.F32.C1 writes 0 where the G80 flags of the result are Z. "
+        "Not modelled.",
+        "f2f PC 0x1a8: F2F.F32.F32.C1 o[0x7f], R4",
+        "programs/f2f.sass",
+        "waiver",
+        False,
+        ("F2F", "F2I", "I2F"),
+        frozenset({"cc"}),
     ),
 )
 

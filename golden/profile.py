@@ -31,7 +31,7 @@ class Profile:
     pass_b_is_not1: bool = False  # LOP.PASS_B computes NOT src1; operand inversions are ignored
     # floating point: whose FPU the FP instructions run on (golden.arith.fp or .flexgrip_fp)
     flexgrip_fpu: bool = False  # FADD/FMUL/FMAD/FSET and conversions as FlexGripPlus's fpu_single computes them
-    fp_flags_from_sp: bool = False  # FP $c writes as FlexGripPlus's execute stage makes them: FSET S = true, Z = not true; other FP ops Z = 1, S = 0; C = O = 0
+    fp_flags_from_sp: bool = False  # FSET/FADD/FMUL/FMAD $c as FlexGripPlus's execute stage makes them: FSET S = true, Z = not true; the others Z = 1, S = 0; C = O = 0
 
     def describe(self) -> list[str]:
         """The switches that differ from g80, for reports."""
