@@ -39,6 +39,29 @@ class NotRunnable(ValueError):
     """A program FlexGripPlus cannot run as given (the reason names what does not fit)."""
 
 
+# Instruction forms FlexGripPlus 4.4 does not implement (FLEXGRIPPLUS.md sections 2, 3 and 6): its
+# decoder makes them no-ops or something else, so a program using one cannot be checked on it.
+NOT_IMPLEMENTED = {
+    "FMIN": "FMIN/FMAX/FSLCT are not implemented", "FMAX": "FMIN/FMAX/FSLCT are not implemented",
+    "FSLCT": "FMIN/FMAX/FSLCT are not implemented", "ISAD": "SAD is not implemented", "ISAD32": "SAD is not implemented",
+    "LLD": "local memory is not implemented ('LST, not working')", "LST": "local memory is not implemented ('LST, not working')",
+    "S2R": "there are no special registers (no S2R)", "TRAP": "TRAP is not implemented", "TRAP32": "TRAP is not implemented",
+    "PMEVENT": "PMEVENT is not implemented",
+}  # fmt: skip
+
+
+def unimplemented(words: list[int], where: object) -> None:
+    """NotRunnable naming the first instruction FlexGripPlus does not implement."""
+    try:
+        insns = decode_program(words)
+    except IllegalInstruction:
+        return  # the lock-step reports an illegal word where it is fetched
+    for insn in insns:
+        why = NOT_IMPLEMENTED.get(insn.form.name)
+        if why:
+            raise NotRunnable(f"{where}: {insn.text} at {insn.addr or 0:#06x}: in FlexGripPlus 4.4 {why} (FLEXGRIPPLUS.md 6)")
+
+
 @dataclass
 class FlexgripImage:
     name: str
@@ -91,6 +114,7 @@ def flexgrip_image(path: str | Path, profile: Profile = FLEXGRIP, cores: int | N
         cmem.extend(b"\0" * max(0, offset + len(data) - len(cmem)))
         cmem[offset : offset + len(data)] = data
     words_code = code_words(spec, profile)
+    unimplemented(words_code, path)
     _, gmem = build(spec, profile)
     banks = {0: Memory("constant", CONST_BYTES, bytes(cmem))}
     launch = Launch(spec.grid, spec.block, spec.registers, spec.shared, spec.param_bytes(profile.param_slot_bytes_pointer))
@@ -104,6 +128,7 @@ def flexgrip_image(path: str | Path, profile: Profile = FLEXGRIP, cores: int | N
 
 def _bundle_image(path: Path, profile: Profile, cores: int | None) -> FlexgripImage:
     b = load_bundle(path)
+    unimplemented(list(b.code), path)
     header = path.read_text(encoding="utf-8")
     m = re.search(r"CORES\(SPs\)=(\d+)", header)
     sp = cores or (int(m.group(1)) if m else 8)

@@ -50,6 +50,14 @@ def main() -> int:
     if not r.path.exists():
         print(f"no program {r.path}", file=sys.stderr)
         return 2
+    if args.dut == "flexgrip":
+        from golden.flexgrip_export import NotRunnable, flexgrip_image
+
+        try:
+            flexgrip_image(r.path)
+        except NotRunnable as exc:
+            print(f"{r.name}: cannot run on FlexGripPlus: {exc}", file=sys.stderr)
+            return 2
     result = run_lockstep(r, waves=args.waves, rerun_with_waves=not args.no_waves)
     print(result.summary())
     if result.report is not None:

@@ -193,3 +193,10 @@ def test_flexgrip_export_command(tmp_path: Path) -> None:
     bad.write_text(".buffer o u32 1\n.param o\n.const 0 0 u32 1\n.const 1 0 u32 2\n        MOV32 R1, R0\n        RET\n")
     out = subprocess.run([sys.executable, "-m", "golden", "flexgrip-export", str(bad), "-o", str(tmp_path / "y")], capture_output=True, text=True, cwd=ROOT)
     assert out.returncode == 1 and "banks.sass" in out.stderr and "one flat space" in out.stderr
+
+
+@pytest.mark.parametrize(("name", "form"), [("fminmax", "FMAX"), ("s2r", "S2R"), ("local", "LST"), ("isad", "ISAD")])
+def test_programs_with_unimplemented_instructions_are_refused(name: str, form: str) -> None:
+    """FLEXGRIPPLUS.md section 6 lists these as not implemented: the program is refused with the reason."""
+    with pytest.raises(NotRunnable, match=rf"{name}\.sass: {form}\b.*not implemented|{name}\.sass: {form}\b.*no special"):
+        flexgrip_image(ROOT / "programs" / f"{name}.sass")
