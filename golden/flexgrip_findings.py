@@ -246,5 +246,18 @@ FINDINGS += (
     ),
 )
 
+FINDINGS += (
+    Finding(
+        "postinc_increments_a4",
+        "A post-increment operand g [An+++k] increments $a4 whatever n is: pipeline_write.vhd ties the register number it "
+        "gives increment_address to 0 (inc_addr_reg_i <= 0), which the address-register controller turns into index 3, "
+        "$a4. In the same instruction the value read differs from the model's in 30 of 32 lanes (not yet analysed).",
+        "iadd PC 0x230: IADD R6, g [A1+++0x1], -R4 (FlexGripPlus writes $a4, the model $a1)",
+        "programs/iadd.sass",
+        "open",
+        True,
+    ),
+)
+
 BY_NAME = {f.name: f for f in FINDINGS}
 WAIVERS = tuple(f for f in FINDINGS if f.handling == "waiver")
