@@ -166,8 +166,8 @@ class FlexgripBfm(DutBfm):
         await ReadOnly()
 
     async def read_global(self) -> np.ndarray:
-        """The image with the bytes the probe saw written, the first READBACK_MAX bytes read back
-        through the host port (FlexGripPlus's RAM reads asynchronously)."""
+        """The image with the bytes the probe saw written, and the part that holds data (at most
+        READBACK_MAX bytes) read back through the host port (FlexGripPlus's RAM reads asynchronously)."""
         assert self.image is not None
         out = self.image.copy()
         for a, v in self.written.items():
@@ -176,7 +176,11 @@ class FlexgripBfm(DutBfm):
         dut = self.dut
         await Timer(1, "ns")
         dut.gmem_cntrl_en.value = 1
-        for a in range(min(out.size, READBACK_MAX)):
+        # the bytes that can differ: the image's data and what the probe saw written (a bundle's image is
+        # all of FlexGripPlus's 256 KiB, mostly zeros nobody touches)
+        nonzero = np.flatnonzero(self.image)
+        span = max(int(nonzero[-1]) + 1 if nonzero.size else 0, max(self.written, default=-1) + 1)
+        for a in range(min(span, READBACK_MAX)):
             dut.gmem_addr.value = a
             await Timer(1, "ns")
             with contextlib.suppress(ValueError):  # U: a byte nobody defined, kept as the probe saw it
