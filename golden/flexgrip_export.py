@@ -89,7 +89,7 @@ def _config(image_params: list[int], block: tuple[int, int, int], grid: tuple[in
 
 
 def flexgrip_image(path: str | Path, profile: Profile = FLEXGRIP, cores: int | None = None) -> FlexgripImage:
-    """Load a program (.sass) or a bundle (.txt of ../shared/vectors/flexgrip_kernels) for FlexGripPlus;
+    """Load a program (.sass) or a bundle (.txt of testdata/vectors/flexgrip_kernels) for FlexGripPlus;
     `cores` overrides the bundle's SP count (programs default to 8, FlexGripPlus's default)."""
     path = Path(path)
     if path.suffix == ".txt":

@@ -24,7 +24,7 @@ class Finding:
     name: str
     description: str
     first: str  # the first instruction that shows it: program, PC, disassembly
-    program: str  # a program that reproduces it (path from the project root: programs/ or a ../shared bundle)
+    program: str  # a program that reproduces it (path from the project root: programs/ or a testdata/vectors bundle)
     handling: str
     bug: bool
     forms: tuple[str, ...] = ()  # waiver: the instruction forms it covers (golden/isa/table.py names)
@@ -75,7 +75,7 @@ FINDINGS += (
         "comparison and Z = its negation, and for FADD/FMUL/FMAD Z and S from the scalar processor, which computed "
         "nothing for them (Z = 1, S = 0); C and O are 0.",
         "cos_soft (bundle) PC 0x30: FSET.C0 o[0x7f], R0, c[0x1][0x0], GT (FlexGripPlus 0x2, the G80 flags of 0xffffffff 0x3)",
-        "../shared/vectors/flexgrip_kernels/cos_soft.txt",
+        "testdata/vectors/flexgrip_kernels/cos_soft.txt",
         "profile:fp_flags_from_sp",
         False,
     ),
@@ -140,7 +140,7 @@ FINDINGS += (
         "Not yet classified: cos_soft's output matches the authors' golden dump on FlexGripPlus, so the model's reading of "
         "this form's operands is the first suspect.",
         "cos_soft (bundle) PC 0x98: FADD32I R5, -R5, 0x3f800000",
-        "../shared/vectors/flexgrip_kernels/cos_soft.txt",
+        "testdata/vectors/flexgrip_kernels/cos_soft.txt",
         "open",
         False,
     ),

@@ -3,7 +3,7 @@
     python scripts/flexgrip_regress.py [-o summary.md] [PROGRAM ...]
     python scripts/flexgrip_regress.py --bench [--backends mcode,llvm,gcc]
 
-Runs every program of programs/ and every kernel bundle of ../shared/vectors/flexgrip_kernels on
+Runs every program of programs/ and every kernel bundle of testdata/vectors/flexgrip_kernels on
 FlexGripPlus under GHDL in lock-step with the golden model (flexgrip profile), one after the other
 (each GHDL run is single-threaded; FlexGripPlus simulates a few thousand cycles a second). What
 FlexGripPlus cannot run is listed with the reason, not dropped. The summary gives per program the
@@ -31,7 +31,7 @@ BENCH = ("vecadd", "cf_ifelse", "cf_loop")
 
 
 def programs() -> list[Path]:
-    bundles = ROOT.parent / "shared" / "vectors" / "flexgrip_kernels"
+    bundles = ROOT / "testdata" / "vectors" / "flexgrip_kernels"
     return sorted((ROOT / "programs").glob("*.sass")) + sorted(bundles.glob("*.txt"))
 
 

@@ -1,5 +1,5 @@
 """What the testbench loads into the DUT and the golden model: a program of programs/ or a
-FlexGripPlus kernel bundle (../shared/vectors/flexgrip_kernels/NAME.txt, used to compare cycle
+FlexGripPlus kernel bundle (testdata/vectors/flexgrip_kernels/NAME.txt, used to compare cycle
 counts with FlexGripPlus on its own kernels).
 """
 

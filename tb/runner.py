@@ -7,6 +7,7 @@ disk under build/sim/, where an unchanged design rebuilds in well under a second
 from __future__ import annotations
 
 import fcntl
+import hashlib
 import os
 import shutil
 from dataclasses import dataclass
@@ -78,6 +79,17 @@ def _files(files: FileList | tuple[str, ...]) -> FileList:
     return files if isinstance(files, FileList) else unit_files(*files)
 
 
+def _inputs_digest(files: FileList) -> str:
+    """A digest of the sources and of every header in the include directories: cocotb's runner
+    rebuilds only when a source is newer than its output, so a regenerated rtl/gen/*.vh alone
+    would otherwise leave a stale build."""
+    h = hashlib.sha256()
+    headers = sorted(f for d in files.includes for f in d.glob("*.vh"))
+    for path in [*files.sources, *headers]:
+        h.update(str(path).encode() + b"\0" + path.read_bytes())
+    return h.hexdigest()
+
+
 @cache
 def build(sim: str, toplevel: str, files: FileList | tuple[str, ...], parameters: tuple[tuple[str, object], ...] = (), waves: bool = False,
           defines: tuple[str, ...] = ()) -> Path:  # fmt: skip
@@ -97,6 +109,8 @@ def build(sim: str, toplevel: str, files: FileList | tuple[str, ...], parameters
     # pytest-xdist workers may build the same design at once: one builds, the others wait and reuse it
     with open(build_dir.parent / f".{build_dir.name}.lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
+        digest, stamp = _inputs_digest(files), build_dir / ".inputs.sha256"
+        changed = not stamp.exists() or stamp.read_text() != digest
         runner.build(
             sources=list(files.sources),
             includes=list(files.includes),
@@ -106,8 +120,9 @@ def build(sim: str, toplevel: str, files: FileList | tuple[str, ...], parameters
             build_dir=build_dir,
             build_args=args,
             waves=waves,
-            always=False,
+            always=changed,
         )
+        stamp.write_text(digest)
     return build_dir
 
 
@@ -149,6 +164,11 @@ def run(sim: str, toplevel: str, files: FileList | tuple[str, ...], test_module:
     build_dir = build(sim, toplevel, files, parameters, waves, defines)
     test_dir = test_dir or build_dir
     runner = get_runner(sim)
+    # cocotb_tools' runner lays this process's environment over extra_env, so a variable the caller
+    # also has in its environment would win over the value asked for here (make exports its
+    # command-line variables: `make rtl-vectors VECTORS="a b"` reached the test as one path).
+    saved = {name: os.environ.get(name) for name in extra_env or {}}
+    os.environ.update(extra_env or {})
     try:
         return Path(runner.test(
             hdl_toplevel=toplevel,
@@ -164,3 +184,9 @@ def run(sim: str, toplevel: str, files: FileList | tuple[str, ...], test_module:
     except SystemExit:
         # under pytest the runner exits on a failed cocotb test; the caller reads the results instead
         return test_dir / "results.xml"
+    finally:
+        for name, value in saved.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value

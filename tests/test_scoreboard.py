@@ -216,3 +216,28 @@ def test_adapters_by_name() -> None:
     assert rtl.name == "rtl" and rtl.simulators[0] == "icarus" and rtl.sources()[0].name == "sm_top.v"
     with pytest.raises(ValueError, match="unknown DUT 'nope'"):
         adapter("nope")
+
+
+def test_commit_port_fields_become_the_model_record() -> None:
+    """The rtl adapter reads the port as rtl/README.md lays it out: lane i of 32-bit vectors at bit
+    32i (part k of 64/128-bit data at bit 1024k), flags at 4i, address registers at 16i; a short
+    instruction's word is the low 32 bits; lanes outside the exec (or store) mask are not values."""
+    exe = 0b1011  # lanes 0, 1, 3
+    rec = RtlCommit(
+        cycle=7, cta=1, warp=2, seq=5, pc=0x40, insn=0xDEADBEEF_12345678, long=0, active=0xF, exec=exe,
+        gpr_we=1, gpr_reg=4, gpr_half=2, gpr_count=2, gpr_data=sum((0x100 * k + i) << (1024 * k + 32 * i) for k in range(2) for i in range(4)),
+        cc_we=1, cc_reg=3, cc_data=0x9 << 4 | 0x2 << 12 | 0xF << 8, a_we=1, a_reg=2, a_data=0xBEEF << 16,
+        mem_we=1, mem_space=2, mem_size=8, mem_lanes=0b10, mem_addr=0x20 << 32, mem_data=0x11 << 32 | 0x22 << (1024 + 32),
+        next_pc=0x48, next_mask=0xF, done=0, barrier=1, unimpl=0,
+    )  # fmt: skip
+    d = to_dut_commit(rec)
+    c = d.commit
+    assert (d.cycle, c.cta, c.warp, c.seq, c.pc, c.insn, c.size, c.active_mask, c.exec_mask) == (7, 1, 2, 5, 0x40, 0x12345678, 4, 0xF, exe)
+    assert [(w.index, w.half) for w in c.gpr] == [(4, "H"), (5, "H")]
+    assert c.gpr[0].values[:4].tolist() == [0, 1, 0, 3] and c.gpr[1].values[:4].tolist() == [0x100, 0x101, 0, 0x103]  # lane 2 is not executing
+    assert (c.cc[0].index, c.cc[0].values[:4].tolist()) == (3, [0, 9, 0, 2])
+    assert (c.addr[0].index, c.addr[0].values[:2].tolist()) == (2, [0, 0xBEEF])
+    assert [(m.space, m.size, m.lanes) for m in c.mem] == [("local", 4, 0b10), ("local", 4, 0b10)]
+    assert [int(m.addr[1]) for m in c.mem] == [0x20, 0x24] and [int(m.data[1]) for m in c.mem] == [0x11, 0x22]
+    assert (c.next_pc, c.next_mask, c.done, c.barrier, d.unimplemented) == (0x48, 0xF, False, True, False)
+    assert to_dut_commit(replace(rec, long=1)).commit.insn == 0xDEADBEEF_12345678

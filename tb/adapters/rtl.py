@@ -10,6 +10,7 @@ tb/commit_agent.py) gives one record per warp-instruction, turned here into the 
 from __future__ import annotations
 
 import random
+from functools import lru_cache
 from pathlib import Path
 from typing import ClassVar
 
@@ -39,8 +40,9 @@ TOPLEVEL = "sm_top"
 _BITS = np.arange(32, dtype=np.uint64)
 
 
+@lru_cache(maxsize=4096)
 def _keep(mask: int) -> np.ndarray:
-    """0/1 per lane of a 32-bit lane mask, to zero the lanes outside it."""
+    """0/1 per lane of a 32-bit lane mask, to zero the lanes outside it (cached: masks recur; never written to)."""
     return ((np.uint64(mask) >> _BITS) & np.uint64(1)).astype(np.uint32)
 
 
@@ -180,6 +182,10 @@ class RtlBfm(DutBfm):
     @property
     def memory_requests(self) -> int:
         return self.port.requests if self.port is not None else 0
+
+    @property
+    def tb_memory(self) -> TbMemory | None:
+        return self.memory
 
     @property
     def observes_stores(self) -> bool:
