@@ -7,7 +7,7 @@ TESTDATA := testdata
 TEST ?= iadd
 DUT ?= rtl
 SIM ?=
-FLEXGRIP_DIR ?= $(SHARED)/flexgripplus
+FLEXGRIP_DIR ?= ../shared/flexgripplus
 export FLEXGRIP_DIR
 NUM_SP ?= 8
 SEED ?= 1

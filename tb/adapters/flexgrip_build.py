@@ -37,7 +37,8 @@ class FlexgripMissing(RuntimeError):
 
 def flexgrip_dir() -> Path:
     """The FlexGripPlus_4.4 folder of the checkout named by FLEXGRIP_DIR."""
-    base = Path(os.environ.get("FLEXGRIP_DIR") or ROOT.parent / "shared" / "flexgripplus").resolve()
+    base = Path(os.environ.get("FLEXGRIP_DIR") or ROOT.parent / "shared" / "flexgripplus")
+    base = (base if base.is_absolute() else ROOT / base).resolve()  # a relative FLEXGRIP_DIR is from the project root
     for cand in (base, base / "FlexGripPlus_4.4"):
         if (cand / "lib_m" / "gpgpu_compile.tcl").is_file() and (cand / "RTL").is_dir():
             return cand
