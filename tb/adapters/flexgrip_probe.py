@@ -19,17 +19,10 @@ from golden.commit import Commit, RegWrite
 from golden.isa.decoder import IllegalInstruction, decode, size_of
 from golden.isa.operands import RegOperand
 
+from ..dut import UnknownValue
+
 STATE_NAMES = ("ready", "active", "barrier", "finished")
 SHARED_MASK = 0x3FFF  # 16 KiB shared memory, addresses wrap (FLEXGRIPPLUS.md 3)
-
-
-class UnknownField(AssertionError):
-    """U/X/Z on a field of a FlexGripPlus commit record."""
-
-    def __init__(self, cycle: int, fields: list[str], warp: int | None, pc: int | None) -> None:
-        self.cycle, self.fields, self.warp, self.pc, self.cta = cycle, fields, warp, pc, None
-        where = f"warp {warp} PC {pc:#06x}" if warp is not None and pc is not None else "warp/PC unknown"
-        super().__init__(f"cycle {cycle}: U/X/Z on FlexGripPlus commit field(s) {', '.join(fields)} ({where})")
 
 
 @dataclass
@@ -151,9 +144,10 @@ class Probe:
                                self._int(k["current_mask_ww"], "next_mask", bad), self._int(k["warp_state_ww"], "state", bad), shbase,
                                self.gpr, self.cc, self.addr, self.mem)  # fmt: skip
             self._reset_acc()
-        if bad:
-            w = record.warp if record else None
-            raise UnknownField(cycle, bad, w, record.pc if record else None)
+        if bad:  # the testbench's X/Z failure (tb/dut.py), naming FlexGripPlus's fields
+            warp, pc = (record.warp, record.pc) if record else (None, None)
+            where = f"warp {warp} PC {pc:#06x}" if record else "between commits"
+            raise UnknownValue(cycle, bad, f"FlexGripPlus, {where}", warp, pc, prefix="")
         return record
 
 
