@@ -43,7 +43,7 @@ setup: $(SETUP)
 # on the golden model against its expectations, then on the RTL in lock-step with the model.
 sim: $(SETUP)
 	@test -f programs/$(TEST).sass || { echo "no program programs/$(TEST).sass (see 'ls programs')"; exit 2; }
-	@mkdir -p $(BUILD)
+	@mkdir -p $(dir $(BUILD)/$(TEST))
 	$(PY) -m golden asm programs/$(TEST).sass --format hex -o $(BUILD)/$(TEST).hex
 	$(PY) -m golden disasm $(BUILD)/$(TEST).hex | tee $(BUILD)/$(TEST).dis
 	$(PY) -m golden asm $(BUILD)/$(TEST).dis --format hex -o $(BUILD)/$(TEST).rt.hex
@@ -65,7 +65,7 @@ regress: $(SETUP)
 # all runs merged into one HTML page, a text summary and a UCIS database.
 coverage: $(SETUP)
 	rm -rf $(COVERAGE) && mkdir -p $(COVERAGE)/golden $(COVERAGE)/rtl
-	ls programs/*.sass | xargs -P 2 -I{} sh -c 'n=$$(basename {} .sass); $(PY) -m golden run {} --cov $(COVERAGE)/golden/$$n.json > $(COVERAGE)/golden/$$n.log 2>&1 || { echo "coverage: {} failed (see $(COVERAGE)/golden/$$n.log)"; exit 255; }'
+	ls programs/*.sass programs/kernels/*.sass | xargs -P 2 -I{} sh -c 'n=$$(basename {} .sass); $(PY) -m golden run {} --cov $(COVERAGE)/golden/$$n.json > $(COVERAGE)/golden/$$n.log 2>&1 || { echo "coverage: {} failed (see $(COVERAGE)/golden/$$n.log)"; exit 255; }'
 	$(if $(filter 1,$(COVERAGE_RTL)),COVERAGE_DIR=$(COVERAGE)/rtl $(PY) -m pytest -n auto -q tests/test_rtl_lockstep.py -k "sp8" $(PYTEST_ARGS))
 	$(PY) scripts/coverage.py -o $(COVERAGE)/report $(COVERAGE)/golden/*.json $$(ls $(COVERAGE)/rtl/*.json 2>/dev/null)
 	@echo "coverage: open $(COVERAGE)/report/coverage.html"

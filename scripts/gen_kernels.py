@@ -89,7 +89,7 @@ def render(path: Path, size: str) -> str:
     for number, line in enumerate(text.splitlines(), 1):
         if SIZE_LINE.match(line.strip()):
             continue
-        lines.append(FIELD.sub(lambda m: format(_eval(m.group(1), env, path, number), m.group(2) or ""), line))
+        lines.append(FIELD.sub(lambda m, n=number: format(_eval(m.group(1), env, path, n), m.group(2) or ""), line))
     return "\n".join(lines) + "\n"
 
 

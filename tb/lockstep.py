@@ -58,12 +58,22 @@ class LockstepRun:
         return build(self.sim, "sm_top", SM_SOURCES, self.parameters, waves, self.defines)
 
     def rerun_command(self, waves: bool = True) -> str:
-        cmd = f"make sim TEST={self.name} SIM={self.sim} NUM_SP={self.num_sp} SEED={self.seed}"
+        programs = ROOT / "programs"
+        if self.path.is_relative_to(programs):  # programs/kernels/saxpy.sass -> TEST=kernels/saxpy
+            cmd = f"make sim TEST={self.path.relative_to(programs).with_suffix('')} SIM={self.sim} NUM_SP={self.num_sp} SEED={self.seed}"
+            if self.profile != "g80":
+                cmd += f" PROFILE={self.profile}"
+            if self.defines:
+                cmd += f" DEFINES={','.join(self.defines)}"
+            return cmd + (" WAVES=1" if waves else "")
+        # elsewhere (bench/kernels/, a bundle): make sim only knows programs/, scripts/sim.py takes a path
+        where = self.path.relative_to(ROOT) if self.path.is_relative_to(ROOT) else self.path
+        cmd = f"python scripts/sim.py {where} --sim {self.sim} --num-sp {self.num_sp} --seed {self.seed}"
         if self.profile != "g80":
-            cmd += f" PROFILE={self.profile}"
+            cmd += f" --profile {self.profile}"
         if self.defines:
-            cmd += f" DEFINES={','.join(self.defines)}"
-        return cmd + (" WAVES=1" if waves else "")
+            cmd += f" --defines {','.join(self.defines)}"
+        return cmd + (" --waves" if waves else "")
 
 
 @dataclass

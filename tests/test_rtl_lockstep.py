@@ -1,8 +1,10 @@
 """Programs on the RTL in lock-step with the golden model (tb/lockstep.py), on both simulators.
 
 The default (what `make test` and CI run): every program at NUM_SP = 8 and a smoke
-set at 16 and 32. With --regress (`make regress`): every program at 8, 16 and 32. Each run's
-outcome is also recorded as JSON in $REGRESS_DIR when that is set (scripts/regress_summary.py).
+set at 16 and 32; the kernels of programs/kernels/ (CI size) on Verilator at NUM_SP 8. With
+--regress (`make regress`): every program and kernel at 8, 16 and 32 on both simulators, and the
+benchmark size of every kernel (bench/kernels/) on Verilator at 8, 16 and 32. Each run's outcome is
+also recorded as JSON in $REGRESS_DIR when that is set (scripts/regress_summary.py).
 """
 
 from __future__ import annotations
@@ -21,11 +23,25 @@ from runner import SIMULATORS
 
 PROGRAMS = sorted(p.stem for p in (ROOT / "programs").glob("*.sass"))
 SMOKE = ["vecadd", "cf_ifelse", "cf_barrier", "global"]
+# Kernels (programs/kernels/, README "Kernels"): the CI size by its name under programs/, the
+# benchmark size by its path.
+KERNELS = sorted(f"kernels/{p.stem}" for p in (ROOT / "programs" / "kernels").glob("*.sass"))
+BENCH_KERNELS = sorted(f"bench/kernels/{p.name}" for p in (ROOT / "bench" / "kernels").glob("*.sass"))
+
+
+def _tag(program: str) -> str:
+    """A run's name in file names and test ids: kernels/saxpy -> kernels-saxpy, bench/kernels/saxpy.sass -> bench-saxpy."""
+    if program.startswith("bench/"):
+        return "bench-" + Path(program).stem
+    return program.replace("/", "-")
 
 
 def run_program(sim: str, program: str, num_sp: int = 8, seed: int = 1) -> None:
     cov_dir = os.environ.get("COVERAGE_DIR")  # make coverage: sample the compared commits
-    r = LockstepRun(program, sim, num_sp, seed, coverage=Path(cov_dir) / f"{program}_{sim}_sp{num_sp}_s{seed}.json" if cov_dir else None)
+    tag = _tag(program)
+    path = str(ROOT / program) if program.endswith(".sass") else program
+    out = ROOT / "build" / "sim" / f"{tag}_{sim}_sp{num_sp}_s{seed}" if "/" in program else None  # kernel names repeat across sizes
+    r = LockstepRun(path, sim, num_sp, seed, coverage=Path(cov_dir) / f"{tag}_{sim}_sp{num_sp}_s{seed}.json" if cov_dir else None, out=out)
     result = run_lockstep(r, rerun_with_waves=os.environ.get("WAVES_ON_FAIL", "1") == "1")
     record_dir = os.environ.get("REGRESS_DIR")
     if record_dir:
@@ -35,13 +51,14 @@ def run_program(sim: str, program: str, num_sp: int = 8, seed: int = 1) -> None:
                   "message": result.report.message if result.report else None,
                   "wave_file": result.report.wave_file if result.report else None}  # fmt: skip
         Path(record_dir).mkdir(parents=True, exist_ok=True)
-        (Path(record_dir) / f"{program}_{sim}_sp{num_sp}_s{seed}.json").write_text(json.dumps(record) + "\n")
+        (Path(record_dir) / f"{tag}_{sim}_sp{num_sp}_s{seed}.json").write_text(json.dumps(record) + "\n")
     assert result.passed, result.summary()
     assert result.commits > 0
 
 
 def test_program_lists() -> None:
     assert len(PROGRAMS) >= 25 and set(SMOKE) <= set(PROGRAMS)
+    assert len(KERNELS) >= 14 and len(BENCH_KERNELS) == len(KERNELS)
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
@@ -50,7 +67,14 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     full = metafunc.config.getoption("--regress")
     cases = [(p, sim, 8) for p in PROGRAMS for sim in SIMULATORS]
     cases += [(p, sim, n) for n in (16, 32) for p in (PROGRAMS if full else SMOKE) for sim in SIMULATORS]
-    metafunc.parametrize(("program", "sim", "num_sp"), cases, ids=[f"{p}-{s}-sp{n}" for p, s, n in cases])
+    # kernels: seconds each on Verilator; Icarus and the other widths (and the benchmark sizes,
+    # minutes) only in the regression, to keep `make test` within a few minutes on two cores
+    if full:
+        cases += [(k, sim, n) for n in (8, 16, 32) for k in KERNELS for sim in SIMULATORS]
+        cases += [(k, "verilator", n) for n in (8, 16, 32) for k in BENCH_KERNELS]
+    else:
+        cases += [(k, "verilator", 8) for k in KERNELS]
+    metafunc.parametrize(("program", "sim", "num_sp"), cases, ids=[f"{_tag(p)}-{s}-sp{n}" for p, s, n in cases])
 
 
 def test_lockstep(program: str, sim: str, num_sp: int) -> None:
