@@ -45,7 +45,7 @@ def run_program(sim: str, program: str, num_sp: int = 8, seed: int = 1) -> None:
     result = run_lockstep(r, rerun_with_waves=os.environ.get("WAVES_ON_FAIL", "1") == "1")
     record_dir = os.environ.get("REGRESS_DIR")
     if record_dir:
-        record = {"program": program, "sim": sim, "num_sp": num_sp, "seed": seed, "passed": result.passed, "commits": result.commits,
+        record = {"program": tag, "sim": sim, "num_sp": num_sp, "seed": seed, "passed": result.passed, "commits": result.commits,
                   "cycles": result.cycles, "mem_requests": result.mem_requests, "thread_instructions": result.thread_instructions,
                   "wall": round(result.wall, 2), "rerun": r.rerun_command(), "kind": result.report.kind if result.report else None,
                   "message": result.report.message if result.report else None,
