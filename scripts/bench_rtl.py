@@ -34,16 +34,13 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from golden.commit import Commit
+from golden.profile import G80
+from golden.program import load_program
+from golden.run import run_program
+from tb.lockstep import LockstepRun, run_lockstep
+
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "tb"))
-sys.path.insert(0, str(ROOT))
-
-from lockstep import LockstepRun, run_lockstep  # noqa: E402
-
-from golden.commit import Commit  # noqa: E402
-from golden.profile import G80  # noqa: E402
-from golden.program import load_program  # noqa: E402
-from golden.run import run_program  # noqa: E402
 
 KERNELS = [
     ("bench/alu.sass", "issue rate: 24 warps, a 9-instruction integer loop with one branch"),

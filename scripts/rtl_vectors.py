@@ -21,14 +21,10 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from golden.vectors import FP_OPS, SFU_OPS, read_vectors
+from tb.runner import BUILD, failure_messages, run
+
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "tb"))
-sys.path.insert(0, str(ROOT))
-
-from runner import BUILD, failure_messages, run  # noqa: E402
-
-from golden.vectors import FP_OPS, SFU_OPS, read_vectors  # noqa: E402
-
 DEFAULT_PATHS = (ROOT / "testdata" / "vectors" / "fp32.txt", ROOT / "testdata" / "vectors" / "sfu.txt")
 SHOW_FAILURES = 20
 
@@ -43,8 +39,8 @@ class Unit:
 
 
 UNITS = (
-    Unit("fp", "sm1_fp_alu", ("sm1_fp_alu.v",), "test_fp_unit", frozenset(FP_OPS)),
-    Unit("sfu", "sm1_sfu", ("sm1_sfu.v",), "test_sfu_unit", frozenset(SFU_OPS)),
+    Unit("fp", "sm1_fp_alu", ("sm1_fp_alu.v",), "tb.test_fp_unit", frozenset(FP_OPS)),
+    Unit("sfu", "sm1_sfu", ("sm1_sfu.v",), "tb.test_sfu_unit", frozenset(SFU_OPS)),
 )
 
 

@@ -23,10 +23,10 @@ from pathlib import Path
 
 import cocotb
 from cocotb.triggers import Timer
-from vector_tally import Tally, vector_paths
 
 from golden.arith import fp
 from golden.vectors import FP_OPS, Vector, fp_operation, read_vectors
+from tb.vector_tally import Tally, vector_paths
 
 ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_VECTORS = ROOT / "testdata" / "vectors" / "fp32.txt"

@@ -24,10 +24,10 @@ from pathlib import Path
 import cocotb
 import numpy as np
 from cocotb.triggers import Timer
-from vector_tally import Tally, vector_paths
 
 from golden.arith import sfu
 from golden.vectors import SFU_OPS, Vector, read_vectors, sfu_operation
+from tb.vector_tally import Tally, vector_paths
 
 ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_VECTORS = ROOT / "testdata" / "vectors" / "sfu.txt"

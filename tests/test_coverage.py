@@ -256,7 +256,7 @@ def test_cli_cov_and_script(tmp_path: Path) -> None:
     assert main(["run", str(ROOT / "programs" / "vecadd.sass"), "--cov", str(tmp_path / "v.json")]) == 0
     cov = Coverage.load(tmp_path / "v.json")
     assert cov.count("GLD/lanes/all 32") > 0 and cov.runs == ["golden g80 vecadd"]
-    r = subprocess.run([sys.executable, str(ROOT / "scripts" / "coverage.py"), "-o", str(tmp_path / "rep"), str(tmp_path / "v.json")],
+    r = subprocess.run([sys.executable, "-m", "golden", "coverage-report", "-o", str(tmp_path / "rep"), str(tmp_path / "v.json")],
                        capture_output=True, text=True, check=False)  # fmt: skip
     assert r.returncode == 0, r.stderr
     assert {p.name for p in (tmp_path / "rep").iterdir()} == {"coverage.html", "coverage.txt", "coverage.ucis.xml", "coverage.json"}

@@ -12,10 +12,8 @@ from pathlib import Path
 import pytest
 from conftest import ROOT, TESTDATA
 
-sys.path.insert(0, str(ROOT / "tb"))
-from runner import SIMULATORS, assert_passed, run
-
 from golden.vectors import FP_OPS
+from tb.runner import SIMULATORS, assert_passed, run
 
 
 def fp_line_count(path: Path) -> int:
@@ -34,7 +32,7 @@ def test_rtl_fp_unit(sim: str) -> None:
     test_dir = ROOT / "build" / "sim" / f"fp_unit_{sim}"
     result = test_dir / "fp_unit.json"
     result.unlink(missing_ok=True)
-    assert_passed(run(sim, "sm1_fp_alu", ("sm1_fp_alu.v",), "test_fp_unit", extra_env={"VECTORS": str(vectors), "RESULT": str(result)},
+    assert_passed(run(sim, "sm1_fp_alu", ("sm1_fp_alu.v",), "tb.test_fp_unit", extra_env={"VECTORS": str(vectors), "RESULT": str(result)},
                       test_dir=test_dir))  # fmt: skip
     summary = json.loads(result.read_text(encoding="utf-8"))
     expected = fp_line_count(vectors)
@@ -58,9 +56,8 @@ def test_rtl_fp_unit(sim: str) -> None:
     ],
 )
 def test_malformed_fp_line_names_file_and_line(tmp_path: Path, line: str, message: str) -> None:
-    from test_fp_unit import inputs_of
-
     from golden.vectors import read_vectors
+    from tb.test_fp_unit import inputs_of
 
     path = tmp_path / "bad.txt"
     path.write_text(f"# header\nrcp 3f800000 -> 3f800000\n{line}\n", encoding="utf-8")

@@ -4,22 +4,20 @@ The default (what `make test` and CI run): every program at NUM_SP = 8 and a smo
 set at 16 and 32; the kernels of programs/kernels/ (CI size) on Verilator at NUM_SP 8. With
 --regress (`make regress`): every program and kernel at 8, 16 and 32 on both simulators, and the
 benchmark size of every kernel (bench/kernels/) on Verilator at 8, 16 and 32. Each run's outcome is
-also recorded as JSON in $REGRESS_DIR when that is set (scripts/regress_summary.py).
+also recorded as JSON in $REGRESS_DIR when that is set (`golden regress-summary`, golden/regress_summary.py).
 """
 
 from __future__ import annotations
 
 import json
 import os
-import sys
 from pathlib import Path
 
 import pytest
 from conftest import ROOT
 
-sys.path.insert(0, str(ROOT / "tb"))
-from lockstep import LockstepRun, run_lockstep
-from runner import SIMULATORS
+from tb.lockstep import LockstepRun, run_lockstep
+from tb.runner import SIMULATORS
 
 PROGRAMS = sorted(p.stem for p in (ROOT / "programs").glob("*.sass"))
 SMOKE = ["vecadd", "cf_ifelse", "cf_barrier", "global"]
@@ -30,7 +28,7 @@ BENCH_KERNELS = sorted(f"bench/kernels/{p.name}" for p in (ROOT / "bench" / "ker
 
 
 def _tag(program: str) -> str:
-    """A run's name in file names and test ids: kernels/saxpy -> kernels-saxpy, bench/kernels/saxpy.sass -> bench-saxpy."""
+    """A run's name in file names, records and test ids: kernels/fft -> kernels-fft, bench/kernels/fft.sass -> bench-fft."""
     if program.startswith("bench/"):
         return "bench-" + Path(program).stem
     return program.replace("/", "-")
@@ -40,7 +38,7 @@ def run_program(sim: str, program: str, num_sp: int = 8, seed: int = 1) -> None:
     cov_dir = os.environ.get("COVERAGE_DIR")  # make coverage: sample the compared commits
     tag = _tag(program)
     path = str(ROOT / program) if program.endswith(".sass") else program
-    out = ROOT / "build" / "sim" / f"{tag}_{sim}_sp{num_sp}_s{seed}" if "/" in program else None  # kernel names repeat across sizes
+    out = ROOT / "build" / "sim" / f"{tag}_{sim}_sp{num_sp}_s{seed}" if "/" in program else None  # a kernel's name repeats across sizes
     r = LockstepRun(path, sim, num_sp, seed, coverage=Path(cov_dir) / f"{tag}_{sim}_sp{num_sp}_s{seed}.json" if cov_dir else None, out=out)
     result = run_lockstep(r, rerun_with_waves=os.environ.get("WAVES_ON_FAIL", "1") == "1")
     record_dir = os.environ.get("REGRESS_DIR")

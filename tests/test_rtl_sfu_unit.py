@@ -7,17 +7,14 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
 from conftest import ROOT, TESTDATA
 
-sys.path.insert(0, str(ROOT / "tb"))
-from runner import SIMULATORS, assert_passed, run
-
 from golden.vectors import SFU_OPS
+from tb.runner import SIMULATORS, assert_passed, run
 
 BUILD = ROOT / "build" / "sim"
 
@@ -49,9 +46,9 @@ def run_unit(sim: str, name: str, vectors: list[Path], test_filter: str | None =
     if test_filter:
         env["COCOTB_TEST_FILTER"] = test_filter
     if not expect_fail:
-        return run(sim, "sm1_sfu", ("sm1_sfu.v",), "test_sfu_unit", extra_env=env, test_dir=test_dir), result
+        return run(sim, "sm1_sfu", ("sm1_sfu.v",), "tb.test_sfu_unit", extra_env=env, test_dir=test_dir), result
     with contextlib.suppress(SystemExit):
-        run(sim, "sm1_sfu", ("sm1_sfu.v",), "test_sfu_unit", extra_env=env, test_dir=test_dir)
+        run(sim, "sm1_sfu", ("sm1_sfu.v",), "tb.test_sfu_unit", extra_env=env, test_dir=test_dir)
     (xml,) = test_dir.glob("*.xml")
     return xml, result
 
