@@ -31,8 +31,9 @@ help:
 	@echo "make test               lint + the whole pytest suite (what .ci/run runs)"
 	@echo "make lint               ruff check, generated files against a regeneration"
 	@echo "make check-listing      check-listing over $(TESTDATA)/vectors/listings (LISTINGS=files)"
-	@echo "make bench              golden-model speed (thread-instructions per second), then the RTL issue rate and"
-	@echo "                        lock-step testbench speed (BENCH_RTL=0 skips; BENCH_RTL_ARGS=\"--sim icarus --num-sp 8\")"
+	@echo "make bench              golden-model speed (thread-instructions per second), then the RTL issue rate, the issue and"
+	@echo "                        memory bounds of the kernels and the lock-step testbench speed (BENCH_RTL=0 skips;"
+	@echo "                        BENCH_RTL_ARGS=\"--sim icarus --num-sp 8 --suite bench\")"
 	@echo "make clean              remove build outputs"
 
 $(SETUP): scripts/setup.sh requirements.txt pyproject.toml
