@@ -113,3 +113,14 @@ def test_template_errors_name_the_file_and_line(tmp_path: Path, monkeypatch: pyt
         gen_kernels.render(bad, "ci")
     bad.write_text("#size ci: N=4, M=N*2\n#size bench: N=8, M=N*2\n.grid ${M:#x}\n", encoding="utf-8")
     assert ".grid 0x8" in gen_kernels.render(bad, "ci") and ".grid 0x10" in gen_kernels.render(bad, "bench")
+
+
+def test_rerun_commands_name_a_kernel_by_its_place() -> None:
+    """A failing kernel's report says how to run it again: `make sim` for programs/ (TEST with
+    its folder), scripts/sim.py with the path for the benchmark sizes (make sim knows only programs/)."""
+    from tb.lockstep import LockstepRun
+
+    assert LockstepRun("kernels/fft", "verilator").rerun_command() == "make sim TEST=kernels/fft SIM=verilator NUM_SP=8 SEED=1 WAVES=1"
+    bench = LockstepRun(str(ROOT / "bench" / "kernels" / "fft.sass"), "icarus", 16, 3, "flexgrip")
+    assert bench.rerun_command(waves=False) == "python scripts/sim.py bench/kernels/fft.sass --sim icarus --num-sp 16 --seed 3 --profile flexgrip"
+    assert LockstepRun("iadd", "icarus").rerun_command(waves=False) == "make sim TEST=iadd SIM=icarus NUM_SP=8 SEED=1"
