@@ -31,7 +31,7 @@ from golden.commit import Commit
 
 if TYPE_CHECKING:
     from .config import LockstepConfig
-    from .mem_agent import Cycles, MemRequest
+    from .mem_agent import Cycles, MemRequest, TbMemory
 
 
 @dataclass
@@ -162,6 +162,15 @@ class DutBfm(ABC):
         return 0
 
     @property
+    def tb_memory(self) -> TbMemory | None:
+        """The testbench's memory (tb/mem_agent.py) when it serves the DUT's global and local
+        memory, else None. The environment then clears the local memory of a warp slot's threads
+        when the warp finishes (every block starts with zeroed local memory, README "Model
+        decisions"), and reports name it as the source of a loaded value. A DUT that holds local
+        memory itself must zero it at each block start on its own."""
+        return None
+
+    @property
     def observes_stores(self) -> bool:
         """Whether `DutSink.store` sees every global/local store at the memory interface; the
         scoreboard then checks those bytes against each commit's stores (tb/scoreboard.py)."""
@@ -196,6 +205,11 @@ class DutAdapter(ABC):
     @abstractmethod
     def bfm(self, dut: object, config: LockstepConfig, cycles: Cycles) -> DutBfm:
         """The simulator-side BFM for `cocotb.top` (called inside the cocotb test)."""
+
+    def waivers(self, config: LockstepConfig) -> tuple:
+        """Known behaviours of this DUT whose mismatches are waived (tb/scoreboard.Waiver; the
+        FlexGripPlus findings of golden/flexgrip_findings.py). Default: none."""
+        return ()
 
     def rerun_options(self, config: LockstepConfig) -> list[str]:
         """Extra `make sim` variables that reproduce this run (the default DUT adds none)."""

@@ -115,12 +115,12 @@ def test_template_errors_name_the_file_and_line(tmp_path: Path, monkeypatch: pyt
     assert ".grid 0x8" in gen_kernels.render(bad, "ci") and ".grid 0x10" in gen_kernels.render(bad, "bench")
 
 
-def test_rerun_commands_name_a_kernel_by_its_place() -> None:
-    """A failing kernel's report says how to run it again: `make sim` for programs/ (TEST with
-    its folder), scripts/sim.py with the path for the benchmark sizes (make sim knows only programs/)."""
+def test_rerun_commands_name_a_kernel_by_its_path() -> None:
+    """A failing kernel's report says how to run it again: make sim with the program's path (both sizes)."""
     from tb.lockstep import LockstepRun
 
-    assert LockstepRun("kernels/fft", "verilator").rerun_command() == "make sim TEST=kernels/fft SIM=verilator NUM_SP=8 SEED=1 WAVES=1"
+    ci = LockstepRun("kernels/fft", "verilator")
+    assert ci.path == ROOT / "programs" / "kernels" / "fft.sass"
+    assert ci.rerun_command() == "make sim TEST=programs/kernels/fft.sass SIM=verilator NUM_SP=8 SEED=1 WAVES=1"
     bench = LockstepRun(str(ROOT / "bench" / "kernels" / "fft.sass"), "icarus", 16, 3, "flexgrip")
-    assert bench.rerun_command(waves=False) == "python scripts/sim.py bench/kernels/fft.sass --sim icarus --num-sp 16 --seed 3 --profile flexgrip"
-    assert LockstepRun("iadd", "icarus").rerun_command(waves=False) == "make sim TEST=iadd SIM=icarus NUM_SP=8 SEED=1"
+    assert bench.rerun_command(waves=False) == "make sim TEST=bench/kernels/fft.sass SIM=icarus NUM_SP=16 SEED=3 PROFILE=flexgrip"
