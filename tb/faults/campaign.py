@@ -122,18 +122,19 @@ def _mkdir(p: Path) -> Path:
     return p
 
 
-def run_campaign(c: Campaign, quiet: bool = False) -> Path:
-    """Plan (once) and run a campaign; returns the database path. Resumes an interrupted one."""
+def prepare(c: Campaign, faults: list[Fault] | None = None, quiet: bool = True) -> dict:
+    """The campaign's database with its reference run, sites and plan (`faults`, or N drawn with
+    the seed), unless it has them already; returns its settings. Tests pass their own faults."""
     if c.model not in MODELS:
         raise ValueError(f"MODEL={c.model!r}: one of {', '.join(MODELS)}")
     if c.n < 1:
         raise ValueError(f"N={c.n}: at least one fault")
-    say = (lambda *_: None) if quiet else (lambda *a: print(*a, flush=True))
     c.lockstep.build()
     db = CampaignDB(c.db_path)
     meta = db.meta()
     if not meta:
-        say(f"faults: reference run of {c.test} on {c.sim}")
+        if not quiet:
+            print(f"faults: reference run of {c.test} on {c.sim}", flush=True)
         ref = reference(c)
         config = _config(c, 0)
         sites = enumerate_sites(config.defines, RtlAdapter.parameters(config))
@@ -147,36 +148,55 @@ def run_campaign(c: Campaign, quiet: bool = False) -> Path:
         db.set_meta(test=c.test, program=str(c.lockstep.path), sim=c.sim, model=c.model, target=c.target, seed=c.seed, n=c.n, num_sp=c.num_sp,
                     command=c.command(), watchdog=watchdog, state_bits=sum(s.bits for s in chosen), **ref)  # fmt: skip
         db.set_units(units)
-        db.plan(plan(chosen, c.n, ref["ref_cycles"], c.model, c.seed))
+        db.plan(faults if faults is not None else plan(chosen, c.n, ref["ref_cycles"], c.model, c.seed))
         meta = db.meta()
     elif (meta["test"], meta["sim"], meta["model"], meta["target"], meta["seed"]) != (c.test, c.sim, c.model, c.target, c.seed):
         raise ValueError(f"{c.db_path} holds another campaign ({meta['command']}); remove it or choose another DB")
-    pending = len(db.pending())
-    say(f"faults: {db.planned()} planned, {pending} to run; reference {meta['ref_cycles']} cycles, {meta['ref_commits']} commits")
     db.close()
-    if pending:
-        config = _config(c, int(meta["watchdog"]))
-        path = config.write(_mkdir(c.folder) / "config.json")
-        words, low = _shapes(enumerate_sites(config.defines, RtlAdapter.parameters(config)))
-        jobs = max(1, min(c.jobs, pending))
-        work = [(c.sim, path, {"db": str(c.db_path), "shard": k, "shards": jobs, "log": str(c.folder / f"shard{k}.jsonl"), "words": words, "low": low},
-                 c.folder / f"shard{k}") for k in range(jobs)]  # fmt: skip
-        t0 = time.perf_counter()
-        with ProcessPoolExecutor(jobs) as pool:
-            problems = [(k, msg) for k, msg in pool.map(_shard, work) if msg]
-        wall = time.perf_counter() - t0
-        db = CampaignDB(c.db_path)
-        done_before = int(meta.get("wall_faults", 0) or 0)
-        db.set_meta(campaign_wall_s=float(meta.get("campaign_wall_s", 0.0)) + wall, jobs=jobs, wall_faults=done_before + pending - len(db.pending()))
-        db.close()
-        for k, msg in problems:
-            say(f"faults: shard {k} stopped: {msg} (see {c.folder / f'shard{k}'})")
-        if problems:
-            raise RuntimeError(f"{len(problems)} shard(s) failed; the database keeps what was done (run the same command again to resume)")
+    return meta
+
+
+def execute(c: Campaign, meta: dict, quiet: bool = True) -> int:
+    """Run the faults of the database without an outcome, JOBS simulator processes at once; returns how many ran."""
+    db = CampaignDB(c.db_path)
+    pending = len(db.pending())
+    if not quiet:
+        print(f"faults: {db.planned()} planned, {pending} to run; reference {meta['ref_cycles']} cycles, {meta['ref_commits']} commits", flush=True)
+    db.close()
+    if not pending:
+        return 0
+    config = _config(c, int(meta["watchdog"]))
+    path = config.write(_mkdir(c.folder) / "config.json")
+    words, low = _shapes(enumerate_sites(config.defines, RtlAdapter.parameters(config)))
+    jobs = max(1, min(c.jobs, pending))
+    work = [(c.sim, path, {"db": str(c.db_path), "shard": k, "shards": jobs, "log": str(c.folder / f"shard{k}.jsonl"), "words": words, "low": low},
+             c.folder / f"shard{k}") for k in range(jobs)]  # fmt: skip
+    t0 = time.perf_counter()
+    with ProcessPoolExecutor(jobs) as pool:
+        problems = [(k, msg) for k, msg in pool.map(_shard, work) if msg]
+    wall = time.perf_counter() - t0
+    db = CampaignDB(c.db_path)
+    ran = pending - len(db.pending())
+    now = db.meta()
+    # faults per minute over the simulator processes' wall time (process start, reference-free)
+    db.set_meta(campaign_wall_s=float(now.get("campaign_wall_s", 0.0)) + wall, jobs=jobs, wall_faults=int(now.get("wall_faults", 0)) + ran)
+    db.close()
+    for k, msg in problems:
+        print(f"faults: shard {k} stopped: {msg} (see {c.folder / f'shard{k}'})", file=sys.stderr)
+    if problems:
+        raise RuntimeError(f"{len(problems)} shard(s) failed; the database keeps what was done (run the same command again to resume)")
+    return ran
+
+
+def run_campaign(c: Campaign, quiet: bool = False) -> Path:
+    """Plan (once) and run a campaign, then write its report; returns the database path. Resumes an interrupted one."""
+    meta = prepare(c, quiet=quiet)
+    execute(c, meta, quiet=quiet)
     from .report import write_report
 
     html = write_report(c.db_path)
-    say(f"faults: report {html}")
+    if not quiet:
+        print(f"faults: report {html}", flush=True)
     return c.db_path
 
 
