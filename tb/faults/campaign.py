@@ -14,6 +14,7 @@
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import random
 import sys
@@ -54,6 +55,8 @@ class Campaign:
         if self.db is not None:
             return self.db.parent
         target = "all" if self.target in ("", "*") else "".join(c if c.isalnum() or c in "._-" else "_" for c in self.target)
+        if len(target) > 32:  # a long pattern list: its start and a digest
+            target = f"{target[:24]}_{hashlib.sha1(self.target.encode()).hexdigest()[:7]}"
         return ROOT / "build" / "faults" / f"{self.lockstep.name}_{self.sim}_sp{self.num_sp}_{self.model}_{target}_s{self.seed}"
 
     @property

@@ -166,11 +166,12 @@ def enumerate_sites(defines: tuple[str, ...] = (), parameters: tuple[tuple[str, 
 
 
 def select(sites: tuple[Site, ...], pattern: str) -> list[Site]:
-    """The sites whose path matches `pattern` (fnmatch: `u_sched.*`, `*w_pc`, a unit name alone
-    selects its whole subtree); an empty result is an error naming what exists."""
+    """The sites whose path matches `pattern`: fnmatch patterns separated by commas (`u_sched.w_*`,
+    `*w_pc`; a unit name alone selects its whole subtree); an empty result is an error naming what exists."""
     if not pattern or pattern == "*":
         return list(sites)
-    chosen = [s for s in sites if fnmatch.fnmatchcase(s.path, pattern) or s.unit == pattern or s.path == pattern]
+    parts = [p.strip() for p in pattern.split(",") if p.strip()]
+    chosen = [s for s in sites if any(fnmatch.fnmatchcase(s.path, p) or s.unit == p for p in parts)]
     if not chosen:
         units = sorted({s.unit for s in sites})
         raise ValueError(f"TARGET={pattern!r} matches no state variable (units: {', '.join(units)}; patterns match paths like u_sched.w_pc)")
