@@ -98,7 +98,7 @@ def summary(db_path: Path) -> dict:
             "cycles_saving": 1 - (simulated / full) if full else 0.0,
             "wall_saving": 1 - wall / (n * mean_full_wall) if mean_full_wall and n else None,
             "faults_per_minute": 60 * int(meta.get("wall_faults", 0) or 0) / campaign_wall if campaign_wall else None,
-            "mean_wall_s": wall / n if n else 0.0}  # fmt: skip
+            "mean_wall_s": wall / n if n else 0.0, "process_s": float(meta.get("ref_process_s", 0.0))}  # fmt: skip
 
 
 def write_report(db_path: Path, out: Path | None = None) -> Path:
@@ -140,7 +140,8 @@ td,th{{border:1px solid #bbb;padding:2px 6px;font-size:13px;text-align:left}} th
 <p><code>{_esc(meta["command"])}</code><br>target <code>{_esc(meta["target"])}</code>: {int(meta["state_bits"]):,} state bits;
 seed {meta["seed"]}; NUM_SP {meta["num_sp"]}; {n} of {s["planned"]} faults done.<br>
 Reference (fault-free) run: {meta["ref_cycles"]} kernel cycles, {meta["ref_commits"]} commits compared in lock-step, final memory equal to the golden model's.<br>
-Speed: {f"{fpm:.0f} faults per minute" if fpm else "n/a"} ({meta.get("jobs", 1)} simulator process(es)), {1000 * s["mean_wall_s"]:.0f} ms per fault on average.
+Speed: {f"{fpm:.0f} faults per minute" if fpm else "n/a"} ({meta.get("jobs", 1)} simulator process(es)), {1000 * s["mean_wall_s"]:.0f} ms per fault on average
+inside the simulator process, against {s["process_s"]:.1f} s for the reference run as a simulator process of its own (what a process per fault would cost).
 Stopping at the first divergence simulated {100 * s["cycles_saving"]:.0f} % fewer cycles after the injections than running every fault to the
 end{f", and took {100 * ws:.0f} % less time than as many runs to the end (the masked runs' mean)" if ws is not None else ""}.</p>
 <h2>Outcomes</h2>
