@@ -15,6 +15,9 @@ DEFINES ?=
 REGRESS = $(BUILD)/regress
 COVERAGE = $(BUILD)/coverage
 COVERAGE_RTL ?= 1
+COVERAGE_CODE ?= 0
+# programs whose lock-step runs on a Verilator --coverage model give the RTL code coverage (COVERAGE_CODE=1)
+COVERAGE_CODE_PROGRAMS ?= vecadd cf_ifelse cf_barrier cov_fp_forms cov_int_forms
 BUILD := build
 LISTINGS ?= $(wildcard $(TESTDATA)/vectors/listings/*.txt)
 PYTEST_ARGS ?=
@@ -26,7 +29,7 @@ help:
 	@echo "make sim TEST=iadd      programs/\$$(TEST).sass (or TEST=path/to/x.sass): round trip, golden model, then the DUT (default the RTL) in lock-step"
 	@echo "                        (DUT=rtl|flexgrip SIM=icarus|verilator NUM_SP=8|16|32 SEED=n WAVES=0|1 PROFILE=g80|flexgrip DEFINES=MUTANT_X)"
 	@echo "make regress            every program on both simulators at NUM_SP 8/16/32 (JUnit + one-page summary in $(REGRESS))"
-	@echo "make coverage           functional coverage of every program (golden model, and RTL lock-step unless COVERAGE_RTL=0): HTML, text, UCIS in $(COVERAGE)/report"
+	@echo "make coverage           functional coverage of every program (golden model, and RTL lock-step unless COVERAGE_RTL=0; RTL code coverage with COVERAGE_CODE=1): HTML, text, UCIS in $(COVERAGE)/report"
 	@echo "make rtl-vectors        FP/SFU vector files through the RTL FP unit and SFU (VECTORS=\"a.txt b.txt\" SIM=icarus|verilator)"
 	@echo "make test               lint + the whole pytest suite (what .ci/run runs)"
 	@echo "make lint               ruff check, generated files against a regeneration"
@@ -68,12 +71,14 @@ regress: $(SETUP)
 
 # Functional coverage (golden/coverage): every program on the golden model with commit sampling,
 # then (COVERAGE_RTL=1) the lock-step regression sampling the commits the scoreboard compared;
-# all runs merged into one HTML page, a text summary and a UCIS database.
+# then (COVERAGE_CODE=1) RTL code coverage: lock-step runs of COVERAGE_CODE_PROGRAMS on a Verilator
+# --coverage model (scripts/rtl_code_coverage.py); all merged into one HTML page, a text summary and a UCIS database.
 coverage: $(SETUP)
 	rm -rf $(COVERAGE) && mkdir -p $(COVERAGE)/golden $(COVERAGE)/rtl
 	$(PY) -m golden coverage-runs programs/*.sass -o $(COVERAGE)/golden --jobs 2
 	$(if $(filter 1,$(COVERAGE_RTL)),COVERAGE_DIR=$(COVERAGE)/rtl $(PY) -m pytest -n auto -q tests/test_rtl_lockstep.py -k "sp8" $(PYTEST_ARGS))
-	$(PY) -m golden coverage-report -o $(COVERAGE)/report $(COVERAGE)/golden $(COVERAGE)/rtl
+	$(if $(filter 1,$(COVERAGE_CODE)),$(PY) scripts/rtl_code_coverage.py -o $(COVERAGE)/code $(COVERAGE_CODE_PROGRAMS))
+	$(PY) -m golden coverage-report -o $(COVERAGE)/report $(COVERAGE)/golden $(COVERAGE)/rtl $(if $(filter 1,$(COVERAGE_CODE)),--code $(COVERAGE)/code/coverage.dat)
 	@echo "coverage: open $(COVERAGE)/report/coverage.html"
 
 # Vector files (default testdata/vectors/fp32.txt and sfu.txt) through rtl/sm1_fp_alu.v and rtl/sm1_sfu.v.
