@@ -12,7 +12,7 @@ import pytest
 
 from golden.isa.assembler import assemble_instruction
 from golden.program import load_program
-from tb.faults.campaign import Campaign, execute, prepare, run_campaign
+from tb.faults.campaign import Campaign, execute, prepare, rerun, run_campaign
 from tb.faults.classify import classify
 from tb.faults.db import CampaignDB, Fault
 from tb.faults.report import margin, sample_size, summary, write_report
@@ -171,6 +171,9 @@ def test_campaign_database_report_and_resume(tmp_path: Path) -> None:
     con.close()
     assert execute(c, prepare(c)) == 2
     assert summary(db)["n"] == 6
+    # any fault reruns alone (here without waveforms) to the same outcome at the same cycle
+    again = rerun(db, 4, waves=False)
+    assert again["same_as_campaign"], again
     page = write_report(db).read_text(encoding="utf-8")
     html.parser.HTMLParser().feed(page)
     assert "<svg" in page and "u_ctrl" in page and "make faults-rerun DB=" in page

@@ -207,7 +207,7 @@ def rerun(db_path: Path, fault_id: int, waves: bool = True) -> dict:
     """One fault of a campaign again, alone, with waveforms; the database is not changed."""
     db = CampaignDB(db_path)
     meta = db.meta()
-    db.get(fault_id)  # a clear error for an unknown id
+    recorded = db.get(fault_id)  # a clear error for an unknown id
     db.close()
     c = Campaign(meta["test"], meta["n"], meta["sim"], meta["model"], meta["target"], meta["seed"], meta["num_sp"], db=db_path)
     folder = c.folder / f"rerun_{fault_id}"
@@ -222,6 +222,8 @@ def rerun(db_path: Path, fault_id: int, waves: bool = True) -> dict:
     result = next((x for x in lines if x.get("id") == fault_id), None)
     if result is None:
         raise RuntimeError(f"the rerun of fault {fault_id} left no outcome (see {folder})")
+    # a fault reruns exactly: same seeds, same injection cycle, nothing left over from other faults
+    result["same_as_campaign"] = recorded["outcome"] is None or all(result[k] == recorded[k] for k in ("outcome", "field", "div_cycle", "cycles"))
     if waves:
         result["wave_file"] = str(wave_file(c.sim, TOPLEVEL, folder))
     return result
