@@ -121,9 +121,13 @@ def known(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict]:
         Fault(1, "u_regfile.rf", "u_regfile", r1_lane0_warp0, 3, 0, "seu"),
         # the same bit stuck at 1 from the start: tid.x of lane 0 reads 1 instead of 0 in the next reader of R1
         Fault(2, "u_regfile.rf", "u_regfile", r1_lane0_warp0, 0, 0, "stuck1"),
+        # the launch unit's error register (rtl/sm_launch.v, the top level's `error` output) stuck at 1: the RTL reports error 1
+        Fault(3, "u_launch.error", "u_launch", 0, 0, 100, "stuck1"),
+        # the fetch stage's valid flag (rtl/sm_warp_sched.v f_valid) stuck at 0 from the start: nothing issues, nothing commits
+        Fault(4, "u_sched.f_valid", "u_sched", 0, 0, 0, "stuck0"),
     ]
     db = tmp_path_factory.mktemp("faults") / "known.sqlite"
-    c = Campaign("vecadd", len(faults), "verilator", "seu", "u_regfile", 1, db=db)
+    c = Campaign("vecadd", len(faults), "verilator", "seu", "u_regfile,u_launch,u_sched", 1, db=db)
     meta = prepare(c, faults)
     assert execute(c, meta) == len(faults)
     con = CampaignDB(db)
@@ -145,6 +149,13 @@ def test_stuck_register_is_sdc_at_its_reader(known: tuple[Path, dict]) -> None:
     assert (r["outcome"], r["grp"], r["field"], r["warp"]) == ("sdc", "operation", "gpr", 0), r
     assert r["insn"].split()[0] == reader, r
     assert r["cycles"] < 200  # stopped at the divergence, not run to the end (753 cycles)
+
+
+def test_stuck_error_register_is_due_and_stuck_fetch_hangs(known: tuple[Path, dict]) -> None:
+    _, rows = known
+    assert (rows[3]["outcome"], rows[3]["kind"]) == ("due", "rtl_error"), rows[3]
+    assert "error 1" in rows[3]["message"]
+    assert (rows[4]["outcome"], rows[4]["commits"]) == ("hang", 0), rows[4]
 
 
 def test_control_run_after_faults(known: tuple[Path, dict]) -> None:
