@@ -46,7 +46,7 @@ def _bars(per_unit: dict[str, Counter], width: int = 560) -> str:
     row, label_w = 22, 110
     units = sorted(per_unit)
     h = row * len(units) + 30
-    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{label_w + width + 60}" height="{h}" role="img" aria-label="outcomes per unit">']
+    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{label_w + width + 120}" height="{h}" role="img" aria-label="outcomes per unit">']
     for i, unit in enumerate(units):
         c = per_unit[unit]
         total = sum(c.values())
