@@ -7,11 +7,14 @@ TESTDATA := testdata
 TEST ?= iadd
 DUT ?= rtl
 SIM ?=
+FLEXGRIP_DIR ?= ../shared/flexgripplus
+export FLEXGRIP_DIR
 NUM_SP ?= 8
 SEED ?= 1
-PROFILE ?= g80
+PROFILE ?= $(if $(filter flexgrip,$(DUT)),flexgrip,g80)
 WAVES ?= 0
 DEFINES ?=
+WAIVE ?=
 REGRESS = $(BUILD)/regress
 COVERAGE = $(BUILD)/coverage
 COVERAGE_RTL ?= 1
@@ -29,6 +32,7 @@ help:
 	@echo "make sim TEST=iadd      programs/\$$(TEST).sass (or TEST=path/to/x.sass): round trip, golden model, then the DUT (default the RTL) in lock-step"
 	@echo "                        (DUT=rtl|flexgrip SIM=icarus|verilator NUM_SP=8|16|32 SEED=n WAVES=0|1 PROFILE=g80|flexgrip DEFINES=MUTANT_X)"
 	@echo "make regress            every program on both simulators at NUM_SP 8/16/32 (JUnit + one-page summary in $(REGRESS))"
+	@echo "                        DUT=flexgrip: every program and bundle on FlexGripPlus (GHDL), summary in $(REGRESS)_flexgrip"
 	@echo "make coverage           functional coverage of every program (golden model, and RTL lock-step unless COVERAGE_RTL=0; RTL code coverage with COVERAGE_CODE=1): HTML, text, UCIS in $(COVERAGE)/report"
 	@echo "make rtl-vectors        FP/SFU vector files through the RTL FP unit and SFU (VECTORS=\"a.txt b.txt\" SIM=icarus|verilator)"
 	@echo "make test               lint + the whole pytest suite (what .ci/run runs)"
@@ -60,14 +64,19 @@ sim: $(SETUP)
 	$(PY) -m golden run $(PROGRAM) --profile $(PROFILE) || { status=1; echo "make sim: the golden model alone failed (above); the lock-step run goes on"; };) \
 	echo "$(PY) scripts/sim.py $(PROGRAM) ..."; \
 	$(PY) scripts/sim.py $(PROGRAM) --dut $(DUT) $(if $(SIM),--sim $(SIM)) --num-sp $(NUM_SP) --seed $(SEED) --profile $(PROFILE) \
-		$(if $(filter 1,$(WAVES)),--waves) $(if $(DEFINES),--defines $(DEFINES)) || status=1; \
+		$(if $(filter 1,$(WAVES)),--waves) $(if $(DEFINES),--defines $(DEFINES)) $(if $(WAIVE),--waive $(WAIVE)) || status=1; \
 	exit $$status
 
 # Every program on both simulators at NUM_SP 8, 16 and 32, spread over the cores by pytest-xdist.
 regress: $(SETUP)
+ifeq ($(DUT),flexgrip)
+	mkdir -p $(REGRESS)_flexgrip
+	$(PY) scripts/flexgrip_regress.py -o $(REGRESS)_flexgrip/summary.md
+else
 	rm -rf $(REGRESS) && mkdir -p $(REGRESS)
 	REGRESS_DIR=$(REGRESS)/runs $(PY) -m pytest -n auto -q tests/test_rtl_lockstep.py --regress --junitxml=$(REGRESS)/junit.xml $(PYTEST_ARGS) || true
 	$(PY) -m golden regress-summary $(REGRESS)/runs --junit $(REGRESS)/junit.xml -o $(REGRESS)/summary.md
+endif
 
 # Functional coverage (golden/coverage): every program on the golden model with commit sampling,
 # then (COVERAGE_RTL=1) the lock-step regression sampling the commits the scoreboard compared;
@@ -101,6 +110,7 @@ check-listing: $(SETUP)
 bench: $(SETUP)
 	$(PY) scripts/bench.py
 	$(if $(filter 0,$(BENCH_RTL)),,$(PY) scripts/bench_rtl.py $(BENCH_RTL_ARGS))
+	$(if $(filter 0,$(BENCH_FLEXGRIP)),,$(PY) scripts/flexgrip_regress.py --bench)
 
 # Fault-injection campaigns (tb/faults): a reference run, sites from the design, N faults in one
 # simulator process per job, classified at the first divergence; database and report per campaign.

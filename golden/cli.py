@@ -248,13 +248,30 @@ def cmd_run_flexgrip(args: argparse.Namespace) -> int:
         for w in r.float_failed[:20]:
             print(f"{name}: float word {w.addr:#07x}: expected {w.expected:#010x}, got {w.got:#010x} ({w.ulps} ulp apart)")
         nf = r.float_passed + len(r.float_failed)
-        print(f"{name}: {r.int_passed + len(r.int_failed)} integer words exact: {r.int_passed} passed; "
-              f"{nf} float words within {r.tolerance} ulp: {r.float_passed} passed "
-              f"(largest difference {r.float_ulp_max} ulp); {r.warp_instructions} warp-instructions")  # fmt: skip
+        if r.undefined:
+            shown = ", ".join(f"{a:#07x}" for a in r.undefined[:8]) + (", ..." if len(r.undefined) > 8 else "")
+            print(f"{name}: {len(r.undefined)} undefined (U/X) words in the dump, not compared: {shown}")
+        print(f"{name}: all words compared exactly: {r.int_passed + len(r.int_failed)} integer words, {r.int_passed} passed; "
+              f"{nf} words computed by FP/SFU instructions, {r.float_passed} passed; "
+              f"{len(r.undefined)} undefined; {r.warp_instructions} warp-instructions")  # fmt: skip
         total_pass += r.int_passed + r.float_passed
         total_fail += len(r.int_failed) + len(r.float_failed)
     print(f"{total_pass} passed, {total_fail} failed")
     return 0 if total_fail == 0 and total_pass > 0 else 1
+
+
+def cmd_flexgrip_export(args: argparse.Namespace) -> int:
+    from .flexgrip_export import NotRunnable, export
+    from .isa.assembler import AsmError
+
+    try:
+        files = export(args.program, args.output, args.cores)
+    except (AsmError, NotRunnable, OSError, ValueError) as e:
+        print(f"{args.program}: error: {e}", file=sys.stderr)
+        return 1
+    for f in files:
+        print(f)
+    return 0
 
 
 def cmd_coverage_runs(args: argparse.Namespace) -> int:
@@ -374,6 +391,12 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("run-flexgrip", help="run FlexGripPlus kernel bundles under the flexgrip profile")
     p.add_argument("bundles", nargs="+", metavar="BUNDLE.txt")
     p.set_defaults(func=cmd_run_flexgrip)
+
+    p = sub.add_parser("flexgrip-export", help="write FlexGripPlus testbench files (TP_instructions.vhd, pick_bench.vhd, .mif) for a program")
+    p.add_argument("program", help="a program (.sass with directives) or a FlexGripPlus kernel bundle (.txt)")
+    p.add_argument("-o", "--output", required=True, help="output directory")
+    p.add_argument("--cores", type=int, choices=[8, 16, 32], help="SPs per SM (default: 8, or the bundle's)")
+    p.set_defaults(func=cmd_flexgrip_export)
 
     p = sub.add_parser("roundtrip", help="assemble, disassemble, assemble again and compare the words (make sim)")
     p.add_argument("program", help="SASS program")

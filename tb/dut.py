@@ -211,6 +211,11 @@ class DutAdapter(ABC):
     def bfm(self, dut: object, config: LockstepConfig, cycles: Cycles) -> DutBfm:
         """The simulator-side BFM for `cocotb.top` (called inside the cocotb test)."""
 
+    def waivers(self, config: LockstepConfig) -> tuple:
+        """Known behaviours of this DUT whose mismatches are waived (tb/scoreboard.Waiver; the
+        FlexGripPlus findings of golden/flexgrip_findings.py). Default: none."""
+        return ()
+
     def rerun_options(self, config: LockstepConfig) -> list[str]:
         """Extra `make sim` variables that reproduce this run (the default DUT adds none)."""
         return [] if self.name == "rtl" else [f"DUT={self.name}"]
