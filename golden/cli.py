@@ -180,13 +180,18 @@ def cmd_run(args: argparse.Namespace) -> int:
     profile = PROFILES[args.profile]
     trace = (lambda c: print(format_commit(c))) if args.trace else None
     try:
-        if args.cov:
-            from .coverage import Coverage
+        if args.cov or args.cov_cross:
+            from .coverage import Coverage, CrossCoverage
             from .coverage.golden_run import run_with_coverage
 
-            cov = Coverage(run=f"golden {profile.name} {Path(args.program).stem}")
-            result = run_with_coverage(spec, profile, cov, trace=trace)
-            cov.save(args.cov)
+            run = f"golden {profile.name} {Path(args.program).stem}"
+            cov = Coverage(run=run) if args.cov else None
+            cross = CrossCoverage(run=run) if args.cov_cross else None
+            result = run_with_coverage(spec, profile, cov, trace=trace, cross=cross)
+            if cov is not None:
+                cov.save(args.cov)
+            if cross is not None:
+                cross.save(args.cov_cross)
         else:
             result = run_program(spec, profile, trace=trace)
     except ModelError as e:
@@ -243,13 +248,30 @@ def cmd_run_flexgrip(args: argparse.Namespace) -> int:
         for w in r.float_failed[:20]:
             print(f"{name}: float word {w.addr:#07x}: expected {w.expected:#010x}, got {w.got:#010x} ({w.ulps} ulp apart)")
         nf = r.float_passed + len(r.float_failed)
-        print(f"{name}: {r.int_passed + len(r.int_failed)} integer words exact: {r.int_passed} passed; "
-              f"{nf} float words within {r.tolerance} ulp: {r.float_passed} passed "
-              f"(largest difference {r.float_ulp_max} ulp); {r.warp_instructions} warp-instructions")  # fmt: skip
+        if r.undefined:
+            shown = ", ".join(f"{a:#07x}" for a in r.undefined[:8]) + (", ..." if len(r.undefined) > 8 else "")
+            print(f"{name}: {len(r.undefined)} undefined (U/X) words in the dump, not compared: {shown}")
+        print(f"{name}: all words compared exactly: {r.int_passed + len(r.int_failed)} integer words, {r.int_passed} passed; "
+              f"{nf} words computed by FP/SFU instructions, {r.float_passed} passed; "
+              f"{len(r.undefined)} undefined; {r.warp_instructions} warp-instructions")  # fmt: skip
         total_pass += r.int_passed + r.float_passed
         total_fail += len(r.int_failed) + len(r.float_failed)
     print(f"{total_pass} passed, {total_fail} failed")
     return 0 if total_fail == 0 and total_pass > 0 else 1
+
+
+def cmd_flexgrip_export(args: argparse.Namespace) -> int:
+    from .flexgrip_export import NotRunnable, export
+    from .isa.assembler import AsmError
+
+    try:
+        files = export(args.program, args.output, args.cores)
+    except (AsmError, NotRunnable, OSError, ValueError) as e:
+        print(f"{args.program}: error: {e}", file=sys.stderr)
+        return 1
+    for f in files:
+        print(f)
+    return 0
 
 
 def cmd_coverage_runs(args: argparse.Namespace) -> int:
@@ -269,7 +291,8 @@ def cmd_coverage_runs(args: argparse.Namespace) -> int:
     def one(program: str) -> tuple[str, Path, int]:
         name = Path(program).stem
         log = out / f"{name}.log"
-        cmd = [sys.executable, "-m", "golden", "run", program, "--profile", args.profile, "--cov", str(out / f"{name}.json")]
+        cmd = [sys.executable, "-m", "golden", "run", program, "--profile", args.profile, "--cov", str(out / f"{name}.json"),
+               "--cov-cross", str(out / f"{name}.cross.json")]  # fmt: skip
         with log.open("w", encoding="utf-8") as f:
             code = subprocess.run(cmd, stdout=f, stderr=subprocess.STDOUT, check=False).returncode
         return program, log, code
@@ -297,13 +320,21 @@ def cmd_coverage_report(args: argparse.Namespace) -> int:
         print(f"coverage: error: no coverage files in {', '.join(args.files)}", file=sys.stderr)
         return 1
     try:
-        cov = write_reports(files, args.outdir)
+        cov = write_reports(files, args.outdir, args.code)
     except (OSError, ValueError) as e:
         print(f"coverage: error: {e}", file=sys.stderr)
         return 1
     o = cov.overall()
     print(f"coverage: {len(files)} files, {cov.samples} commits; {o.total} bins, {o.excluded} excluded, "
           f"{o.hit}/{o.reachable} reachable hit = {o.percent:.1f}%, {len(cov.holes())} holes")  # fmt: skip
+    cross = getattr(cov, "cross", None)
+    if cross is not None and cross.samples:
+        x = cross.overall()
+        print(f"coverage: crosses: {cross.samples} commits; {x.total} bins, {x.excluded} excluded, "
+              f"{x.hit}/{x.reachable} reachable hit = {x.percent:.1f}%, {len(cross.holes())} holes")  # fmt: skip
+        xbad = cross.excluded_hit()
+        if xbad:
+            print(f"coverage: WARNING: {len(xbad)} excluded cross bins were hit: {', '.join(b.key for b in xbad[:5])}", file=sys.stderr)
     bad = cov.excluded_hit()
     if bad:
         print(f"coverage: WARNING: {len(bad)} excluded bins were hit: {', '.join(b.key for b in bad[:5])}", file=sys.stderr)
@@ -348,6 +379,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--profile", choices=["g80", "flexgrip"], default="g80", help="semantics (default g80 silicon)")
     p.add_argument("--trace", action="store_true", help="print every commit record with its disassembly")
     p.add_argument("--cov", metavar="FILE", help="run one warp-instruction at a time and write functional coverage (JSON) to FILE")
+    p.add_argument("--cov-cross", metavar="FILE", help="the same for the cross model (operand values x modifiers, hazards, guard x flags, SIMT): JSON to FILE")
     p.set_defaults(func=cmd_run)
 
     p = sub.add_parser("check-vectors", help="run int/fp32/sfu reference vectors as real instructions")
@@ -359,6 +391,12 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("run-flexgrip", help="run FlexGripPlus kernel bundles under the flexgrip profile")
     p.add_argument("bundles", nargs="+", metavar="BUNDLE.txt")
     p.set_defaults(func=cmd_run_flexgrip)
+
+    p = sub.add_parser("flexgrip-export", help="write FlexGripPlus testbench files (TP_instructions.vhd, pick_bench.vhd, .mif) for a program")
+    p.add_argument("program", help="a program (.sass with directives) or a FlexGripPlus kernel bundle (.txt)")
+    p.add_argument("-o", "--output", required=True, help="output directory")
+    p.add_argument("--cores", type=int, choices=[8, 16, 32], help="SPs per SM (default: 8, or the bundle's)")
+    p.set_defaults(func=cmd_flexgrip_export)
 
     p = sub.add_parser("roundtrip", help="assemble, disassemble, assemble again and compare the words (make sim)")
     p.add_argument("program", help="SASS program")
@@ -375,6 +413,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("coverage-report", help="merge coverage files and write HTML, text and UCIS reports")
     p.add_argument("files", nargs="+", metavar="FILE.json|DIR", help="coverage files (golden run --cov, the testbench), or folders of them")
     p.add_argument("-o", "--outdir", default="build/coverage/report", help="report directory")
+    p.add_argument("--code", metavar="COVERAGE.DAT", help="Verilator code coverage of rtl/ (scripts/rtl_code_coverage.py) to add to the report")
     p.add_argument("--fail-under", type=float, default=None, metavar="PCT", help="exit 1 when overall coverage is below PCT")
     p.set_defaults(func=cmd_coverage_report)
 

@@ -348,10 +348,101 @@ def fsrc(sm: SM, b: Batch, op: object, f16: bool = False) -> np.ndarray:
     return value
 
 
+# FlexGripPlus (profile.flexgrip_fpu): its decoder (pipeline_decode.vhd) picks the negations and the
+# FPU's 2-bit rounding mode from fixed instruction bits, whatever the form; bit n of a 32-bit
+# instruction above 31 reads 0 here (FlexGripPlus's fetch of a short instruction is not modelled).
+
+
+def _fg_bit(insn: Instruction, n: int, width: int = 1) -> int:
+    if n >= 32 and insn.size == 4:
+        return 0
+    return (insn.word >> n) & ((1 << width) - 1)
+
+
+def _fg_neg(value: np.ndarray, neg: int) -> np.ndarray:
+    return value ^ SIGN if neg else value
+
+
+def _fg_is_imm(insn: Instruction) -> bool:
+    return insn.size == 8 and insn.marker == 3
+
+
+def _fg_rmode(insn: Instruction, fam: str) -> int:
+    """pipeline_decode's cvt_round: FADD long bits 17:16, FMUL long 47:46, other non-immediate forms 50:49."""
+    if _fg_is_imm(insn):
+        return 0
+    if insn.size == 8 and fam == "fadd":
+        return _fg_bit(insn, 16, 2)
+    if insn.size == 8 and fam == "fmul":
+        return _fg_bit(insn, 46, 2)
+    return _fg_bit(insn, 49, 2)
+
+
+def _fg_negs(insn: Instruction, fam: str) -> tuple[int, int, int]:
+    """pipeline_decode's src1_neg / src2_neg / src3_neg for the FPU's operations."""
+    long_, imm = insn.size == 8, _fg_is_imm(insn)
+    if fam in ("fadd", "fmul"):
+        if not long_:
+            n1 = _fg_bit(insn, 15)
+        elif not imm:
+            n1 = _fg_bit(insn, 58)
+        else:
+            n1 = 0
+        if fam == "fadd" and not long_:
+            n2 = _fg_bit(insn, 22)
+        elif long_ and not imm:
+            n2 = _fg_bit(insn, 59)
+        elif imm:
+            n2 = 0
+        else:
+            n2 = _fg_bit(insn, 49)
+        return n1, n2, _fg_bit(insn, 22)
+    # fmad
+    if long_ and not imm:
+        return _fg_bit(insn, 58), 0, _fg_bit(insn, 59)
+    if long_:
+        return _fg_bit(insn, 15), 0, _fg_bit(insn, 22)
+    return _fg_bit(insn, 48), 0, _fg_bit(insn, 22)
+
+
+def _fg_sources(sm: SM, b: Batch, insn: Instruction, ops: dict, fam: str) -> list[np.ndarray]:
+    others = [ops.get("src2") or ops.get("imm"), ops.get("src3")]
+    if fam == "fadd":
+        others = [ops.get("src3") or ops.get("src2") or ops["imm"], None]
+    negs = _fg_negs(insn, fam)
+    srcs = [ops["src1"], *others]
+    return [_fg_neg(read(sm, b, op), n) for op, n in zip(srcs, negs, strict=True) if op is not None]
+
+
+def _fg_flags(sm: SM, res: np.ndarray, fset: bool = False) -> np.ndarray:
+    """$c of an FP instruction under the flexgrip profile. With fp_flags_from_sp, as FlexGripPlus's
+    pipeline_execute.vhd forms them: for FSET S is the comparison and Z its negation; for the other FP
+    instructions Z and S come from the scalar processor, which computed nothing (Z = 1, S = 0); C and O
+    are 0. Otherwise the G80 float flags of the result."""
+    from .arith.fp import fp_flags
+
+    if not sm.profile.fp_flags_from_sp:
+        return fp_flags(res)
+    if fset:
+        return np.where(res != 0, 2, 1).astype(np.uint8)
+    return np.ones(res.shape, np.uint8)
+
+
+def _fg_arith(sm: SM, b: Batch, insn: Instruction, ops: dict, fam: str) -> None:
+    from .arith import flexgrip_fp as ffp
+
+    fn = {"fadd": ffp.fadd, "fmul": ffp.fmul, "fmad": ffp.fmad}[fam]
+    res = fn(*_fg_sources(sm, b, insn, ops, fam), rmode=_fg_rmode(insn, fam))
+    write(sm, b, ops["dst"], res)
+    flags_out(sm, b, insn, _fg_flags(sm, res))
+
+
 @family("fadd")
 def exe_fadd(sm: SM, b: Batch, insn: Instruction, ops: dict) -> None:
     from .arith import fp
 
+    if sm.profile.flexgrip_fpu:
+        return _fg_arith(sm, b, insn, ops, "fadd")
     f = insn.fields
     a = fsrc(sm, b, ops["src1"])
     other = ops.get("src3") or ops.get("src2") or ops["imm"]
@@ -369,6 +460,9 @@ def exe_fadd(sm: SM, b: Batch, insn: Instruction, ops: dict) -> None:
 def exe_fmul(sm: SM, b: Batch, insn: Instruction, ops: dict) -> None:
     from .arith import fp
 
+    if sm.profile.flexgrip_fpu:
+        return _fg_arith(sm, b, insn, ops, "fmul")
+
     f = insn.fields
     a = fsrc(sm, b, ops["src1"])
     c = fsrc(sm, b, ops.get("src2") or ops["imm"])
@@ -382,6 +476,9 @@ def exe_fmul(sm: SM, b: Batch, insn: Instruction, ops: dict) -> None:
 @family("fmad")
 def exe_fmad(sm: SM, b: Batch, insn: Instruction, ops: dict) -> None:
     from .arith import fp
+
+    if sm.profile.flexgrip_fpu:
+        return _fg_arith(sm, b, insn, ops, "fmad")
 
     f = insn.fields
     a = fsrc(sm, b, ops["src1"])
@@ -407,6 +504,13 @@ def exe_fminmax(sm: SM, b: Batch, insn: Instruction, ops: dict) -> None:
 def exe_fset(sm: SM, b: Batch, insn: Instruction, ops: dict) -> None:
     from .arith import fp
 
+    if sm.profile.flexgrip_fpu:  # condition bits 48:46, |.| as a comparison mode (bit 52), no negations
+        from .arith import flexgrip_fp as ffp
+
+        res = ffp.fset(_fg_bit(insn, 46, 3), read(sm, b, ops["src1"]), read(sm, b, ops["src2"]), bool(_fg_bit(insn, 52)))
+        write(sm, b, ops["dst"], res)
+        flags_out(sm, b, insn, _fg_flags(sm, res, fset=True))
+        return
     res, flags = fp.fset(insn.fields["fcond"], fsrc(sm, b, ops["src1"]), fsrc(sm, b, ops["src2"]))
     write(sm, b, ops["dst"], res)
     flags_out(sm, b, insn, flags)
@@ -426,6 +530,14 @@ def exe_i2f(sm: SM, b: Batch, insn: Instruction, ops: dict) -> None:
     from .arith import fp
 
     f = insn.fields
+    if sm.profile.flexgrip_fpu:  # fpu_conv: 32-bit integers only, to nearest even, no abs/neg
+        from .arith import flexgrip_fp as ffp
+
+        signed = _SRC_TYPES[f["srct"]][0]
+        res = ffp.conv(ffp.S2F if signed else ffp.U2F, read(sm, b, ops["src1"]))
+        write(sm, b, ops["dst"], res)
+        flags_out(sm, b, insn, fp.fp_flags(res))  # FlexGripPlus: from its scalar processor's CVT (finding cvt_flags, waived)
+        return
     signed, bits = _SRC_TYPES[f["srct"]]
     res, flags = fp.i2f(read(sm, b, ops["src1"]), signed, bits, f["rnd"], dst_f16=not f["width"], sat=bool(f["m19"]),
                         abs_=bool(f["m20"]), neg=bool(f["m29"]))  # fmt: skip
@@ -438,6 +550,13 @@ def exe_f2i(sm: SM, b: Batch, insn: Instruction, ops: dict) -> None:
     from .arith import fp
 
     f = insn.fields
+    if sm.profile.flexgrip_fpu:  # fpu_conv: 32-bit results, to nearest even whatever the rounding mode
+        from .arith import flexgrip_fp as ffp
+
+        res = ffp.conv(ffp.F2S if f["signed"] else ffp.F2U, read(sm, b, ops["src1"]))
+        write(sm, b, ops["dst"], res)
+        flags_out(sm, b, insn, fp.int_flags(res, 32))
+        return
     f16 = not f["m14"]
     res, flags = fp.f2i(fsrc(sm, b, ops["src1"], f16), bool(f["signed"]), 32 if f["width"] else 16, f["rnd"], src_f16=f16)
     write(sm, b, ops["dst"], res)
@@ -449,6 +568,15 @@ def exe_f2f(sm: SM, b: Batch, insn: Instruction, ops: dict) -> None:
     from .arith import fp
 
     f = insn.fields
+    if sm.profile.flexgrip_fpu and _fg_bit(insn, 62, 2) == 3:
+        # fpu_conv: sub-op 111 negates, 110 moves (|.| with bit 52), after the source negation of bit 48
+        from .arith import flexgrip_fp as ffp
+
+        mode = ffp.NEG if _fg_bit(insn, 61) else (ffp.ABSO if _fg_bit(insn, 52) else ffp.TRSFR)
+        res = ffp.conv(mode, _fg_neg(read(sm, b, ops["src1"]), _fg_bit(insn, 48)))
+        write(sm, b, ops["dst"], res)
+        flags_out(sm, b, insn, fp.fp_flags(res))  # FlexGripPlus: from its scalar processor's CVT (finding cvt_flags, waived)
+        return
     f16 = not f["m14"]
     res, flags = fp.f2f(fsrc(sm, b, ops["src1"], f16), f["rnd"], bool(f["m27"]), bool(f["m19"]), src_f16=f16, dst_f16=not f["width"])
     write(sm, b, ops["dst"], res)

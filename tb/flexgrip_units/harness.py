@@ -1,0 +1,191 @@
+"""FlexGripPlus's FPU under GHDL against golden.arith.flexgrip_fp, bit for bit.
+
+`run_ops(ops, count, seed)` draws operands (special values and random patterns), runs them in
+batches of LANES through FlexGripPlus's own `fpu_single` (the VHDL in FLEXGRIP_DIR, unmodified,
+wrapped by fg_fpu_lanes.vhd) with cocotb on GHDL, and compares every lane with the Python model.
+`unavailable()` says why it cannot run (no GHDL, no FlexGripPlus checkout), for tests to skip.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import shutil
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from golden.arith import flexgrip_fp as ffp
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parents[1]
+LANES = 32
+GHDL_FLAGS = ["--std=08", "-frelaxed", "-fsynopsys"]
+
+
+def flexgrip_dir() -> Path:
+    return Path(os.environ.get("FLEXGRIP_DIR", ROOT.parent / "shared" / "flexgripplus")).resolve()
+
+
+def rtl_dir() -> Path:
+    return flexgrip_dir() / "FlexGripPlus_4.4" / "RTL"
+
+
+def unavailable() -> str | None:
+    """None when the unit tests can run, else the reason they cannot."""
+    if shutil.which("ghdl") is None:
+        return "GHDL not installed (make setup installs it with apt-get)"
+    if not (rtl_dir() / "gpgpu_package.vhd").is_file():
+        return f"no FlexGripPlus checkout at {flexgrip_dir()} (set FLEXGRIP_DIR)"
+    return None
+
+
+def fpu_sources() -> list[Path]:
+    rtl = rtl_dir()
+    fpu = rtl / "SMP" / "Pipeline" / "Execution" / "FPU"
+    names = ("fpu_add_32", "fpu_conv_32", "fpu_exceptions_32", "fpu_fma_32", "fpu_mul_32", "fpu_round_32", "fpu_sub_32",
+             "fpu_set_32", "a_s", "divisor", "fpu_rcp_32", "fpu_top_32_new")  # fmt: skip
+    return [rtl / "TB" / "configuration" / "pick_bench.vhd", rtl / "gpgpu_package.vhd"] + [fpu / f"{n}.vhd" for n in names] + [
+        HERE / "fg_fpu_lanes.vhd"]  # fmt: skip
+
+
+# ---------------------------------------------------------------------------------------------
+# operations: how the FPU is driven (opcode, subop, S32, abs_en, set_cond, rmode) and the model
+
+
+@dataclass(frozen=True)
+class Op:
+    name: str
+    opcode: int  # fg_fpu_lanes: 0 FADD, 1 FMUL, 2 FMAD, 3 CONV, 4 FSET
+    arity: int
+    model: Callable[[int, int, int], int]
+    subop: int = 0
+    s32: int = 0
+    abs_en: int = 0
+    cond: int = 0
+    rmode: int = 0
+
+
+def _ops() -> dict[str, Op]:
+    ops: list[Op] = []
+    for rm in range(4):
+        ops.append(Op(f"fadd_rm{rm}", 0, 2, lambda a, b, c, rm=rm: ffp.fadd_bits(a, b, rm), rmode=rm))
+        ops.append(Op(f"fmul_rm{rm}", 1, 2, lambda a, b, c, rm=rm: ffp.fmul_bits(a, b, rm), rmode=rm))
+        ops.append(Op(f"fmad_rm{rm}", 2, 3, lambda a, b, c, rm=rm: ffp.fmad_bits(a, b, c, rm), rmode=rm))
+    ops += [
+        Op("f2u", 3, 1, lambda a, b, c: ffp.f2u_bits(a), subop=0b100, s32=0),
+        Op("f2s", 3, 1, lambda a, b, c: ffp.f2s_bits(a), subop=0b100, s32=1),
+        Op("u2f", 3, 1, lambda a, b, c: ffp.i2f_bits(a, False), subop=0b010, s32=0),
+        Op("s2f", 3, 1, lambda a, b, c: ffp.i2f_bits(a, True), subop=0b010, s32=1),
+        Op("fneg", 3, 1, lambda a, b, c: ffp.conv_bits(ffp.NEG, a), subop=0b111),
+        Op("fabs", 3, 1, lambda a, b, c: ffp.conv_bits(ffp.ABSO, a), subop=0b110, abs_en=1),
+        Op("fmov", 3, 1, lambda a, b, c: ffp.conv_bits(ffp.TRSFR, a), subop=0b110, abs_en=0),
+    ]
+    for cond in range(8):
+        for ab in (0, 1):
+            ops.append(Op(f"fset_c{cond}_abs{ab}", 4, 2, lambda a, b, c, cond=cond, ab=ab: ffp.fset_bits(cond, a, b, bool(ab)),
+                          abs_en=ab, cond=cond))  # fmt: skip
+    return {o.name: o for o in ops}
+
+
+OPS = _ops()
+
+SPECIALS = [0x00000000, 0x80000000, 0x00000001, 0x80000001, 0x007FFFFF, 0x807FFFFF, 0x00400000, 0x00800000, 0x80800000,
+            0x3F800000, 0xBF800000, 0x3F800001, 0x3FFFFFFF, 0x40000000, 0x7F7FFFFF, 0xFF7FFFFF, 0x7F000000, 0x7E800000,
+            0x7F800000, 0xFF800000, 0x7FC00000, 0xFFC00000, 0x7F800001, 0x7FFFFFFF, 0x7FA00000, 0x3F000000, 0xBF000000,
+            0xBF400000, 0x3F400000, 0x4F000000, 0xCF000000, 0x4F800000, 0x4EFFFFFF, 0xCEFFFFFF, 0x5F800000, 0x33800000,
+            0x34000000, 0x0C000000, 0x1F800000, 0x20000000, 0x7FFFFFFF & 0x4B7FFFFF, 0x4B800000, 0xFFFFFFFF, 0x7FFFFF80,
+            0x80000000 | 0x4B000000]  # fmt: skip
+
+
+def _operand(rng: random.Random, near: int | None = None) -> int:
+    k = rng.random()
+    if k < 0.15:
+        return rng.choice(SPECIALS)
+    if k < 0.25:  # denormals
+        return (rng.getrandbits(1) << 31) | rng.getrandbits(rng.randint(1, 23))
+    if k < 0.35:  # large and small exponents
+        return (rng.getrandbits(1) << 31) | (rng.choice([1, 2, 3, 100, 126, 127, 128, 150, 200, 252, 253, 254]) << 23) | rng.getrandbits(23)
+    if near is not None and k < 0.65:  # close to the other operand: cancellation, equal exponents, rounding ties
+        e = ((near >> 23) & 0xFF) + rng.randint(-2, 2)
+        m = (near & 0x7FFFFF) ^ rng.getrandbits(rng.randint(0, 23))
+        return (rng.getrandbits(1) << 31) | ((e & 0xFF) << 23) | m
+    if k < 0.75:  # integers (conversions) and small magnitudes
+        return rng.choice([rng.getrandbits(rng.randint(1, 32)), (-rng.getrandbits(rng.randint(1, 31))) & 0xFFFFFFFF])
+    return rng.getrandbits(32)
+
+
+def draw(op: Op, count: int, rng: random.Random) -> list[tuple[int, int, int]]:
+    out = []
+    for _ in range(count):
+        a = _operand(rng)
+        b = _operand(rng, a) if op.arity >= 2 else 0
+        if op.arity == 3:
+            if rng.random() < 0.3:  # c close to -(a*b): the FMA's cancellation paths
+                c = ffp.fmul_bits(a, b, 0) ^ (rng.getrandbits(1) << 31) ^ rng.getrandbits(rng.randint(0, 8))
+            else:
+                c = _operand(rng, a)
+        else:
+            c = 0
+        out.append((a, b, c))
+    return out
+
+
+# ---------------------------------------------------------------------------------------------
+# GHDL
+
+
+@dataclass
+class Result:
+    counts: dict[str, int] = field(default_factory=dict)
+    mismatches: dict[str, list[str]] = field(default_factory=dict)
+
+    def failed(self) -> int:
+        return sum(len(v) for v in self.mismatches.values())
+
+
+def run_ops(counts: dict[str, int], seed: int = 1, build_dir: Path | None = None) -> Result:
+    """Run counts[name] operands of each named operation on the VHDL (one GHDL simulation) and
+    compare every result with the model."""
+    from cocotb_tools.runner import get_runner
+
+    reason = unavailable()
+    if reason:
+        raise RuntimeError(reason)
+    build_dir = (build_dir or ROOT / "build" / "flexgrip_units").resolve()
+    build_dir.mkdir(parents=True, exist_ok=True)
+    rng = random.Random(seed)
+    batches: list[tuple[Op, list[tuple[int, int, int]]]] = []
+    for name, count in counts.items():
+        op = OPS[name]
+        vals = draw(op, count, rng)
+        vals += [(0, 0, 0)] * (-len(vals) % LANES)
+        batches += [(op, vals[i:i + LANES]) for i in range(0, len(vals), LANES)]
+    batch_file, result_file = build_dir / "batches.txt", build_dir / "results.txt"
+    with open(batch_file, "w") as f:
+        for op, vals in batches:
+            f.write(f"{op.opcode} {op.subop} {op.s32} {op.abs_en} {op.cond} {op.rmode} "
+                    + " ".join(f"{a:x},{b:x},{c:x}" for a, b, c in vals) + "\n")  # fmt: skip
+    runner = get_runner("ghdl")
+    runner.build(sources=fpu_sources(), hdl_toplevel="fg_fpu_lanes", build_dir=build_dir, build_args=GHDL_FLAGS, always=False)
+    if result_file.exists():
+        result_file.unlink()
+    # the cocotb module is found through the PYTHONPATH the runner builds from sys.path
+    if str(HERE) not in sys.path:
+        sys.path.insert(0, str(HERE))
+    runner.test(test_module="test_fpu", hdl_toplevel="fg_fpu_lanes", build_dir=build_dir, test_dir=build_dir,
+                test_args=GHDL_FLAGS, plusargs=["--ieee-asserts=disable"], extra_env={"FG_BATCHES": str(batch_file), "FG_RESULTS": str(result_file)})
+    lines = result_file.read_text().splitlines() if result_file.exists() else []
+    if len(lines) != len(batches):
+        raise RuntimeError(f"GHDL run returned {len(lines)} of {len(batches)} batches (see {build_dir})")
+    res = Result()
+    for (op, vals), line in zip(batches, lines, strict=True):
+        got = line.split()
+        for (a, b, c), g in zip(vals, got, strict=True):
+            res.counts[op.name] = res.counts.get(op.name, 0) + 1
+            want = op.model(a, b, c)
+            if g == "X" or int(g, 16) != want:
+                res.mismatches.setdefault(op.name, []).append(
+                    f"{op.name}({a:08x}, {b:08x}, {c:08x}): VHDL {g}, model {want:08x}")
+    return res

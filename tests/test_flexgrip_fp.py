@@ -1,0 +1,131 @@
+"""The `flexgrip` profile's FPU (golden.arith.flexgrip_fp) against FlexGripPlus's own VHDL under
+GHDL (tb/flexgrip_units), against observations of FlexGripPlus recorded in
+../shared/reference/FLEXGRIPPLUS.md, and against numpy where FlexGripPlus's FPU is IEEE; plus
+run-flexgrip's handling of undefined (`uuuuuuuu`) words in FlexGripPlus dumps.
+"""
+
+from __future__ import annotations
+
+import shutil
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+from conftest import ROOT, SHARED
+
+from golden.arith import flexgrip_fp as ffp
+from golden.flexgrip_bundle import read_expected, run_bundle
+
+sys.path.insert(0, str(ROOT / "tb" / "flexgrip_units"))
+import harness
+
+KERNELS = SHARED / "vectors" / "flexgrip_kernels"
+
+
+def _bits(x: np.ndarray) -> np.ndarray:
+    return x.astype(np.float32).view(np.uint32)
+
+
+# ---------------------------------------------------------------------------------------------
+# FlexGripPlus's VHDL under GHDL, bit for bit (a few thousand operands per operation here;
+# scripts/flexgrip_units.py runs 100,000)
+
+UNIT_COUNTS = {"fadd_rm0": 3000, "fmul_rm0": 3000, "fmad_rm0": 3000, "f2u": 2000, "f2s": 2000, "u2f": 2000, "s2f": 2000,
+               "fadd_rm2": 500, "fmul_rm2": 500, "fmad_rm2": 500, "fadd_rm1": 300, "fmul_rm1": 300, "fmad_rm1": 300,
+               "fadd_rm3": 300, "fmul_rm3": 300, "fmad_rm3": 300, "fneg": 200, "fabs": 200, "fmov": 200}  # fmt: skip
+UNIT_COUNTS.update({name: 200 for name in harness.OPS if name.startswith("fset")})
+
+
+@pytest.mark.skipif(harness.unavailable() is not None, reason=str(harness.unavailable()))
+def test_fpu_matches_flexgrip_vhdl(tmp_path: Path) -> None:
+    res = harness.run_ops(UNIT_COUNTS, seed=20261124, build_dir=tmp_path)  # one GHDL simulation
+    for name, count in UNIT_COUNTS.items():
+        assert res.counts.get(name, 0) >= count, name
+    assert not res.mismatches, "\n".join(m for v in res.mismatches.values() for m in v[:5])
+
+
+# ---------------------------------------------------------------------------------------------
+# independent facts
+
+
+def test_vectoradd_float_observation() -> None:
+    """FLEXGRIPPLUS.md section 10: FlexGripPlus (GHDL) adds 0x3e9b2e17 + 0x410cb1f8 to 0x41118b68,
+    one ulp below IEEE's 0x41118b69 (its adder drops the bits it shifts out)."""
+    assert ffp.fadd_bits(0x3E9B2E17, 0x410CB1F8) == 0x41118B68
+    ieee = _bits(np.float32(np.uint32(0x3E9B2E17).view(np.float32)) + np.uint32(0x410CB1F8).view(np.float32))
+    assert int(ieee) == 0x41118B69
+
+
+def test_fmul_is_ieee_for_normal_results() -> None:
+    rng = np.random.default_rng(3)
+    a = rng.uniform(-1e3, 1e3, 4000).astype(np.float32)
+    b = rng.uniform(-1e3, 1e3, 4000).astype(np.float32)
+    got = ffp.fmul(_bits(a), _bits(b))
+    assert np.array_equal(got, _bits(a * b))
+
+
+def test_fadd_is_ieee_when_no_bit_is_shifted_out() -> None:
+    """Positive operands with equal exponents: the aligned sum is exact before rounding."""
+    rng = np.random.default_rng(4)
+    e = rng.integers(1, 250, 4000, dtype=np.uint32) << np.uint32(23)
+    a = e | rng.integers(0, 1 << 23, 4000, dtype=np.uint32)
+    b = e | rng.integers(0, 1 << 23, 4000, dtype=np.uint32)
+    assert np.array_equal(ffp.fadd(a, b), _bits(a.view(np.float32) + b.view(np.float32)))
+
+
+def test_two_negative_operands_subtract_magnitudes() -> None:
+    """fpu_single sends an FADD with any negative operand to fpu_sub, which takes |a| - |b| with the
+    larger's sign: (-1) + (-2) gives -(2 - 1) = -1 (a FlexGripPlus bug, README)."""
+    assert ffp.fadd_bits(0xBF800000, 0xC0000000) == 0xBF800000
+
+
+def test_conversions_match_numpy_in_range() -> None:
+    rng = np.random.default_rng(5)
+    ints = rng.integers(-(1 << 24), 1 << 24, 4000).astype(np.int64)
+    assert np.array_equal(ffp.conv(ffp.S2F, ints.astype(np.uint32)), _bits(ints.astype(np.float32)))
+    x = rng.uniform(-1e6, 1e6, 4000).astype(np.float32)
+    assert np.array_equal(ffp.conv(ffp.F2S, _bits(x)).view(np.int32), np.rint(x).astype(np.int32))
+
+
+# ---------------------------------------------------------------------------------------------
+# undefined words in FlexGripPlus dumps (run-flexgrip)
+
+
+def _bundle_with_log(tmp_path: Path, edit: callable) -> Path:
+    for suffix in (".txt", ".gmem.mif", ".expected.log"):
+        shutil.copy(KERNELS / f"cos_soft{suffix}", tmp_path / f"cos_soft{suffix}")
+    log = tmp_path / "cos_soft.expected.log"
+    log.write_text(edit(log.read_text().splitlines()))
+    return tmp_path / "cos_soft.txt"
+
+
+def test_undefined_words_are_counted_not_compared(tmp_path: Path) -> None:
+    def edit(lines: list[str]) -> str:
+        lines[5] = lines[5].split()[0] + " uuuuuuuu"
+        lines[9] = lines[9].split()[0] + " XXXXXXXX"
+        return "\n".join(lines) + "\n"
+
+    path = _bundle_with_log(tmp_path, edit)
+    lines = (tmp_path / "cos_soft.expected.log").read_text().splitlines()
+    r = run_bundle(path)
+    assert r.undefined == sorted([int(lines[5].split()[0], 16), int(lines[9].split()[0], 16)])
+    assert not r.int_failed and not r.float_failed
+    assert r.int_passed + r.float_passed == len(lines) - 2
+
+
+def test_cli_names_undefined_words(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from golden.cli import main
+
+    path = _bundle_with_log(tmp_path, lambda lines: "\n".join([*lines[:3], lines[3].split()[0] + " uuuuuuuu", *lines[4:]]) + "\n")
+    addr = int((tmp_path / "cos_soft.expected.log").read_text().splitlines()[3].split()[0], 16)
+    assert main(["run-flexgrip", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert f"1 undefined (U/X) words in the dump, not compared: {addr:#07x}" in out
+
+
+def test_malformed_word_names_file_and_line(tmp_path: Path) -> None:
+    log = tmp_path / "bad.expected.log"
+    log.write_text("00000 00000001\n00004 12g45678\n")
+    with pytest.raises(ValueError, match=r"bad.expected.log:2:"):
+        read_expected(log)
