@@ -112,7 +112,9 @@ module sm_decode (
         end
     endtask
 
-    // A constant source from a src2/src3 field: the 32-bit layout has the bank in the field's bit 5
+    // A constant source from a src2/src3 field: the 32-bit layout has the bank in the field's bit 5.
+    // The offset is unsigned here; only the slot that owns the post-increment (known once every slot
+    // is decoded, see mem_slot below) reads it as a signed increment.
     task const_src;
         input [6:0] field;
         output [3:0] kind; output [15:0] off; output [3:0] bank;
@@ -121,10 +123,10 @@ module sm_decode (
             kind = K_CONST;
             if (shortf) begin
                 bank = {3'd0, field[5]};
-                units = postinc_f ? {{11{field[4]}}, field[4:0]} : {11'd0, field[4:0]};
+                units = {11'd0, field[4:0]};
             end else begin
                 bank = sm1_l_cbank(insn);
-                units = postinc_f ? {{9{field[6]}}, field} : {9'd0, field};
+                units = {9'd0, field};
             end
             off = units << 2;
         end
@@ -456,5 +458,15 @@ module sm_decode (
         else if (family == SM1_FAM_MVC || family == SM1_FAM_R2G || family == SM1_FAM_LLD || family == SM1_FAM_LST) begin
             mem_slot = (family == SM1_FAM_MVC) ? 2'd2 : 2'd0; mem_areg = areg_f; mem_postinc = postinc_f;
         end
+        // The post-increment bit belongs to the first memory operand only: a constant operand's offset
+        // is a signed increment when that constant owns the post-increment, and stays unsigned when a
+        // shared operand in slot A owns it (ISA.md 7.2; the model's first_memory_slot). Sign-extending
+        // every constant offset whenever the bit was set made `op g [A2++ +1], c[0][0x65]` read
+        // c0[0xfe54] instead of c0[0x194] (0 for a word never written). Offsets are in words, so the
+        // sign is field bit 4 (short) / 6 (long), i.e. bit 6 / 8 of the byte offset.
+        if (mem_postinc && mem_slot == 2'd2 && b_kind == K_CONST && family != SM1_FAM_MVC)
+            b_off = shortf ? {{9{b_off[6]}}, b_off[6:0]} : {{7{b_off[8]}}, b_off[8:0]};
+        if (mem_postinc && mem_slot == 2'd3)
+            c_off = {{7{c_off[8]}}, c_off[8:0]};
     end
 endmodule

@@ -31,7 +31,7 @@ from randgen.generator import Break, Op, layout_of
 from randgen.shrink import all_lists, shrink, size
 
 # the seeds `make test` runs in lock-step (Verilator, NUM_SP 8, preset ci)
-CI_SEEDS = [2, 3, 4, 5]
+CI_SEEDS = [1, 2, 3, 4, 5]
 
 
 def _write(tmp: Path, seed: int, preset: str = "default", cfg: Config | None = None) -> Path:
@@ -220,9 +220,11 @@ def _one_instruction(tmp_path: Path, lines: list[str], name: str) -> Path:
 BUG_LINES = ["ADA A2, A1, 0x0", "IMIN.C2 R2 (C3.TRUE), g [A2+++0x1].U8, c[0x0][0x65]"]
 
 
-@pytest.mark.xfail(strict=True, reason="RTL bug found by the random tier (ci seed 1, shrunk): an ALU operand from constant memory next to a "
-                   "post-incremented shared operand reads the wrong value (IMIN.C2 R2 (C3.TRUE), g [A2+++0x1].U8, c[0x0][0x65] gives 0)")
 def test_known_rtl_bug_postinc_shared_with_const(tmp_path: Path) -> None:
+    """An RTL bug the random tier found (ci seed 1, shrunk), now fixed: with a post-incremented shared
+    operand in slot A, the decoder also read the constant operand's offset as a signed increment, so
+    c[0x0][0x65] (offset field bit 6 set) read c0[0xfe54] and gave 0. Only the first memory operand
+    owns the post-increment (ISA.md 7.2); the model gives c0[0x194]."""
     from randgen.run import run_rtl
 
     o = run_rtl(_one_instruction(tmp_path, BUG_LINES, "bug"), "verilator", 8, out=tmp_path / "run")
