@@ -250,12 +250,14 @@ FINDINGS += (
 FINDINGS += (
     Finding(
         "postinc_increments_a4",
-        "A post-increment operand g [An+++k] increments $a4 whatever n is: pipeline_write.vhd ties the register number it "
-        "gives increment_address to 0 (inc_addr_reg_i <= 0), which the address-register controller turns into index 3, "
-        "$a4. In the same instruction the value read differs from the model's in 30 of 32 lanes (not yet analysed).",
-        "iadd PC 0x230: IADD R6, g [A1+++0x1], -R4 (FlexGripPlus writes $a4, the model $a1)",
+        "A post-increment operand g [An+++k] is read at $an + k, as if it had no post-increment, and then $a4 (not $an) "
+        "grows by the instruction's destination field times the access size (not by k): pipeline_write.vhd ties the register "
+        "number it gives increment_address to 0 (inc_addr_reg_i <= 0), which the address-register file reads and writes as "
+        "$a4, and passes dest_in as the increment. $an keeps its value.",
+        "iadd PC 0x230: IADD R6, g [A1+++0x1], -R4 (FlexGripPlus reads shared[A1 + 4], b of the next lane, and sets "
+        "$a4 = 0x18 = 6 * 4; the model, as G80, reads shared[A1] and sets $a1 = A1 + 4)",
         "programs/iadd.sass",
-        "open",
+        "profile:postinc_a4",
         True,
     ),
 )
@@ -263,12 +265,12 @@ FINDINGS += (
 FINDINGS += (
     Finding(
         "global_addr_18bit",
-        "Global addresses are the low 18 bits of the register (256 KiB of global memory), so an address past it wraps; the "
-        "model keeps the program's own global size and reports such an access as a fault. Seen in sfu only after the "
-        "waived shared_offset_4_bits has made a pointer wrong (0x400000).",
+        "Global addresses are the low 18 bits of the register (FlexGripPlus's global memory is 256 KiB and its port 18 bits "
+        "wide), so an address past it wraps instead of faulting. Seen in sfu only after the waived shared_offset_4_bits has "
+        "made a pointer wrong (0x00400000 wraps to 0).",
         "sfu PC 0x198 (a GST to 0x400000)",
         "programs/sfu.sass",
-        "open",
+        "profile:global_addr_bits",
         False,
     ),
 )
