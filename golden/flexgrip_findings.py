@@ -275,5 +275,57 @@ FINDINGS += (
     ),
 )
 
+FINDINGS += (
+    Finding(
+        "iadd16_subr_cc",
+        "A 16-bit IADD that negates its first operand and writes $c (IADD.SAT.U16.C2 R6H, -R4L, R5L) writes register 13, "
+        "the raw half-register field (2 * 6 + 1), instead of R6H, and its flags differ from the model's 16-bit subr flags in "
+        "10 of 32 lanes (Z and C). The same program's 16-bit forms without a $c write or without the first operand negated "
+        "match, so the destination is decoded differently only on this path; not analysed further.",
+        "iadd PC 0x358: IADD.SAT.U16.C2 R6H, -R4L, R5L (FlexGripPlus writes R13)",
+        "programs/iadd.sass",
+        "waiver",
+        True,
+        ("IADD",),
+        frozenset({"gpr", "cc"}),
+        (("width", 0x1, 0), ("addop", 0x3, 2), ("cwe", 0x1, 1)),
+    ),
+)
+
+FINDINGS += (
+    Finding(
+        "ada_negative_offset",
+        "ADA An, Am, imm16 with bit 15 of the offset set does not add the 16-bit offset: ADA A1, A1, 0xffff adds 0xffffc001 "
+        "(-0x3fff) on FlexGripPlus, where G80 adds 0xffff to a 16-bit register (tid - 1 after the wrap) and the areg_32bit "
+        "model 0xffff. Small offsets (0x100, 0x1234) add exactly. The fit is 'the low 14 bits, negated', as if a bit of the "
+        "offset field were read as the ALU's subtract flag; one sample, not analysed further.",
+        "areg PC 0xc0: ADA A1, A1, 0xffff (lane 0: FlexGripPlus 0xffffc001, model 0xffff)",
+        "programs/areg.sass",
+        "waiver",
+        True,
+        ("ADA",),
+        frozenset({"addr"}),
+        (("aoff", 0x8000, 0x8000),),
+    ),
+)
+
+FINDINGS += (
+    Finding(
+        "const16_halfword_offset",
+        "The constant operand c[b][n] of a 16-bit IADD is read at byte 2n (n counts 16-bit units, the .U16 constant "
+        "operand's scaling), where the model (ISA.md's 32-bit constant operand of which a 16-bit instruction uses the low "
+        "half) reads byte 4n: iadd's IADD.U16 R6H, R4L, c[0x1][0x1] adds 0x8000 (the upper half of c[0x1][0x0] = "
+        "0x80000001) on FlexGripPlus, 0x0010 in the model. Which reading G80 has is not settled by the references the "
+        "project holds, so this is a waiver, not a model change.",
+        "iadd PC 0x3d0: IADD.U16 R6H, R4L, c[0x1][0x1] (lane 0: FlexGripPlus 0x8000, model 0x0010)",
+        "programs/iadd.sass",
+        "waiver",
+        False,
+        ("IADD",),
+        frozenset({"gpr", "cc"}),
+        (("width", 0x1, 0), ("src3_c", 0x1, 1)),
+    ),
+)
+
 BY_NAME = {f.name: f for f in FINDINGS}
 WAIVERS = tuple(f for f in FINDINGS if f.handling == "waiver")
