@@ -327,5 +327,77 @@ FINDINGS += (
     ),
 )
 
+FINDINGS += (
+    Finding(
+        "iadd32_sat_ignored",
+        "IADD32.SAT (the 32-bit-encoded form, .SAT in bit 8 of the first word) does not saturate: the lanes that overflow "
+        "get the wrapped sum (0xffffffff + 1 gives 0, 0x7fffffff + 1 gives 0x80000000), where the long form IADD.SAT of the "
+        "same program saturates as the sat_all_ones switch models.",
+        "iadd PC 0x414: IADD32.SAT R7, R4, R5 (lane 3: FlexGripPlus 0x80000000, model 0xffffffff)",
+        "programs/iadd.sass",
+        "waiver",
+        True,
+        ("IADD32",),
+        frozenset({"gpr", "cc"}),
+        (("m8", 0x1, 1),),
+    ),
+    Finding(
+        "a0_not_zero",
+        "A0 read as a source is not 0: ADA An, A0, imm adds imm to, and A2R Rd, A0 copies, a per-lane value (areg's ADA A2, "
+        "A0, 0x1234 gives 0x0204183c in lane 0, 0xffff1234 in lane 3; A2R R6, A0 0x02040608 in lane 0); which register "
+        "FlexGripPlus reads is not analysed.",
+        "areg PC 0xe0: ADA A2, A0, 0x1234 (model 0x1234 in every lane); areg PC 0x100: A2R R6, A0",
+        "programs/areg.sass",
+        "waiver",
+        True,
+        ("ADA", "A2R"),
+        frozenset({"addr", "gpr"}),
+        (("areg", 0x7, 0),),
+    ),
+)
+
+FINDINGS += (
+    Finding(
+        "iadd32_const_operand",
+        "The constant operand of the 32-bit-encoded IADD32 Rd, Ra, c[b][n] reads 0 on FlexGripPlus (iadd's c[0x1][0x1] "
+        "holds 0x00010010; every lane gets Ra + 0). The short form packs the bank into the operand field (here 33 = bank 1, "
+        "word 1); a reading of the field unsplit, word 33 of the flat constant memory, would give 0 too. Not confirmed.",
+        "iadd PC 0x4a8: IADD32 R6, R4, c[0x1][0x1] (lane 0: FlexGripPlus 0, model 0x00010010)",
+        "programs/iadd.sass",
+        "waiver",
+        True,
+        ("IADD32",),
+        frozenset({"gpr", "cc"}),
+        (("src2_c", 0x1, 1),),
+    ),
+)
+
+FINDINGS += (
+    Finding(
+        "iadd32_carry",
+        "IADD32.CARRYn Rd, Ra, Rb (the 32-bit encoding of add with carry) does not compute a + b + C: 30 of 32 lanes differ "
+        "(1 + 1 gives 1, 0x7fffffff + 1 gives 0xffff); not analysed (the long form's behaviour is iaddc_operand).",
+        "iadd PC 0x4ac: IADD32.CARRY0 R8, R4, R5",
+        "programs/iadd.sass",
+        "waiver",
+        True,
+        ("IADD32",),
+        frozenset({"gpr", "cc"}),
+        (("addop", 0x3, 3),),
+    ),
+    Finding(
+        "a0_writes_a4",
+        "R2A A0, Rk, n writes $a4: A0 is not the zero register for writes, FlexGripPlus's address-register file takes "
+        "register number 0 as its index 3 (as for the post-increment, postinc_increments_a4). G80 drops writes to A0.",
+        "areg PC 0x118: R2A A0, R4, 0x2 (FlexGripPlus writes $a4, the model nothing)",
+        "programs/areg.sass",
+        "waiver",
+        True,
+        ("R2A",),
+        frozenset({"addr"}),
+        (("adst", 0x7, 0),),
+    ),
+)
+
 BY_NAME = {f.name: f for f in FINDINGS}
 WAIVERS = tuple(f for f in FINDINGS if f.handling == "waiver")
