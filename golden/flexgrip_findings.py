@@ -399,5 +399,32 @@ FINDINGS += (
     ),
 )
 
+FINDINGS += (
+    Finding(
+        "iadd32i_sat_dest",
+        "IADD32I.SAT R6, R4, imm writes R70 (R6 + 64), not R6: the .SAT bit of the immediate form is taken as the top bit of "
+        "the destination register number.",
+        "iadd PC 0x530: IADD32I.SAT R6, R4, 0x7fffffff (FlexGripPlus writes R70)",
+        "programs/iadd.sass",
+        "waiver",
+        True,
+        ("IADD32I",),
+        frozenset({"gpr", "cc"}),
+        (("m8", 0x1, 1),),
+    ),
+    Finding(
+        "r2a_shared_source",
+        "R2A An, g [n], k with a shared-memory source does not read g [n]: areg's R2A A3, g [0xa], 0x2 writes 0x800000 "
+        "(0x200000 << 2) in every lane, where the parameter word g [0xa] holds 0x12345; not analysed.",
+        "areg PC 0x138: R2A A3, g [0xa], 0x2 (FlexGripPlus 0x800000, model 0x48d14)",
+        "programs/areg.sass",
+        "waiver",
+        True,
+        ("R2A",),
+        frozenset({"addr"}),
+        (("src1_s", 0x1, 1),),
+    ),
+)
+
 BY_NAME = {f.name: f for f in FINDINGS}
 WAIVERS = tuple(f for f in FINDINGS if f.handling == "waiver")
