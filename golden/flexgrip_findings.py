@@ -426,5 +426,20 @@ FINDINGS += (
     ),
 )
 
+FINDINGS += (
+    Finding(
+        "gld64_one_register",
+        "GLD.S64 Rd, [Ra] writes Rd only, not the pair Rd, Rd+1 (the probe sees one register written); whether Rd gets the "
+        "low word is not yet checked.",
+        "global PC 0xc0: GLD.S64 R8, global14[R5] (FlexGripPlus writes R8, the model R8 and R9)",
+        "programs/global.sass",
+        "waiver",
+        True,
+        ("GLD",),
+        frozenset({"gpr"}),
+        (("msize", 0x7, 4),),
+    ),
+)
+
 BY_NAME = {f.name: f for f in FINDINGS}
 WAIVERS = tuple(f for f in FINDINGS if f.handling == "waiver")
