@@ -24,13 +24,22 @@ COVERAGE_CODE_PROGRAMS ?= vecadd cf_ifelse cf_barrier cov_fp_forms cov_int_forms
 BUILD := build
 LISTINGS ?= $(wildcard $(TESTDATA)/vectors/listings/*.txt)
 PYTEST_ARGS ?=
+# constrained-random programs (randgen/): make random SEED=n COUNT=k [PRESET=...] [CONFIG=file.toml] [KNOBS="length=80; depth=3"]
+COUNT ?= 10
+PRESET ?= default
+CONFIG ?=
+KNOBS ?=
+SHRINK ?= 1
+RANDOM ?= 0
+RANDOM_SEED ?= 1000
 
-.PHONY: setup sim regress coverage rtl-vectors test lint check-listing bench clean help
+.PHONY: setup sim random regress coverage rtl-vectors test lint check-listing bench faults faults-rerun clean help
 
 help:
 	@echo "make setup              install simulators and the Python environment (.venv)"
 	@echo "make sim TEST=iadd      programs/\$$(TEST).sass (or TEST=path/to/x.sass): round trip, golden model, then the DUT (default the RTL) in lock-step"
 	@echo "                        (DUT=rtl|flexgrip SIM=icarus|verilator NUM_SP=8|16|32 SEED=n WAVES=0|1 PROFILE=g80|flexgrip DEFINES=MUTANT_X)"
+	@echo "make random SEED=n COUNT=k  k constrained-random programs from seed n in lock-step (PRESET= CONFIG= KNOBS= SIM= NUM_SP= DUT= DEFINES= SHRINK=0|1)"
 	@echo "make regress            every program on both simulators at NUM_SP 8/16/32 (JUnit + one-page summary in $(REGRESS))"
 	@echo "                        DUT=flexgrip: every program and bundle on FlexGripPlus (GHDL), summary in $(REGRESS)_flexgrip"
 	@echo "make coverage           functional coverage of every program (golden model, and RTL lock-step unless COVERAGE_RTL=0; RTL code coverage with COVERAGE_CODE=1): HTML, text, UCIS in $(COVERAGE)/report"
@@ -38,8 +47,12 @@ help:
 	@echo "make test               lint + the whole pytest suite (what .ci/run runs)"
 	@echo "make lint               ruff check, generated files against a regeneration"
 	@echo "make check-listing      check-listing over $(TESTDATA)/vectors/listings (LISTINGS=files)"
-	@echo "make bench              golden-model speed (thread-instructions per second), then the RTL issue rate and"
-	@echo "                        lock-step testbench speed (BENCH_RTL=0 skips; BENCH_RTL_ARGS=\"--sim icarus --num-sp 8\")"
+	@echo "make bench              golden-model speed (thread-instructions per second), then the RTL issue rate, the issue and"
+	@echo "                        memory bounds of the kernels and the lock-step testbench speed (BENCH_RTL=0 skips;"
+	@echo "                        BENCH_RTL_ARGS=\"--sim icarus --num-sp 8 --suite bench\")"
+	@echo "make faults TEST=vecadd N=200  fault-injection campaign on the RTL (SIM=verilator|icarus MODEL=seu|stuck0|stuck1 TARGET=pattern SEED=n JOBS=1):"
+	@echo "                        SQLite database and HTML report in build/faults/<campaign>/ (DB=path to choose); resumes an interrupted one"
+	@echo "make faults-rerun DB=... ID=n   one fault of a campaign again, alone, with waveforms"
 	@echo "make clean              remove build outputs"
 
 $(SETUP): scripts/setup.sh requirements.txt pyproject.toml
@@ -64,7 +77,15 @@ sim: $(SETUP)
 		$(if $(filter 1,$(WAVES)),--waves) $(if $(DEFINES),--defines $(DEFINES)) $(if $(WAIVE),--waive $(WAIVE)) || status=1; \
 	exit $$status
 
-# Every program on both simulators at NUM_SP 8, 16 and 32, spread over the cores by pytest-xdist.
+# Constrained-random programs (randgen/) in lock-step: one line per program, `N passed, M failed`;
+# failures kept in build/random/failures with the command that reruns them, shrunk next to them.
+random: $(SETUP)
+	$(PY) -m randgen run --seed $(SEED) --count $(COUNT) --preset $(PRESET) $(if $(CONFIG),--config $(CONFIG)) \
+		$(if $(KNOBS),--knobs "$(KNOBS)") $(if $(SIM),--sim $(SIM)) --num-sp $(NUM_SP) --dut $(DUT) \
+		$(if $(DEFINES),--defines $(DEFINES) --baseline) $(if $(filter 1,$(SHRINK)),--shrink)
+
+# Every program on both simulators at NUM_SP 8, 16 and 32, spread over the cores by pytest-xdist;
+# RANDOM=n adds n random programs (seeds RANDOM_SEED..) on Verilator at NUM_SP 8, 16 and 32.
 regress: $(SETUP)
 ifeq ($(DUT),flexgrip)
 	mkdir -p $(REGRESS)_flexgrip
@@ -72,6 +93,8 @@ ifeq ($(DUT),flexgrip)
 else
 	rm -rf $(REGRESS) && mkdir -p $(REGRESS)
 	REGRESS_DIR=$(REGRESS)/runs $(PY) -m pytest -n auto -q tests/test_rtl_lockstep.py --regress --junitxml=$(REGRESS)/junit.xml $(PYTEST_ARGS) || true
+	$(if $(filter-out 0,$(RANDOM)),for sp in 8 16 32; do $(PY) -m randgen run --seed $(RANDOM_SEED) --count $(RANDOM) --preset $(PRESET) \
+		--sim verilator --num-sp $$sp -o $(REGRESS)/random_sp$$sp; done | tee $(REGRESS)/random.txt || true)
 	$(PY) -m golden regress-summary $(REGRESS)/runs --junit $(REGRESS)/junit.xml -o $(REGRESS)/summary.md
 endif
 
@@ -81,7 +104,7 @@ endif
 # --coverage model (scripts/rtl_code_coverage.py); all merged into one HTML page, a text summary and a UCIS database.
 coverage: $(SETUP)
 	rm -rf $(COVERAGE) && mkdir -p $(COVERAGE)/golden $(COVERAGE)/rtl
-	$(PY) -m golden coverage-runs programs/*.sass -o $(COVERAGE)/golden --jobs 2
+	$(PY) -m golden coverage-runs programs/*.sass programs/kernels/*.sass -o $(COVERAGE)/golden --jobs 2
 	$(if $(filter 1,$(COVERAGE_RTL)),COVERAGE_DIR=$(COVERAGE)/rtl $(PY) -m pytest -n auto -q tests/test_rtl_lockstep.py -k "sp8" $(PYTEST_ARGS))
 	$(if $(filter 1,$(COVERAGE_CODE)),$(PY) scripts/rtl_code_coverage.py -o $(COVERAGE)/code $(COVERAGE_CODE_PROGRAMS))
 	$(PY) -m golden coverage-report -o $(COVERAGE)/report $(COVERAGE)/golden $(COVERAGE)/rtl $(if $(filter 1,$(COVERAGE_CODE)),--code $(COVERAGE)/code/coverage.dat)
@@ -93,7 +116,7 @@ rtl-vectors: $(SETUP)
 	$(PY) scripts/rtl_vectors.py $(if $(SIM),--sim $(SIM)) $(VECTORS)
 
 lint: $(SETUP)
-	$(VENV)/bin/ruff check golden tests scripts tb
+	$(VENV)/bin/ruff check golden tests scripts tb randgen
 	$$($(PY) -c 'import tb.runner as r; print(r.verilator_bin())')/verilator --lint-only -Wall -f rtl/sm.f --top-module sm_top
 	$(PY) scripts/gen_rtl_isa.py --check
 	$(PY) scripts/gen_sfu_rom.py --check
@@ -108,6 +131,20 @@ bench: $(SETUP)
 	$(PY) scripts/bench.py
 	$(if $(filter 0,$(BENCH_RTL)),,$(PY) scripts/bench_rtl.py $(BENCH_RTL_ARGS))
 	$(if $(filter 0,$(BENCH_FLEXGRIP)),,$(PY) scripts/flexgrip_regress.py --bench)
+
+# Fault-injection campaigns (tb/faults): a reference run, sites from the design, N faults in one
+# simulator process per job, classified at the first divergence; database and report per campaign.
+N ?= 100
+MODEL ?= seu
+TARGET ?= *
+JOBS ?= 1
+faults: $(SETUP)
+	$(PY) -m tb.faults run --test $(TEST) -n $(N) --sim $(or $(SIM),verilator) --model $(MODEL) --target '$(TARGET)' --seed $(SEED) \
+		--num-sp $(NUM_SP) --jobs $(JOBS) $(if $(DB),--db $(DB))
+
+faults-rerun: $(SETUP)
+	@test -n "$(DB)" -a -n "$(ID)" || { echo "make faults-rerun DB=path/campaign.sqlite ID=n"; exit 2; }
+	$(PY) -m tb.faults rerun $(DB) $(ID)
 
 clean:
 	rm -rf $(BUILD) .pytest_cache .hypothesis

@@ -119,8 +119,11 @@ def check(spec: KernelSpec, gmem: Memory) -> list[CheckResult]:
             continue
         bits = np.uint32 if np.dtype(np_type).itemsize == 4 else np_type
         got, exp_bits = final.view(bits), want.view(bits)
-        if buf.dtype == "f32" and exp.ulp:
-            bad = np.flatnonzero(_ulps(got, exp_bits) > exp.ulp)
+        if buf.dtype == "f32" and (exp.ulp or exp.atol):
+            near = _ulps(got, exp_bits) <= exp.ulp
+            if exp.atol:
+                near |= np.abs(final.astype(np.float64) - want.astype(np.float64)) <= exp.atol
+            bad = np.flatnonzero(~near)
         else:
             bad = np.flatnonzero(got != exp_bits)
         if bad.size:
@@ -129,6 +132,7 @@ def check(spec: KernelSpec, gmem: Memory) -> list[CheckResult]:
             out.append(CheckResult(exp.buffer, exp.line.number, False, f"{bad.size} of {final.size} elements differ: {rows}{more}"))
         else:
             tol = f" within {exp.ulp} ulp" if exp.ulp and buf.dtype == "f32" else ""
+            tol += f" or {exp.atol:g}" if exp.atol and buf.dtype == "f32" else ""
             out.append(CheckResult(exp.buffer, exp.line.number, True, f"{final.size} elements match{tol}"))
     return out
 

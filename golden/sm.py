@@ -28,7 +28,6 @@ from .state import BRANCH, BREAK, CALL, JOINAT, SHARED_BYTES, WARP, Block, Entry
 U32 = np.uint32
 FULL = 0xFFFFFFFF
 LANES = np.arange(WARP, dtype=np.int64)
-FLOAT_FAMILIES = frozenset({"fadd", "fmul", "fmad", "fminmax", "fslct", "i2f", "f2f", "rro", "sfu"})
 _CONDS = np.array([[conditions.holds(code, flags) for flags in range(16)] for code in range(32)], dtype=bool)
 
 
@@ -405,7 +404,9 @@ class SM:
             w.seq += 1
         if plan.run is not None:
             if b.exec.any():
-                b.float_result = insn.form.family in FLOAT_FAMILIES
+                # tracked like a float: a float result, or an RRO code (computed by the SFU, which
+                # FlexGripPlus does not reproduce bit for bit either)
+                b.float_result = insn.form.float_result or insn.form.unit == "sfu"
                 plan.run(self, b, insn, plan.ops)  # type: ignore[operator]
             for areg, value, size in b.pending:
                 if self.profile.postinc_a4:

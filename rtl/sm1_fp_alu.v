@@ -75,16 +75,7 @@ module sm1_fp_alu (
     output reg  [3:0]  flags      // {O, C, S, Z}
 );
 
-    localparam [3:0] OP_FADD  = 4'd0;
-    localparam [3:0] OP_FMUL  = 4'd1;
-    localparam [3:0] OP_FMAD  = 4'd2;
-    localparam [3:0] OP_FMIN  = 4'd3;
-    localparam [3:0] OP_FMAX  = 4'd4;
-    localparam [3:0] OP_FSET  = 4'd5;
-    localparam [3:0] OP_FSLCT = 4'd6;
-    localparam [3:0] OP_F2I   = 4'd7;
-    localparam [3:0] OP_I2F   = 4'd8;
-    localparam [3:0] OP_F2F   = 4'd9;
+`include "sm_hw.vh"  // FP_* (golden/hw.py FpOp)
 
     localparam [1:0] RN = 2'd0;
     localparam [1:0] RM = 2'd1;
@@ -167,22 +158,22 @@ module sm1_fp_alu (
     reg        fl16, fl_nan, fl_int, fl_top, fl_mz, fl_isn;
 
     always @* begin
-        is_fadd = (op == OP_FADD);
-        is_fmul = (op == OP_FMUL);
-        is_fmad = (op == OP_FMAD);
-        is_i2f  = (op == OP_I2F);
-        is_f2f  = (op == OP_F2F);
+        is_fadd = (op == FP_FADD);
+        is_fmul = (op == FP_FMUL);
+        is_fmad = (op == FP_FMAD);
+        is_i2f  = (op == FP_I2F);
+        is_f2f  = (op == FP_F2F);
         do_rint = is_f2f & rint;
 
         // --------------------------------------------------------------------------------------
         // Source modifiers (FP_SFU.md 1.6) on the raw sign bit. I2F's abs/neg act on the integer
         // (below) and FSLCT's a/b pass raw, so neither touches a's bits there.
-        half_src = ((op == OP_F2I) | is_f2f) & ~src32;
+        half_src = ((op == FP_F2I) | is_f2f) & ~src32;
         sa_mod = half_src ? a[15] : a[31];
-        if (!is_i2f && op != OP_FSLCT)
+        if (!is_i2f && op != FP_FSLCT)
             sa_mod = (sa_mod & ~abs_a) ^ neg_a;
         am = half_src ? {16'd0, sa_mod, a[14:0]} : {sa_mod, a[30:0]};
-        bm = (op == OP_FSLCT) ? b : {(b[31] & ~abs_b) ^ neg_b, b[30:0]};
+        bm = (op == FP_FSLCT) ? b : {(b[31] & ~abs_b) ^ neg_b, b[30:0]};
         cm = {c[31] ^ neg_c, c[30:0]};
 
         // f16 source -> f32, exact (appendix A): NaN -> CNAN, f16 denormals become normal f32
@@ -413,7 +404,7 @@ module sm1_fp_alu (
         cp_eq = cp_a[30:0] == cp_b[30:0];
         // signs differ: FMAX takes the positive one, FMIN the negative one; same sign: FMAX takes
         // the larger magnitude of positives and the smaller of negatives, FMIN the reverse
-        cp_max = (op == OP_FMAX) ^ cp_a[31];
+        cp_max = (op == FP_FMAX) ^ cp_a[31];
         if (a_nan & b_nan)
             minmax_r = CNAN;
         else if (cp_a[31] != cp_b[31])
@@ -436,9 +427,9 @@ module sm1_fp_alu (
         // The f32 result of FADD/FMAD/I2F/F2F, saturated (FP_SFU.md 1.5: NaN stays CNAN, negatives
         // incl. -0 and -inf -> +0, >= 1.0 incl. +inf -> 1.0).
         case (op)
-            OP_FADD: fr = fadd_r;
-            OP_FMAD: fr = fmad_r;
-            OP_I2F:  fr = pk;
+            FP_FADD: fr = fadd_r;
+            FP_FMAD: fr = fmad_r;
+            FP_I2F:  fr = pk;
             default: fr = f2f_r;
         endcase
         if (!sat)
@@ -490,24 +481,24 @@ module sm1_fp_alu (
         fl_nan = 1'b1;
         fl_int = 1'b0;
         case (op)
-            OP_FMUL: res = fmul_r;
-            OP_FMIN, OP_FMAX: res = minmax_r;
-            OP_FSET: begin
+            FP_FMUL: res = fmul_r;
+            FP_FMIN, FP_FMAX: res = minmax_r;
+            FP_FSET: begin
                 res = {32{cond[cp_rel]}};
                 fl_nan = 1'b0;
             end
-            OP_FSLCT: begin
+            FP_FSLCT: begin
                 // c >= 0 (+-0, denormals, positives) selects a; negatives and NaN select b (5.3)
                 res = (~c_nan & (c_z | ~c_s)) ? a : b;
                 fl_nan = 1'b0;
             end
-            OP_F2I: begin
+            FP_F2I: begin
                 res = f2i_val;
                 fl16 = ~wide;
                 fl_nan = 1'b0;
                 fl_int = 1'b1;
             end
-            OP_FADD, OP_FMAD, OP_I2F, OP_F2F: begin
+            FP_FADD, FP_FMAD, FP_I2F, FP_F2F: begin
                 fl16 = (is_i2f | is_f2f) & ~wide;
                 res = fl16 ? {16'd0, f16_r} : y;
             end

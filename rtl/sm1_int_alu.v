@@ -38,19 +38,7 @@ module sm1_int_alu (
     output reg  [3:0]  flags     // {O, C, S, Z}
 );
 
-    localparam [3:0] OP_ADD   = 4'd0;
-    localparam [3:0] OP_MUL16 = 4'd1;
-    localparam [3:0] OP_MUL24 = 4'd2;
-    localparam [3:0] OP_MAD   = 4'd3;
-    localparam [3:0] OP_SAD   = 4'd4;
-    localparam [3:0] OP_SET   = 4'd5;
-    localparam [3:0] OP_MIN   = 4'd6;
-    localparam [3:0] OP_MAX   = 4'd7;
-    localparam [3:0] OP_SHL   = 4'd8;
-    localparam [3:0] OP_SHR   = 4'd9;
-    localparam [3:0] OP_LOP   = 4'd10;
-    localparam [3:0] OP_I2I   = 4'd11;
-    localparam [3:0] OP_PASS  = 4'd12;
+`include "sm_hw.vh"  // OP_* (golden/hw.py AluOp)
 
     localparam [1:0] ADD_SUB  = 2'd1;
     localparam [1:0] ADD_SUBR = 2'd2;

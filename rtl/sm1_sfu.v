@@ -48,14 +48,7 @@ module sm1_sfu (
 
 `include "sm1_sfu_rom.vh"
 
-    localparam [2:0] OP_RCP    = 3'd0;
-    localparam [2:0] OP_PRESIN = 3'd1;
-    localparam [2:0] OP_RSQ    = 3'd2;
-    localparam [2:0] OP_LG2    = 3'd3;
-    localparam [2:0] OP_SIN    = 3'd4;
-    localparam [2:0] OP_COS    = 3'd5;
-    localparam [2:0] OP_EX2    = 3'd6;
-    localparam [2:0] OP_PREEX2 = 3'd7;
+`include "sm_hw.vh"  // SFU_* (golden/hw.py SfuOp)
 
     localparam [31:0] CNAN     = 32'h7fffffff;  // the only NaN the SFU writes (1.2)
     localparam [30:0] INF      = 31'h7f800000;
@@ -65,7 +58,7 @@ module sm1_sfu (
 
     // ------------------------------------------------------------------------------------------
     // 1. Operand. For SIN/COS/EX2, xe is the code's integer field K and xf its fraction G0.
-    wire        is_code = (op == OP_SIN) | (op == OP_COS) | (op == OP_EX2);
+    wire        is_code = (op == SFU_SIN) | (op == SFU_COS) | (op == SFU_EX2);
     wire        xs = is_code ? a[31] : (a[31] & ~abs_) ^ neg;
     wire [7:0]  xe = a[30:23];
     wire [22:0] xf = a[22:0];
@@ -76,12 +69,12 @@ module sm1_sfu (
 
     // 12.1: cos(t) = sin(t + one quadrant) and is even; only K[1:0] matter; an odd quadrant
     // mirrors the fraction, quadrants 2 and 3 are negative.
-    wire        is_cos = (op == OP_COS);
+    wire        is_cos = (op == SFU_COS);
     wire [1:0]  quad = xe[1:0] + {1'b0, is_cos};
     wire        sin_s = (xs & ~is_cos) ^ quad[1];
     // 12.2: a negative code with a fraction is 2^(-I-1) * 2^(1-f), 1-f by a one's complement.
     wire        ex2_neg = xs & (xf != 23'd0);
-    wire        mirror = ((op == OP_SIN) | (op == OP_COS)) ? quad[0] : ((op == OP_EX2) & ex2_neg);
+    wire        mirror = ((op == SFU_SIN) | (op == SFU_COS)) ? quad[0] : ((op == SFU_EX2) & ex2_neg);
     wire [22:0] g = mirror ? ~xf : xf;
 
     // Table index (ROM address), r, and the squarer input q (9.3).
@@ -92,15 +85,15 @@ module sm1_sfu (
         poly_r = g[16:0];
         poly_q = g[16:0];
         case (op)
-            OP_RCP: begin
+            SFU_RCP: begin
                 rom_addr = SM1_SFU_ROM_RCP + {3'd0, g[22:16]};
                 poly_r = {1'b0, g[15:0]};
                 poly_q = {g[15:0], 1'b0};
             end
             // entries 64-127 for an odd unbiased exponent E - 127, i.e. an even E
-            OP_RSQ:  rom_addr = SM1_SFU_ROM_RSQRT + {3'd0, ~xe[0], g[22:17]};
-            OP_LG2:  rom_addr = SM1_SFU_ROM_LG2 + {4'd0, g[22:17]};
-            OP_EX2:  rom_addr = SM1_SFU_ROM_EX2 + {4'd0, g[22:17]};
+            SFU_RSQ:  rom_addr = SM1_SFU_ROM_RSQRT + {3'd0, ~xe[0], g[22:17]};
+            SFU_LG2:  rom_addr = SM1_SFU_ROM_LG2 + {4'd0, g[22:17]};
+            SFU_EX2:  rom_addr = SM1_SFU_ROM_EX2 + {4'd0, g[22:17]};
             default: rom_addr = SM1_SFU_ROM_SIN + {4'd0, g[22:17]};  // SIN, COS (RRO does not use it)
         endcase
     end
@@ -131,28 +124,28 @@ module sm1_sfu (
     integer     c_sh;
     always @* begin
         case (op)
-            OP_RCP: begin
+            SFU_RCP: begin
                 term_a = {14'd0, rom_a} << SM1_SFU_RCP_A_SH;
                 coef_b = {24'hffffff, rom_bc[25:10]};
                 coef_c = {30'd0, rom_bc[9:0]};
                 c_sh = SM1_SFU_RCP_C_SH;
                 bias = {24'd0, SM1_SFU_RCP_BIAS};
             end
-            OP_RSQ: begin
+            SFU_RSQ: begin
                 term_a = {14'd0, rom_a} << SM1_SFU_RSQRT_A_SH;
                 coef_b = {24'hffffff, rom_bc[25:10]};
                 coef_c = {30'd0, rom_bc[9:0]};
                 c_sh = SM1_SFU_RSQRT_C_SH;
                 bias = {24'd0, SM1_SFU_RSQRT_BIAS};
             end
-            OP_LG2: begin
+            SFU_LG2: begin
                 term_a = {14'd0, rom_a} << SM1_SFU_LG2_A_SH;
                 coef_b = {24'd0, rom_bc[25:10]};
                 coef_c = {30'h3fffffff, rom_bc[9:0]};
                 c_sh = SM1_SFU_LG2_C_SH;
                 bias = {24'd0, SM1_SFU_LG2_BIAS};
             end
-            OP_EX2: begin
+            SFU_EX2: begin
                 term_a = {14'd0, rom_a} << SM1_SFU_EX2_A_SH;
                 coef_b = {24'd0, rom_bc[25:10]};
                 coef_c = {30'd0, rom_bc[9:0]};
@@ -192,7 +185,7 @@ module sm1_sfu (
     // bit 42, the top 24 bits kept (truncated); n = 42 - index of the leading one (0 for 0).
     // Leading-zero count and shift in one logarithmic shifter: stage k shifts by 2^k when the
     // top 2^k bits are zero.
-    wire [42:0] nrm_in = (op == OP_LG2) ? lg2_t : {poly_v[37:0], 5'd0};
+    wire [42:0] nrm_in = (op == SFU_LG2) ? lg2_t : {poly_v[37:0], 5'd0};
     reg  [42:0] nrm_out;
     reg  [5:0]  nrm_n;
     always @* begin
@@ -224,22 +217,22 @@ module sm1_sfu (
     reg  [24:0] pk_m;
     always @* begin
         case (op)
-            OP_RCP: begin  // 11.1: exponent 253 - E, W = V >> 15 in [2^23 + 1, 2^24]
+            SFU_RCP: begin  // 11.1: exponent 253 - E, W = V >> 15 in [2^23 + 1, 2^24]
                 pk_s = xs;
                 pk_e = 10'd253 - {2'd0, xe};
                 pk_m = poly_v[39:15];
             end
-            OP_RSQ: begin  // W = V >> 16
+            SFU_RSQ: begin  // W = V >> 16
                 pk_s = 1'b0;
                 pk_e = rsq_e;
                 pk_m = rsq_exact ? 25'h0800000 : {1'b0, poly_v[39:16]};
             end
-            OP_LG2: begin
+            SFU_LG2: begin
                 pk_s = lg2_neg;
                 pk_e = 10'd133 - {4'd0, nrm_n};
                 pk_m = {1'b0, nrm_out[42:19]};
             end
-            OP_EX2: begin  // W = V >> 15 in [2^23, 2^24 - 1]
+            SFU_EX2: begin  // W = V >> 15 in [2^23, 2^24 - 1]
                 pk_s = 1'b0;
                 pk_e = ex2_e;
                 pk_m = {1'b0, poly_v[38:15]};
@@ -285,11 +278,11 @@ module sm1_sfu (
     always @* begin
         if (x_nan)
             rro_mag = NAN_CODE;
-        else if (x_inf | ((op == OP_PREEX2) & ~x_zero & (xe >= 8'd134)))
+        else if (x_inf | ((op == SFU_PREEX2) & ~x_zero & (xe >= 8'd134)))
             rro_mag = INF_CODE;
         else if (x_zero)
             rro_mag = 31'd0;
-        else if (op == OP_PREEX2)
+        else if (op == SFU_PREEX2)
             rro_mag = {1'b0, preex2_v};
         else
             rro_mag = {6'd0, presin_v};
@@ -299,29 +292,29 @@ module sm1_sfu (
     // Result select with the special inputs (11.1-11.3, 12.1).
     always @* begin
         case (op)
-            OP_RCP: begin
+            SFU_RCP: begin
                 if (x_nan)       res = CNAN;
                 else if (x_inf)  res = {xs, 31'd0};      // 1/+-inf = +-0
                 else if (x_zero) res = {xs, INF};        // 1/+-0 = +-inf (denormals too)
                 else             res = pk_res;
             end
-            OP_RSQ: begin
+            SFU_RSQ: begin
                 if (x_nan)       res = CNAN;
                 else if (x_zero) res = {xs, INF};        // rsqrt(-0) = -inf
                 else if (xs)     res = CNAN;             // negative normal or -inf
                 else if (x_inf)  res = 32'd0;
                 else             res = pk_res;
             end
-            OP_LG2: begin
+            SFU_LG2: begin
                 if (x_nan)       res = CNAN;
                 else if (x_zero) res = {1'b1, INF};      // lg2(+-0) = -inf
                 else if (xs)     res = CNAN;
                 else if (x_inf)  res = {1'b0, INF};
                 else             res = pk_res;
             end
-            OP_SIN, OP_COS:       res = xe[7] ? CNAN : pk_res;  // NaN and infinity codes
-            OP_EX2:               res = sat ? ex2_sat : ex2_res;
-            OP_PRESIN, OP_PREEX2: res = {xs, rro_mag};
+            SFU_SIN, SFU_COS:       res = xe[7] ? CNAN : pk_res;  // NaN and infinity codes
+            SFU_EX2:               res = sat ? ex2_sat : ex2_res;
+            SFU_PRESIN, SFU_PREEX2: res = {xs, rro_mag};
         endcase
     end
 

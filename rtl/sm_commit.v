@@ -1,4 +1,5 @@
 `timescale 1ns / 1ps
+`include "sm_commit_port.vh"
 // Commit unit: assembles the commit record of the instruction in execute over its passes, its
 // memory accesses and load responses, and sends it on the commit port when the instruction retires
 // (together with the writes of that cycle), when the warp also learns its next state (ready,
@@ -55,38 +56,8 @@ module sm_commit #(
     input  wire [31:0]          next_mask,
     input  wire                 bar_wait,      // the warp waits at a barrier
     output wire [2:0]           retire_state,  // the warp's next state
-    // commit port
-    output reg                  commit_valid,
-    output reg  [3:0]           commit_cta,
-    output reg  [4:0]           commit_warp,
-    output reg  [31:0]          commit_seq,
-    output reg  [23:0]          commit_pc,
-    output reg  [63:0]          commit_insn,
-    output reg                  commit_long,
-    output reg  [31:0]          commit_active,
-    output reg  [31:0]          commit_exec,
-    output reg                  commit_gpr_we,
-    output reg  [6:0]           commit_gpr_reg,
-    output reg  [1:0]           commit_gpr_half,
-    output reg  [2:0]           commit_gpr_count,
-    output reg  [4095:0]        commit_gpr_data,
-    output reg                  commit_cc_we,
-    output reg  [1:0]           commit_cc_reg,
-    output reg  [127:0]         commit_cc_data,
-    output reg                  commit_a_we,
-    output reg  [2:0]           commit_a_reg,
-    output reg  [511:0]         commit_a_data,
-    output reg                  commit_mem_we,
-    output reg  [1:0]           commit_mem_space,
-    output reg  [4:0]           commit_mem_size,
-    output reg  [31:0]          commit_mem_lanes,
-    output reg  [1023:0]        commit_mem_addr,
-    output reg  [4095:0]        commit_mem_data,
-    output reg  [23:0]          commit_next_pc,
-    output reg  [31:0]          commit_next_mask,
-    output reg                  commit_done,
-    output reg                  commit_barrier,
-    output reg                  commit_unimpl
+    // commit port: its fields and widths are golden/hw.py COMMIT_FIELDS (rtl/README.md, "Ports")
+    `SM_COMMIT_PORTS(output reg)
 );
 `include "sm_defs.vh"
 
@@ -129,17 +100,12 @@ module sm_commit #(
         end
         if (sh_mask != 0) begin
             n_mem_we = 1'b1;
-            n_mem_space = 2'd0;
+            n_mem_space = SPACE_SHARED;
             n_mem_size = ls_bytes;
         end
         for (i = 0; i < NUM_SP; i = i + 1) begin
             if (gpr_mask[i])
-                n_gpr_data[(lane0 + i) * 32 +: 32] = (gpr_half != 2'd0) ? {16'd0, gpr_data[32 * i +: 16]} : gpr_data[32 * i +: 32];
-`ifdef MUTANT_X_LANES
-            // mutant for tests/test_mutants.py: lanes of the pass that do not write take an undriven value
-            else
-                n_gpr_data[(lane0 + i) * 32 +: 32] = 32'bx;
-`endif
+                n_gpr_data[(lane0 + i) * 32 +: 32] = (gpr_half != HALF_FULL) ? {16'd0, gpr_data[32 * i +: 16]} : gpr_data[32 * i +: 32];
             if (cc_mask[i]) n_cc_data[(lane0 + i) * 4 +: 4] = cc_data[4 * i +: 4];
             if (a_mask[i]) n_a_data[(lane0 + i) * 16 +: 16] = a_data[16 * i +: 16];
             if (sh_mask[i]) begin
@@ -151,7 +117,7 @@ module sm_commit #(
         // global and local memory
         if (sr_we) begin
             n_mem_we = 1'b1;
-            n_mem_space = ls_local ? 2'd2 : 2'd1;
+            n_mem_space = ls_local ? SPACE_LOCAL : SPACE_GLOBAL;
             n_mem_size = ls_bytes;
             n_mem_lanes[sr_lane] = 1'b1;
             if (sr_part == 3'd0) n_mem_addr[{27'd0, sr_lane} * 32 +: 32] = sr_addr;
@@ -168,7 +134,7 @@ module sm_commit #(
         if (take) begin  // a new instruction: an empty record
             c_gpr_we <= 1'b0; c_cc_we <= 1'b0; c_a_we <= 1'b0; c_mem_we <= 1'b0;
             c_gpr_data <= 4096'd0; c_cc_data <= 128'd0; c_a_data <= 512'd0; c_mem_data <= 4096'd0;
-            c_mem_addr <= 1024'd0; c_mem_lanes <= 32'd0; c_gpr_half <= 2'd0;
+            c_mem_addr <= 1024'd0; c_mem_lanes <= 32'd0; c_gpr_half <= HALF_FULL;
         end else begin
             c_gpr_we <= n_gpr_we; c_cc_we <= n_cc_we; c_a_we <= n_a_we; c_mem_we <= n_mem_we;
             c_gpr_data <= n_gpr_data; c_cc_data <= n_cc_data; c_a_data <= n_a_data; c_mem_data <= n_mem_data;

@@ -1,8 +1,8 @@
 `timescale 1ns / 1ps
 // Decode stage: instruction word -> control bundle for the execute stage.
 //
-// The form and its family come from the generated table (sm1_isa.vh); field positions are the
-// table's too. Source operands are described per slot (A, B, C) with a kind and its addressing,
+// The form, its family and unit come from the generated table (sm1_isa.vh), and every field is
+// read through the table's slice functions there (sm1_<format>_<field>), never by bit position. Source operands are described per slot (A, B, C) with a kind and its addressing,
 // so the execute stage reads them without knowing the form. Semantics follow ../shared/reference/
 // ISA.md (sections 1.3, 3, 6, 7).
 module sm_decode (
@@ -45,7 +45,7 @@ module sm_decode (
     output reg         alu_dst_full, alu_abs, alu_neg,
     output reg         carry_reg,      // addc reads the carry from $c[preg] (1) or $c0 (0)
     // the unit whose result and flags are written back: U_INT sm1_int_alu, U_FP sm1_fp_alu, U_SFU sm1_sfu
-    output reg  [1:0]  unit,
+    output wire [1:0]  unit,
     // FP unit and SFU controls (the header comments of sm1_fp_alu and sm1_sfu); the SFU uses
     // fp_abs_a, fp_neg_a and fp_sat
     output reg  [3:0]  fp_op,
@@ -55,8 +55,7 @@ module sm_decode (
     output reg  [3:0]  fp_cond,
     output reg  [2:0]  fp_src_type,
     output reg         fp_abs_a, fp_neg_a, fp_abs_b, fp_neg_b, fp_neg_c,
-    // special writes: 0 ALU result to dst, 1 $c <- src A (R2C), 2 $a <- src A << n (R2A),
-    // 3 $a <- $a + n (ADA), 4 shared store (R2G), 5 memory (GLD/GST/LLD/LST), 6 none (NOP, control)
+    // write-back kind (WB_*, golden/hw.py WbKind)
     output reg  [2:0]  wb_kind,
     output reg  [2:0]  adst,
     output reg  [15:0] anum,           // R2A shift count / ADA offset
@@ -71,47 +70,36 @@ module sm_decode (
     output reg  [15:0] ls_off,         // R2G: byte offset; LLD/LST: byte offset
     // control flow
     output reg         is_ctrl,
-    output reg  [3:0]  ctrl_op,        // 1 BRA, 2 CAL, 3 RET, 4 PBK, 5 BRK, 8 BAR, 9 TRAP, 10 SSY
+    output reg  [3:0]  ctrl_op,        // the op field: SM1_CTRL_BRA, SM1_CTRL_CAL, ... (sm1_isa.vh)
     output reg  [23:0] target
 );
-`include "sm1_isa.vh"
 `include "sm_defs.vh"
-
-    localparam [3:0] OP_ADD = 4'd0, OP_MUL16 = 4'd1, OP_MUL24 = 4'd2, OP_MAD = 4'd3, OP_SAD = 4'd4, OP_SET = 4'd5,
-                     OP_MIN = 4'd6, OP_MAX = 4'd7, OP_SHL = 4'd8, OP_SHR = 4'd9, OP_LOP = 4'd10, OP_I2I = 4'd11,
-                     OP_PASS = 4'd12;
-    // sm1_fp_alu op codes
-    localparam [3:0] FP_FADD = 4'd0, FP_FMUL = 4'd1, FP_FMAD = 4'd2, FP_FMIN = 4'd3, FP_FMAX = 4'd4, FP_FSET = 4'd5,
-                     FP_FSLCT = 4'd6, FP_F2I = 4'd7, FP_I2F = 4'd8, FP_F2F = 4'd9;
-    // sm1_sfu's codes of RRO (the other SFU ops are the forms' sec field)
-    localparam [2:0] SFU_PRESIN = 3'd1, SFU_PREEX2 = 3'd7;
+`include "sm1_isa.vh"
 
     assign form = sm1_form_of(insn);
     assign family = sm1_family_of(form);
+    assign unit = sm1_unit_of(form);
     assign illegal = (form == 7'd0);
-    assign is_long = insn[0];
+    assign is_long = (sm1_fmt_of(insn) != SM1_FMT_SHORT) && (sm1_fmt_of(insn) != SM1_FMT_SCTRL);
 
-    wire [31:0] w0 = insn[31:0];
-    /* verilator lint_off UNUSEDSIGNAL */
-    wire [31:0] w1 = insn[63:32];  // w1[28] belongs to no field of any form (ISA.md 1.3)
-    /* verilator lint_on UNUSEDSIGNAL */
     // Fields as variables of the decode process, computed first in it: the tasks below read them,
     // and a process is not woken by signals read only inside tasks (they would be stale).
-    reg         shortf, immf, longf, s1_shared, s2_const, s3_const, postinc_f, wide_f;
+    reg         shortf, immf, longf, ctrlf, s1_shared, s2_const, s3_const, postinc_f, wide_f;
     reg [6:0]   dst_f, s1_f, s2_f, s3_f;  // 7-bit in the 64-bit layout, 6-bit in the 32-bit one
     reg [2:0]   areg_f;
     reg [31:0]  imm32;
 
-    // A shared source in slot A: mode and offset (ISA.md 7.2); offsets count in access units,
-    // signed with post-increment.
+    // A shared source in slot A: mode and offset, the src1 field read as ISA.md 7.2 describes it
+    // (mode in its top two bits, the offset below); offsets count in access units, signed with
+    // post-increment.
     task shared_src;
         output [3:0] kind; output [31:0] val; output [15:0] off; output [2:0] size; output sgn;
         reg [1:0] mode;
         reg [4:0] raw;
         reg [15:0] units;
         begin
-            mode = shortf || immf ? w0[14:13] : w0[15:14];
-            raw = shortf || immf ? {1'b0, w0[12:9]} : w0[13:9];
+            mode = shortf || immf ? s1_f[5:4] : s1_f[6:5];
+            raw = shortf || immf ? {1'b0, s1_f[3:0]} : s1_f[4:0];
             if (postinc_f)
                 units = shortf || immf ? {{12{raw[3]}}, raw[3:0]} : {{11{raw[4]}}, raw};
             else
@@ -124,6 +112,7 @@ module sm_decode (
         end
     endtask
 
+    // A constant source from a src2/src3 field: the 32-bit layout has the bank in the field's bit 5
     task const_src;
         input [6:0] field;
         output [3:0] kind; output [15:0] off; output [3:0] bank;
@@ -134,7 +123,7 @@ module sm_decode (
                 bank = {3'd0, field[5]};
                 units = postinc_f ? {{11{field[4]}}, field[4:0]} : {11'd0, field[4:0]};
             end else begin
-                bank = w1[25:22];
+                bank = sm1_l_cbank(insn);
                 units = postinc_f ? {{9{field[6]}}, field} : {9'd0, field};
             end
             off = units << 2;
@@ -171,35 +160,43 @@ module sm_decode (
     task dst_reg;
         input half;
         begin
-            if (longf && w1[3]) dst_kind = 2'd3;
+            if (longf && sm1_l_dst_o(insn)) dst_kind = 2'd3;
             else dst_kind = half ? 2'd2 : 2'd1;
             dst_idx = dst_f;
         end
     endtask
 
+    // A store/load offset in bytes from a 16-bit offset field counted in units of `bytes` (1, 2, 4)
+    function [15:0] scaled;
+        input [15:0] units; input [4:0] bytes;
+        scaled = (bytes == 5'd4) ? {units[13:0], 2'b00} : (bytes == 5'd2) ? {units[14:0], 1'b0} : units;
+    endfunction
+
     always @* begin
-        shortf = (w0[1:0] == 2'd0);
-        immf = (w0[1:0] == 2'd1) && (w1[1:0] == 2'd3);
-        longf = (w0[1:0] == 2'd1) && (w1[1:0] != 2'd3);
-        dst_f = (shortf || immf) ? {1'b0, w0[7:2]} : w0[8:2];
-        s1_f = (shortf || immf) ? {1'b0, w0[14:9]} : w0[15:9];
-        s2_f = shortf ? {1'b0, w0[21:16]} : w0[22:16];
-        s3_f = w1[20:14];
-        s1_shared = (shortf || immf) ? w0[24] : w1[21];
-        s2_const = w0[23];
-        s3_const = w0[24];
-        areg_f = longf ? {w1[2], w0[27:26]} : {1'b0, w0[27:26]};
-        postinc_f = w0[25];
-        imm32 = {w1[27:2], w0[21:16]};
-        wide_f = longf ? w1[26] : w0[15];  // the width bit: w1[26] long, w0[15] short and immediate
+        shortf = (sm1_fmt_of(insn) == SM1_FMT_SHORT);
+        immf = (sm1_fmt_of(insn) == SM1_FMT_IMM);
+        longf = (sm1_fmt_of(insn) == SM1_FMT_LONG);
+        ctrlf = (sm1_fmt_of(insn) == SM1_FMT_CTRL);
+        // the 32-bit and immediate layouts share their low fields (src2 only the 32-bit one)
+        dst_f = (shortf || immf) ? {1'b0, sm1_s_dst(insn)} : sm1_l_dst(insn);
+        s1_f = (shortf || immf) ? {1'b0, sm1_s_src1(insn)} : sm1_l_src1(insn);
+        s2_f = shortf ? {1'b0, sm1_s_src2(insn)} : sm1_l_src2(insn);
+        s3_f = sm1_l_src3(insn);
+        s1_shared = (shortf || immf) ? sm1_s_src1_s(insn) : sm1_l_src1_s(insn);
+        s2_const = shortf ? sm1_s_src2_c(insn) : sm1_l_src2_c(insn);
+        s3_const = sm1_l_src3_c(insn);
+        areg_f = longf ? sm1_l_areg(insn) : {1'b0, sm1_s_areg(insn)};
+        postinc_f = longf ? sm1_l_postinc(insn) : sm1_s_postinc(insn);
+        imm32 = sm1_i_imm(insn);
+        wide_f = longf ? sm1_l_width(insn) : sm1_s_m15(insn);  // 32-bit operation (else half registers)
         // defaults
         unimpl = 1'b0;
         // the guard: 64-bit normal and 64-bit control forms (ISA.md 1.3); 32-bit and immediate forms always execute
-        pcond = (longf || w0[1:0] == 2'd3) ? w1[11:7] : 5'h0f;
-        preg = (longf || w0[1:0] == 2'd3) ? w1[13:12] : 2'd0;
-        marker = longf ? w1[1:0] : 2'd0;
-        cwe = longf ? w1[6] : 1'b0;
-        cdst = longf ? w1[5:4] : 2'd0;
+        pcond = longf ? sm1_l_pcond(insn) : ctrlf ? sm1_c_pcond(insn) : SM1_COND_ALWAYS;
+        preg = longf ? sm1_l_preg(insn) : ctrlf ? sm1_c_preg(insn) : 2'd0;
+        marker = longf ? sm1_l_marker(insn) : 2'd0;
+        cwe = longf ? sm1_l_cwe(insn) : 1'b0;
+        cdst = longf ? sm1_l_cdst(insn) : 2'd0;
         dst_kind = 2'd0; dst_idx = 7'd0;
         a_kind = K_NONE; b_kind = K_NONE; c_kind = K_NONE;
         a_val = 32'd0; b_val = 32'd0; c_val = 32'd0;
@@ -213,23 +210,22 @@ module sm_decode (
         alu_not1 = 1'b0; alu_not2 = 1'b0; alu_src_type = 3'd0; alu_dst_bits = 2'd2;
         alu_dst_full = 1'b1; alu_abs = 1'b0; alu_neg = 1'b0;
         carry_reg = longf;
-        unit = U_INT;
-        fp_op = FP_FADD; sfu_op = 3'd0; fp_rnd = 2'd0; fp_sat = 1'b0; fp_rint = 1'b0; fp_wide = 1'b1; fp_src32 = 1'b1;
+        fp_op = FP_FADD; sfu_op = SFU_RCP; fp_rnd = 2'd0; fp_sat = 1'b0; fp_rint = 1'b0; fp_wide = 1'b1; fp_src32 = 1'b1;
         fp_sgn = 1'b0; fp_cond = 4'd0; fp_src_type = 3'd0;
         fp_abs_a = 1'b0; fp_neg_a = 1'b0; fp_abs_b = 1'b0; fp_neg_b = 1'b0; fp_neg_c = 1'b0;
-        wb_kind = 3'd0; adst = w0[4:2]; anum = 16'd0;
-        ls_bytes = 5'd4; ls_sgn = 1'b0; ls_store = 1'b0; ls_local = 1'b0; ls_reg = w0[8:2]; ls_half = 1'b0;
-        ls_addr_reg = w0[15:9]; ls_off = 16'd0;
-        is_ctrl = (w0[1:0] == 2'd3) || (w0[1:0] == 2'd2);
-        ctrl_op = w0[31:28];
-        target = {w1[19:14], w0[26:11], 2'b00};
+        wb_kind = WB_ALU; adst = sm1_l_adst(insn); anum = 16'd0;
+        ls_bytes = 5'd4; ls_sgn = 1'b0; ls_store = 1'b0; ls_local = 1'b0; ls_reg = sm1_l_dst(insn); ls_half = 1'b0;
+        ls_addr_reg = sm1_l_src1(insn); ls_off = 16'd0;
+        is_ctrl = ctrlf || (sm1_fmt_of(insn) == SM1_FMT_SCTRL);
+        ctrl_op = sm1_c_op(insn);
+        target = {sm1_c_target(insn), 2'b00};  // a word address
         if (is_ctrl) begin
-            wb_kind = 3'd6;
+            wb_kind = WB_NONE;
             // control forms without a guard spell "never" as their default (not predicable)
         end else case (family)
             SM1_FAM_MOV: begin
                 if (immf) begin
-                    dst_kind = wide_f ? 2'd1 : 2'd2; dst_idx = w0[8:2];
+                    dst_kind = wide_f ? 2'd1 : 2'd2; dst_idx = sm1_i_dst7(insn);
                     b_kind = K_IMM; b_val = imm32;
                 end else begin
                     dst_reg(!wide_f);
@@ -240,35 +236,39 @@ module sm_decode (
                 alu_op = OP_PASS;
             end
             SM1_FAM_MVC: begin
-                dst_reg(!w1[26]);
-                b_kind = K_CONST; b_bank = w1[25:22];
-                b_size = (w1[15:14] == 2'd3) ? 3'd4 : (w1[15:14] == 2'd0) ? 3'd1 : 3'd2;
-                b_sgn = (w1[15:14] == 2'd2);
-                b_off = (w1[15:14] == 2'd3) ? {w0[22:9], 2'b00} : (w1[15:14] == 2'd0) ? w0[24:9] : {w0[23:9], 1'b0};
+                dst_reg(!sm1_l_width(insn));
+                b_kind = K_CONST; b_bank = sm1_l_cbank(insn);
+                b_size = (sm1_l_csize(insn) == 2'd3) ? 3'd4 : (sm1_l_csize(insn) == 2'd0) ? 3'd1 : 3'd2;
+                b_sgn = (sm1_l_csize(insn) == 2'd2);
+                b_off = scaled(sm1_l_coff(insn), {2'd0, b_size});
                 alu_op = OP_PASS;
             end
-            SM1_FAM_C2R: begin dst_reg(1'b0); b_kind = K_CREG; b_val = {30'd0, w1[13:12]}; end
+            SM1_FAM_C2R: begin dst_reg(1'b0); b_kind = K_CREG; b_val = {30'd0, sm1_l_preg(insn)}; end
             SM1_FAM_A2R: begin dst_reg(1'b0); b_kind = K_AREG; b_val = {29'd0, areg_f}; end
-            SM1_FAM_S2R: begin dst_reg(1'b0); b_kind = K_SREG; b_val = {28'd0, w1[17:14]}; end
+            SM1_FAM_S2R: begin dst_reg(1'b0); b_kind = K_SREG; b_val = {28'd0, sm1_l_sreg(insn)}; end
             SM1_FAM_R2C: begin
-                wb_kind = 3'd1; a_kind = K_REG; a_val = {25'd0, s1_f};
+                wb_kind = WB_R2C; a_kind = K_REG; a_val = {25'd0, s1_f};
                 cwe = 1'b1;  // mov $c, $r always writes (ISA.md 2.1)
             end
-            SM1_FAM_R2A: begin wb_kind = 3'd2; slot_a(1'b0); anum = {12'd0, w0[19:16]}; end
-            SM1_FAM_ADA: begin wb_kind = 3'd3; a_kind = K_AREG; a_val = {29'd0, areg_f}; anum = w0[24:9]; end
+            SM1_FAM_R2A: begin wb_kind = WB_R2A; slot_a(1'b0); anum = {12'd0, sm1_l_shcnt4(insn)}; end
+            SM1_FAM_ADA: begin wb_kind = WB_ADA; a_kind = K_AREG; a_val = {29'd0, areg_f}; anum = sm1_l_aoff(insn); end
             SM1_FAM_R2G: begin
-                wb_kind = 3'd4;
+                wb_kind = WB_R2G;
                 ls_store = 1'b1;
-                ls_bytes = w1[22] ? 5'd1 : w1[26] ? 5'd4 : 5'd2;
-                ls_reg = w1[20:14];
-                ls_half = !w1[21];
-                ls_off = w1[22] ? w0[24:9] : w1[26] ? {w0[22:9], 2'b00} : {w0[23:9], 1'b0};
+                case (sm1_l_stsize(insn))  // 0 b16, 2 b32, else b8
+                    2'd0: ls_bytes = 5'd2;
+                    2'd2: ls_bytes = 5'd4;
+                    default: ls_bytes = 5'd1;
+                endcase
+                ls_reg = sm1_l_src3(insn);
+                ls_half = !sm1_l_stfull(insn);
+                ls_off = scaled(sm1_l_soff(insn), ls_bytes);
             end
             SM1_FAM_GLD, SM1_FAM_GST, SM1_FAM_LLD, SM1_FAM_LST: begin
-                wb_kind = 3'd5;
+                wb_kind = WB_MEM;
                 ls_store = (family == SM1_FAM_GST) || (family == SM1_FAM_LST);
                 ls_local = (family == SM1_FAM_LLD) || (family == SM1_FAM_LST);
-                case (w1[23:21])
+                case (sm1_l_msize(insn))  // ISA.md 7.3: u8 s8 u16 s16 64 128 32
                     3'd0: begin ls_bytes = 5'd1; ls_sgn = 1'b0; end
                     3'd1: begin ls_bytes = 5'd1; ls_sgn = 1'b1; end
                     3'd2: begin ls_bytes = 5'd2; ls_sgn = 1'b0; end
@@ -277,14 +277,14 @@ module sm_decode (
                     3'd5: ls_bytes = 5'd16;
                     default: ls_bytes = 5'd4;
                 endcase
-                ls_reg = w0[8:2];
-                ls_off = w0[24:9];
+                ls_reg = sm1_l_dst(insn);
+                ls_off = sm1_l_loff(insn);
             end
             SM1_FAM_IADD: begin
                 alu_op = OP_ADD;
-                alu_addop = {w0[28], w0[22]};
+                alu_addop = longf ? sm1_l_addop(insn) : sm1_s_addop(insn);
                 alu_wide = wide_f;
-                alu_sat = longf ? w1[27] : w0[8];
+                alu_sat = longf ? sm1_l_sat(insn) : sm1_s_m8(insn);
                 dst_reg(!wide_f);
                 slot_a(!wide_f);
                 if (longf) begin
@@ -297,38 +297,38 @@ module sm_decode (
             end
             SM1_FAM_ISET, SM1_FAM_IMINMAX, SM1_FAM_SHIFT: begin
                 alu_wide = wide_f;
-                alu_sgn = w1[27];
+                alu_sgn = sm1_l_signed(insn);
                 dst_reg(!wide_f);
                 slot_a(!wide_f);
-                if (family == SM1_FAM_SHIFT && w1[20]) begin b_kind = K_IMM; b_val = {25'd0, w0[22:16]}; end
+                if (family == SM1_FAM_SHIFT && sm1_l_shimm(insn)) begin b_kind = K_IMM; b_val = {25'd0, sm1_l_src2(insn)}; end
                 else slot_b(!wide_f);
-                if (family == SM1_FAM_ISET) begin alu_op = OP_SET; alu_cond = w1[16:14]; end
-                else if (family == SM1_FAM_IMINMAX) alu_op = (w1[31:29] == 3'd5) ? OP_MIN : OP_MAX;
-                else alu_op = w1[29] ? OP_SHR : OP_SHL;
+                if (family == SM1_FAM_ISET) begin alu_op = OP_SET; alu_cond = sm1_l_setcond(insn); end
+                else if (family == SM1_FAM_IMINMAX) alu_op = (form == SM1_FORM_IMIN) ? OP_MIN : OP_MAX;
+                else alu_op = (form == SM1_FORM_SHR) ? OP_SHR : OP_SHL;
             end
             SM1_FAM_IMUL: begin
                 dst_reg(1'b0);
                 if (longf) begin
-                    alu_op = w1[16] ? OP_MUL24 : OP_MUL16;
-                    alu_sgn = w1[15]; alu_s1 = w1[15]; alu_s2 = w1[14];
-                    slot_a(!w1[16]); slot_b(!w1[16]);
+                    alu_op = sm1_l_m16(insn) ? OP_MUL24 : OP_MUL16;
+                    alu_sgn = sm1_l_m15(insn); alu_s1 = sm1_l_m15(insn); alu_s2 = sm1_l_m14(insn);
+                    slot_a(!sm1_l_m16(insn)); slot_b(!sm1_l_m16(insn));
                 end else begin
-                    alu_op = w0[22] ? OP_MUL24 : OP_MUL16;
-                    alu_sgn = w0[15]; alu_s1 = w0[15]; alu_s2 = w0[8];
-                    slot_a(!w0[22]);
-                    if (immf) begin b_kind = K_IMM; b_val = imm32; end else slot_b(!w0[22]);
+                    alu_op = sm1_s_m22(insn) ? OP_MUL24 : OP_MUL16;
+                    alu_sgn = sm1_s_m15(insn); alu_s1 = sm1_s_m15(insn); alu_s2 = sm1_s_m8(insn);
+                    slot_a(!sm1_s_m22(insn));
+                    if (immf) begin b_kind = K_IMM; b_val = imm32; end else slot_b(!sm1_s_m22(insn));
                 end
             end
             SM1_FAM_ISAD: begin
                 alu_op = OP_SAD;
                 dst_reg(1'b0);
                 if (longf) begin
-                    alu_wide = w1[26]; alu_sgn = w1[27];
-                    slot_a(!w1[26]); slot_b(!w1[26]); slot_c(1'b0);
+                    alu_wide = sm1_l_width(insn); alu_sgn = sm1_l_signed(insn);
+                    slot_a(!sm1_l_width(insn)); slot_b(!sm1_l_width(insn)); slot_c(1'b0);
                 end else begin
-                    alu_wide = w0[15]; alu_sgn = w0[8];
-                    a_kind = w0[15] ? K_REG : K_HALF; a_val = {25'd0, s1_f};
-                    b_kind = w0[15] ? K_REG : K_HALF; b_val = {25'd0, s2_f};
+                    alu_wide = sm1_s_m15(insn); alu_sgn = sm1_s_m8(insn);
+                    a_kind = sm1_s_m15(insn) ? K_REG : K_HALF; a_val = {25'd0, s1_f};
+                    b_kind = sm1_s_m15(insn) ? K_REG : K_HALF; b_val = {25'd0, s2_f};
                     c_kind = K_REG; c_val = {25'd0, dst_f};
                 end
             end
@@ -336,11 +336,11 @@ module sm_decode (
                 alu_op = OP_MAD;
                 dst_reg(1'b0);
                 if (longf) begin
-                    alu_kind = {w0[28], w1[31:29]};
-                    alu_addop = w1[27:26];
+                    alu_kind = sm1_l_kind(insn);
+                    alu_addop = sm1_l_madop(insn);
                 end else begin
-                    alu_kind = {2'd0, w0[15], w0[8]};
-                    alu_addop = {w0[28], w0[22]};
+                    alu_kind = {2'd0, sm1_s_kind(insn)};
+                    alu_addop = sm1_s_addop(insn);
                 end
                 slot_a(alu_kind < 4'd3);
                 if (immf) begin b_kind = K_IMM; b_val = imm32; end else slot_b(alu_kind < 4'd3);
@@ -349,108 +349,103 @@ module sm_decode (
             end
             SM1_FAM_LOP: begin
                 alu_op = OP_LOP;
-                dst_reg(longf ? !w1[26] : 1'b0);
+                dst_reg(longf ? !sm1_l_width(insn) : 1'b0);
                 if (longf) begin
-                    alu_wide = w1[26]; alu_lop = w1[15:14]; alu_not1 = w1[16]; alu_not2 = w1[17];
-                    slot_a(!w1[26]); slot_b(!w1[26]);
+                    alu_wide = sm1_l_width(insn); alu_lop = sm1_l_lop(insn); alu_not1 = sm1_l_m16(insn); alu_not2 = sm1_l_m17(insn);
+                    slot_a(!sm1_l_width(insn)); slot_b(!sm1_l_width(insn));
                 end else begin
-                    alu_lop = {w0[15], w0[8]}; alu_not1 = w0[22];
+                    alu_lop = sm1_i_lop(insn); alu_not1 = sm1_i_m22(insn);
                     slot_a(1'b0);
                     b_kind = K_IMM; b_val = imm32;
                 end
             end
             SM1_FAM_I2I: begin
                 alu_op = OP_I2I;
-                alu_sgn = w1[27];
-                alu_dst_bits = w1[19] ? 2'd0 : w1[26] ? 2'd2 : 2'd1;
-                alu_dst_full = w1[26];
-                alu_src_type = w1[16:14];
-                alu_abs = w1[20]; alu_neg = w1[29];
-                dst_reg(!w1[26]);
-                slot_a(!w1[14]);  // source types 0, 2, 4, 6 read a half register
+                alu_sgn = sm1_l_signed(insn);
+                alu_dst_bits = sm1_l_m19(insn) ? 2'd0 : sm1_l_width(insn) ? 2'd2 : 2'd1;  // 8, 32 or 16 bits
+                alu_dst_full = sm1_l_width(insn);
+                alu_src_type = sm1_l_srct(insn);
+                alu_abs = sm1_l_m20(insn); alu_neg = sm1_l_m29(insn);
+                dst_reg(!sm1_l_width(insn));
+                slot_a(!alu_src_type[0]);  // source types 0, 2, 4, 6 read a half register
             end
             // Floating point (ISA.md 4, FP_SFU.md; golden/execute.py for which field drives which modifier).
-            // Short and immediate forms: .SAT w0[8], -src1 w0[15], -src2 (or -src3 of FMAD) w0[22].
+            // Short and immediate forms: .SAT m8, -src1 m15, -src2 (or -src3 of FMAD) m22.
             SM1_FAM_FADD, SM1_FAM_FMUL, SM1_FAM_FMAD: begin
-                unit = U_FP;
                 fp_op = (family == SM1_FAM_FADD) ? FP_FADD : (family == SM1_FAM_FMUL) ? FP_FMUL : FP_FMAD;
                 dst_reg(1'b0);
                 slot_a(1'b0);
                 if (longf) begin
-                    fp_neg_a = w1[26];
-                    if (family == SM1_FAM_FMAD) fp_neg_c = w1[27]; else fp_neg_b = w1[27];
-                    fp_sat = w1[29];
+                    fp_neg_a = sm1_l_m26(insn);
+                    if (family == SM1_FAM_FMAD) fp_neg_c = sm1_l_m27(insn); else fp_neg_b = sm1_l_m27(insn);
+                    fp_sat = sm1_l_m29(insn);
                     if (family == SM1_FAM_FADD) begin
-                        fp_rnd = w0[17:16];  // in the unused src2 field
+                        fp_rnd = sm1_l_arnd(insn);  // in the unused src2 field
                         // FADD's second source is the src3 slot (ISA.md 4.1)
                         slot_c(1'b0);
                         b_kind = c_kind; b_val = c_val; b_off = c_off; b_bank = c_bank; b_size = c_size;
                         c_kind = K_NONE;
                     end else begin
-                        if (family == SM1_FAM_FMUL) fp_rnd = w1[15:14];
+                        if (family == SM1_FAM_FMUL) fp_rnd = sm1_l_frnd(insn);
                         slot_b(1'b0);
                         if (family == SM1_FAM_FMAD) slot_c(1'b0);
                     end
                 end else begin
-                    fp_neg_a = w0[15];
-                    if (family == SM1_FAM_FMAD) fp_neg_c = w0[22]; else fp_neg_b = w0[22];
-                    fp_sat = w0[8];
+                    fp_neg_a = sm1_s_m15(insn);
+                    if (family == SM1_FAM_FMAD) fp_neg_c = sm1_s_m22(insn); else fp_neg_b = sm1_s_m22(insn);
+                    fp_sat = sm1_s_m8(insn);
                     if (immf) begin b_kind = K_IMM; b_val = imm32; end else slot_b(1'b0);
                     // the 32-bit FMAD adds its destination register
                     if (family == SM1_FAM_FMAD) begin c_kind = K_REG; c_val = {25'd0, dst_f}; end
                 end
             end
             SM1_FAM_FMINMAX, SM1_FAM_FSET: begin
-                unit = U_FP;
-                fp_op = (family == SM1_FAM_FSET) ? FP_FSET : (w1[31:29] == 3'd5) ? FP_FMIN : FP_FMAX;
-                fp_cond = w1[17:14];
-                fp_abs_a = w1[20]; fp_neg_a = w1[26]; fp_abs_b = w1[19]; fp_neg_b = w1[27];
+                fp_op = (family == SM1_FAM_FSET) ? FP_FSET : (form == SM1_FORM_FMIN) ? FP_FMIN : FP_FMAX;
+                fp_cond = sm1_l_fcond(insn);
+                fp_abs_a = sm1_l_m20(insn); fp_neg_a = sm1_l_m26(insn); fp_abs_b = sm1_l_m19(insn); fp_neg_b = sm1_l_m27(insn);
                 dst_reg(1'b0);
                 slot_a(1'b0); slot_b(1'b0);
             end
             SM1_FAM_FSLCT: begin
-                unit = U_FP;
                 fp_op = FP_FSLCT;
-                fp_neg_c = w1[29];
+                fp_neg_c = sm1_l_m29(insn);
                 dst_reg(1'b0);
                 slot_a(1'b0); slot_b(1'b0); slot_c(1'b0);
             end
-            // conversions (ISA.md 4.3): w1[26] a 32-bit destination (else the half register), w1[14]
-            // an f32 source (F2I, F2F; else the half register); I2F reads a half for source types 0, 2, 4, 6
+            // conversions (ISA.md 4.3): width a 32-bit destination (else the half register), m14 an
+            // f32 source (F2I, F2F; else the half register); I2F reads a half for source types 0, 2, 4, 6
             SM1_FAM_I2F, SM1_FAM_F2I, SM1_FAM_F2F: begin
-                unit = U_FP;
                 fp_op = (family == SM1_FAM_I2F) ? FP_I2F : (family == SM1_FAM_F2I) ? FP_F2I : FP_F2F;
-                fp_wide = w1[26];
-                fp_src32 = w1[14];
-                fp_src_type = w1[16:14];
-                fp_rnd = w1[18:17];
-                fp_sgn = w1[27] && family == SM1_FAM_F2I;    // w1[27]: F2I signed, F2F round to integer
-                fp_rint = w1[27] && family == SM1_FAM_F2F;
-                fp_sat = w1[19] && family != SM1_FAM_F2I;
-                fp_abs_a = w1[20]; fp_neg_a = w1[29];
-                dst_reg(!w1[26]);
-                slot_a(!w1[14]);
+                fp_wide = sm1_l_width(insn);
+                fp_src32 = sm1_l_m14(insn);
+                fp_src_type = sm1_l_srct(insn);
+                fp_rnd = sm1_l_rnd(insn);
+                fp_sgn = sm1_l_signed(insn) && family == SM1_FAM_F2I;  // the same bit: F2I signed, F2F round to integer
+                fp_rint = sm1_l_m27(insn) && family == SM1_FAM_F2F;
+                fp_sat = sm1_l_m19(insn) && family != SM1_FAM_F2I;
+                fp_abs_a = sm1_l_m20(insn); fp_neg_a = sm1_l_m29(insn);
+                dst_reg(!sm1_l_width(insn));
+                slot_a(!sm1_l_m14(insn));
             end
-            // the SFU: op = sec (RCP32: 0); RRO's w1[14] picks presin / preex2; no SFU or RRO form writes $c
+            // the SFU: op = sec (RCP32: SFU_RCP); RRO's m14 picks presin / preex2; no SFU or RRO form writes $c
             SM1_FAM_SFU, SM1_FAM_RRO: begin
-                unit = U_SFU;
                 cwe = 1'b0;
                 dst_reg(1'b0);
                 if (shortf) begin
-                    sfu_op = 3'd0;
-                    fp_abs_a = w0[15]; fp_neg_a = w0[22];
+                    sfu_op = SFU_RCP;
+                    fp_abs_a = sm1_s_m15(insn); fp_neg_a = sm1_s_m22(insn);
                     a_kind = K_REG; a_val = {25'd0, s1_f};
                 end else begin
-                    sfu_op = (family == SM1_FAM_RRO) ? (w1[14] ? SFU_PREEX2 : SFU_PRESIN) : w1[31:29];
-                    fp_abs_a = w1[20]; fp_neg_a = w1[26]; fp_sat = w1[27];
+                    sfu_op = (family == SM1_FAM_RRO) ? (sm1_l_m14(insn) ? SFU_PREEX2 : SFU_PRESIN) : sm1_l_sec(insn);
+                    fp_abs_a = sm1_l_m20(insn); fp_neg_a = sm1_l_m26(insn); fp_sat = sm1_l_sat(insn);
                     slot_a(1'b0);
                 end
             end
-            SM1_FAM_NOP: wb_kind = 3'd6;
+            SM1_FAM_NOP: wb_kind = WB_NONE;
             default: begin
                 // no form of the table is left here; the mechanism stays for additions
                 unimpl = 1'b1;
-                wb_kind = 3'd6;
+                wb_kind = WB_NONE;
             end
         endcase
         // the first memory operand owns the address register and the post-increment (ENV-DIS)

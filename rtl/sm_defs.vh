@@ -1,5 +1,8 @@
-// Encodings shared by the SM's modules (rtl/README.md). A module uses a few of them; the rest are
+// Encodings shared by the SM's modules (rtl/README.md); those the testbench shares too come from
+// golden/hw.py through the generated sm_hw.vh. A module uses a few of them; the rest are
 // unused there by design, hence the lint pragma.
+`include "sm_hw.vh"  // shared with the testbench: micro-ops, units, write-back kinds, error codes (golden/hw.py)
+
 /* verilator lint_off UNUSEDPARAM */
 
 localparam integer SHARED_BYTES = 16384;  // shared memory per block
@@ -8,26 +11,11 @@ localparam integer SHARED_BYTES = 16384;  // shared memory per block
 localparam [3:0] K_NONE = 4'd0, K_REG = 4'd1, K_HALF = 4'd2, K_SHARED = 4'd3, K_CONST = 4'd4, K_IMM = 4'd5,
                  K_CREG = 4'd6, K_AREG = 4'd7, K_SREG = 4'd8;
 
-// write-back kinds (sm_decode wb_kind)
-localparam [2:0] WB_ALU = 3'd0, WB_R2C = 3'd1, WB_R2A = 3'd2, WB_ADA = 3'd3, WB_R2G = 3'd4, WB_MEM = 3'd5,
-                 WB_NONE = 3'd6;
-
-// the unit whose result and flags a pass writes back (sm_decode unit)
-localparam [1:0] U_INT = 2'd0, U_FP = 2'd1, U_SFU = 2'd2;
-
-// control operations (sm_decode ctrl_op, ISA.md 6)
-localparam [3:0] C_BRA = 4'h1, C_CAL = 4'h2, C_RET = 4'h3, C_PBK = 4'h4, C_BRK = 4'h5, C_BAR = 4'h8,
-                 C_TRAP = 4'h9, C_SSY = 4'hA;
-
 // warp states (sm_warp_sched)
 localparam [2:0] W_FREE = 3'd0, W_READY = 3'd1, W_BUSY = 3'd2, W_BAR = 3'd3, W_DONE = 3'd4;
 
 // SIMT stack entry kinds (ISA.md 6.2)
 localparam [1:0] E_BRANCH = 2'd0, E_CALL = 2'd1, E_BREAK = 2'd2, E_JOINAT = 2'd3;
-
-// error codes (the `error` port)
-localparam [3:0] ERR_NONE = 4'd0, ERR_ILLEGAL = 4'd1, ERR_FAULT = 4'd2, ERR_TRAP = 4'd3, ERR_OVERFLOW = 4'd4,
-                 ERR_STACK = 4'd5, ERR_LAUNCH = 4'd6;
 
 // states of the instruction in execute (sm_exec_ctrl)
 localparam [3:0] X_IDLE = 4'd0, X_PASS = 4'd1, X_MEM = 4'd2, X_MEMWAIT = 4'd3, X_CTRL = 4'd4, X_MARK = 4'd5,

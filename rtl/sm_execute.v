@@ -127,7 +127,7 @@ module sm_execute #(
 
     assign rf_reg_s = ls_half ? {1'b0, ls_reg[6:1]} : ls_reg;
     assign gpr_reg = (dst_kind == 2'd2) ? {1'b0, dst_idx[6:1]} : dst_idx;
-    assign gpr_half = (dst_kind == 2'd2) ? (dst_idx[0] ? 2'd2 : 2'd1) : 2'd0;
+    assign gpr_half = (dst_kind == 2'd2) ? (dst_idx[0] ? HALF_HIGH : HALF_LOW) : HALF_FULL;
     assign gpr_data = res;
     assign rec_a_mask = a_mask | inc_mask;
     assign rec_a_reg = (inc_mask != 0) ? mem_areg : adst;

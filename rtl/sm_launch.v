@@ -62,18 +62,18 @@ module sm_launch #(
 
     localparam [2:0] T_IDLE = 3'd0, T_ROUND = 3'd1, T_INIT = 3'd2, T_RUN = 3'd3, T_DONE = 3'd4;
 
-    // launch registers: 0 grid.x, 1 grid.y, 2-4 block x/y/z, 5 registers per thread, 6 user shared
-    // bytes, 7 parameter bytes, 8 local bytes per thread, 16.. parameter words
+    // launch registers (LR_*, golden/hw.py LaunchReg): grid x/y, block x/y/z, registers per thread,
+    // user shared bytes, parameter bytes, local bytes per thread, then the parameter words
     reg [31:0] lreg [0:79];
-    always @(posedge clk) if (cfg_we && cfg_sel == 2'd2) lreg[cfg_addr] <= cfg_wdata;
+    always @(posedge clk) if (cfg_we && cfg_sel == CFG_LAUNCH) lreg[cfg_addr] <= cfg_wdata;
 
-    wire [15:0] bx = lreg[2][15:0], by = lreg[3][15:0], bz = lreg[4][15:0];
-    assign nregs = lreg[5][7:0];
-    assign local_bytes = lreg[8];
+    wire [15:0] bx = lreg[LR_BLOCK_X][15:0], by = lreg[LR_BLOCK_Y][15:0], bz = lreg[LR_BLOCK_Z][15:0];
+    assign nregs = lreg[LR_REGISTERS][7:0];
+    assign local_bytes = lreg[LR_LOCAL_BYTES];
     wire [31:0] threads = bx * by * bz;
     wire [31:0] wpb = (threads + 32'd31) >> 5;                       // warps per block
-    wire [31:0] shared_per_block = 32'd16 + lreg[7] + lreg[6];
-    wire [31:0] nblocks = lreg[0] * lreg[1];
+    wire [31:0] shared_per_block = 32'd16 + lreg[LR_PARAM_BYTES] + lreg[LR_SHARED];
+    wire [31:0] nblocks = lreg[LR_GRID_X] * lreg[LR_GRID_Y];
 
     // blocks per round: limited by blocks, warps, registers and shared memory
     reg [31:0] fit;
@@ -89,7 +89,7 @@ module sm_launch #(
     reg [31:0] init_i;         // sweep step
     reg [31:0] sh_slot, sh_k;  // the block slot and row of its window that the sweep writes
     wire [31:0] round_warps = round_blocks * wpb;
-    wire [31:0] sh_rows = 32'd1 + ((lreg[7] + 32'd15) >> 4);         // header and parameter rows of a block
+    wire [31:0] sh_rows = 32'd1 + ((lreg[LR_PARAM_BYTES] + 32'd15) >> 4);         // header and parameter rows of a block
     wire [31:0] sweep_steps = (round_warps > round_blocks * sh_rows) ? round_warps : round_blocks * sh_rows;
     wire sweep_last = init_i + 32'd1 >= sweep_steps;
 
@@ -197,16 +197,16 @@ module sm_launch #(
     assign sh_init_row = sh_row[SR-1:0];
     wire [31:0] sh_block = next_block + sh_slot;  // the grid's block number
     /* verilator lint_off UNUSEDSIGNAL */
-    wire [31:0] ctaid_x = sh_block % lreg[0];  // the header keeps 16 bits
-    wire [31:0] ctaid_y = sh_block / lreg[0];
+    wire [31:0] ctaid_x = sh_block % lreg[LR_GRID_X];  // the header keeps 16 bits
+    wire [31:0] ctaid_y = sh_block / lreg[LR_GRID_X];
     /* verilator lint_on UNUSEDSIGNAL */
     integer j;
     always @* begin
         sh_init_data = 128'd0;
         if (sh_k == 32'd0)
-            sh_init_data = {ctaid_y[15:0], ctaid_x[15:0], lreg[1][15:0], lreg[0][15:0], bz, by, bx, 16'd0};
+            sh_init_data = {ctaid_y[15:0], ctaid_x[15:0], lreg[LR_GRID_Y][15:0], lreg[LR_GRID_X][15:0], bz, by, bx, 16'd0};
         else if (sh_k <= 32'd16)
             for (j = 0; j < 4; j = j + 1)
-                if ((sh_k - 1) * 16 + j * 4 < lreg[7]) sh_init_data[32 * j +: 32] = lreg[16 + (sh_k - 1) * 4 + j];
+                if ((sh_k - 1) * 16 + j * 4 < lreg[LR_PARAM_BYTES]) sh_init_data[32 * j +: 32] = lreg[{25'd0, LR_PARAMS} + (sh_k - 1) * 4 + j];
     end
 endmodule

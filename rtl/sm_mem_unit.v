@@ -161,7 +161,7 @@ module sm_mem_unit #(
     // ---- constant memory
 
     reg [31:0] cmem [0:16*CMEM_WORDS-1];
-    always @(posedge clk) if (cfg_we && cfg_sel == 2'd1) cmem[cfg_addr] <= cfg_wdata;
+    always @(posedge clk) if (cfg_we && cfg_sel == CFG_CMEM) cmem[cfg_addr] <= cfg_wdata;
     // a word the host never wrote reads 0, as in the model (not X: kernels read banks they do not load)
     integer ck;
     initial for (ck = 0; ck < 16 * CMEM_WORDS; ck = ck + 1) cmem[ck] = 32'd0;
@@ -224,12 +224,7 @@ module sm_mem_unit #(
                     mem_req_we <= ls_store;
                     mem_req_local <= ls_local;
                     mem_req_addr <= {addr[31:2], 2'b00};
-`ifdef MUTANT_BYTE_ENABLE
-                    // mutant for tests/test_mutants.py: byte and half stores enable the low byte lanes whatever the address
-                    mem_req_be <= (ls_bytes == 5'd1) ? 4'b0001 : (ls_bytes == 5'd2) ? 4'b0011 : 4'b1111;
-`else
                     mem_req_be <= (ls_bytes == 5'd1) ? (4'b0001 << addr[1:0]) : (ls_bytes == 5'd2) ? (4'b0011 << addr[1:0]) : 4'b1111;
-`endif
                     mem_req_wdata <= rf_data << (8 * addr[1:0]);
                     mem_req_tag <= {m_part[1:0], m_lane};
                     if (!ls_store) m_out <= m_out + 8'd1;

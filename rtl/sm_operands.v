@@ -49,8 +49,8 @@ module sm_operands #(
     output reg  [NUM_SP-1:0]    oob,          // a lane's shared or constant operand is out of range
     output reg  [31:0]          guard
 );
-`include "sm1_isa.vh"
 `include "sm_defs.vh"
+`include "sm1_isa.vh"
 
     // a half register is read as its full register
     assign rf_reg_a = (a_kind == K_HALF) ? {1'b0, a_val[6:1]} : a_val[6:0];
@@ -60,12 +60,7 @@ module sm_operands #(
     integer gl;
     always @* begin
         for (gl = 0; gl < 32; gl = gl + 1)
-`ifdef MUTANT_PREDICATE
-            // mutant for tests/test_mutants.py: the NE condition (~Z) is taken as always true
-            guard[gl] = pcond == 5'h05 || SM1_COND_TABLE[{pcond, cc_regs[{preg, 5'd0} * 4 + gl * 4 +: 4]}];
-`else
             guard[gl] = SM1_COND_TABLE[{pcond, cc_regs[{preg, 5'd0} * 4 + gl * 4 +: 4]}];
-`endif
     end
 
     // the byte address of a memory operand: offset, $a + offset, or $a with post-increment; offsets
@@ -163,12 +158,7 @@ module sm_operands #(
                                                   a_regs[{c_val[2:0], 5'd0} * 16 + olane * 16 +: 16], physid, cycle));
             oob[ol] = out_of_range(a_kind, addr_a[ol], a_size) || out_of_range(b_kind, addr_b[ol], b_size) ||
                       out_of_range(c_kind, addr_c[ol], c_size);
-`ifdef MUTANT_CARRY
-            // mutant for tests/test_mutants.py: the carry register select is inverted (64-bit addc reads $c0)
-            cin[ol] = cc_regs[(carry_reg ? 32'd0 : {25'd0, preg, 5'd0}) * 4 + olane * 4 + 2];
-`else
             cin[ol] = cc_regs[(carry_reg ? {25'd0, preg, 5'd0} : 32'd0) * 4 + olane * 4 + 2];
-`endif
         end
     end
 endmodule

@@ -60,6 +60,7 @@ module sm_simt #(
     output reg  [NUM_WARPS-1:0]   release_bar
 );
 `include "sm_defs.vh"
+`include "sm1_isa.vh"
 
     reg [31:0] w_exited [0:NUM_WARPS-1];
     reg [31:0] w_broke [0:NUM_WARPS-1];
@@ -112,7 +113,7 @@ module sm_simt #(
         exited_next = exited; broke_next = broke; ret_next = ret;
         if (x_state == X_CTRL) begin
             case (ctrl_op)
-                C_BRA: begin
+                SM1_CTRL_BRA: begin
                     pc_we = 1'b1;
                     if (taken == x_active) pc_next = target;
                     else if (taken != 32'd0) begin
@@ -127,34 +128,34 @@ module sm_simt #(
                         end
                     end
                 end
-                C_CAL, C_PBK, C_SSY: begin
+                SM1_CTRL_CAL, SM1_CTRL_PBK, SM1_CTRL_SSY: begin
                     if (sp32 == STACK_DEPTH) begin
                         fault = 1'b1; fault_code = ERR_OVERFLOW;
                     end else begin
                         push = 1'b1;
-                        push_kind = (ctrl_op == C_CAL) ? E_CALL : (ctrl_op == C_PBK) ? E_BREAK : E_JOINAT;
-                        push_pc = (ctrl_op == C_CAL) ? x_pc + 24'd8 : target;
+                        push_kind = (ctrl_op == SM1_CTRL_CAL) ? E_CALL : (ctrl_op == SM1_CTRL_PBK) ? E_BREAK : E_JOINAT;
+                        push_pc = (ctrl_op == SM1_CTRL_CAL) ? x_pc + 24'd8 : target;
                         push_mask = x_active;
-                        pc_we = 1'b1; pc_next = (ctrl_op == C_CAL) ? target : x_pc + 24'd8;
+                        pc_we = 1'b1; pc_next = (ctrl_op == SM1_CTRL_CAL) ? target : x_pc + 24'd8;
                     end
                 end
-                C_RET: begin  // with a CALL entry the threads return, without one they exit
+                SM1_CTRL_RET: begin  // with a CALL entry the threads return, without one they exit
                     if (has_call) ret_next = ret | taken;
                     else exited_next = exited | taken;
                     active_we = 1'b1; active_next = x_active & ~taken;
                     pc_we = 1'b1;
                 end
-                C_BRK: begin
+                SM1_CTRL_BRK: begin
                     if (!has_break) begin fault = 1'b1; fault_code = ERR_STACK; end
                     broke_next = broke | taken;
                     active_we = 1'b1; active_next = x_active & ~taken;
                     pc_we = 1'b1;
                 end
-                C_BAR: begin  // arrive and wait
+                SM1_CTRL_BAR: begin  // arrive and wait
                     bar_set = 1'b1;
                     pc_we = 1'b1;
                 end
-                C_TRAP: begin fault = 1'b1; fault_code = ERR_TRAP; end
+                SM1_CTRL_TRAP: begin fault = 1'b1; fault_code = ERR_TRAP; end
                 default: begin fault = 1'b1; fault_code = ERR_ILLEGAL; end
             endcase
         end else if (mark) begin
@@ -168,12 +169,7 @@ module sm_simt #(
                     pop = 1'b1;
                     if (top_kind == E_BRANCH) begin
                         pc_next = top_pc;
-`ifdef MUTANT_DIVERGENCE
-                        // mutant for tests/test_mutants.py: a join popping a branch entry keeps the lanes of the side that finished
-                        active_we = 1'b1; active_next = cur_active;
-`else
                         active_we = 1'b1; active_next = top_mask & ~exited;
-`endif
                     end else if (top_kind == E_JOINAT) begin
                         active_we = 1'b1; active_next = top_mask & ~(exited | broke | ret);
                     end else begin fault = 1'b1; fault_code = ERR_STACK; end

@@ -1,4 +1,5 @@
 `timescale 1ns / 1ps
+`include "sm_commit_port.vh"
 // The SM: instances of its units and their wiring (rtl/README.md has the ports, the block diagram
 // and which module owns what). Semantics are the g80 profile of ../shared/reference/ISA.md. One
 // instruction per warp is in flight and instructions commit in execute order.
@@ -38,38 +39,8 @@ module sm_top #(
     input  wire          mem_rsp_valid,
     input  wire [6:0]    mem_rsp_tag,
     input  wire [31:0]   mem_rsp_data,
-    // commit port
-    output wire          commit_valid,
-    output wire [3:0]    commit_cta,
-    output wire [4:0]    commit_warp,
-    output wire [31:0]   commit_seq,
-    output wire [23:0]   commit_pc,
-    output wire [63:0]   commit_insn,
-    output wire          commit_long,
-    output wire [31:0]   commit_active,
-    output wire [31:0]   commit_exec,
-    output wire          commit_gpr_we,
-    output wire [6:0]    commit_gpr_reg,
-    output wire [1:0]    commit_gpr_half,
-    output wire [2:0]    commit_gpr_count,
-    output wire [4095:0] commit_gpr_data,
-    output wire          commit_cc_we,
-    output wire [1:0]    commit_cc_reg,
-    output wire [127:0]  commit_cc_data,
-    output wire          commit_a_we,
-    output wire [2:0]    commit_a_reg,
-    output wire [511:0]  commit_a_data,
-    output wire          commit_mem_we,
-    output wire [1:0]    commit_mem_space,
-    output wire [4:0]    commit_mem_size,
-    output wire [31:0]   commit_mem_lanes,
-    output wire [1023:0] commit_mem_addr,
-    output wire [4095:0] commit_mem_data,
-    output wire [23:0]   commit_next_pc,
-    output wire [31:0]   commit_next_mask,
-    output wire          commit_done,
-    output wire          commit_barrier,
-    output wire          commit_unimpl
+    // commit port: its fields and widths are golden/hw.py COMMIT_FIELDS (rtl/README.md, "Ports")
+    `SM_COMMIT_PORTS(output wire)
 );
 
     localparam integer WB = $clog2(NUM_WARPS);
@@ -367,15 +338,6 @@ module sm_top #(
         .unimpl(d_unimpl), .x_active(x_active), .exec_mask(exec_mask),
         .wb_kind(d_wb_kind), .ls_reg(d_ls_reg), .ls_bytes(d_ls_bytes), .ls_local(d_ls_local),
         .next_pc(pc_after), .next_mask(active_after), .bar_wait(bar_after), .retire_state(retire_state),
-        .commit_valid(commit_valid), .commit_cta(commit_cta), .commit_warp(commit_warp), .commit_seq(commit_seq),
-        .commit_pc(commit_pc), .commit_insn(commit_insn), .commit_long(commit_long), .commit_active(commit_active),
-        .commit_exec(commit_exec), .commit_gpr_we(commit_gpr_we), .commit_gpr_reg(commit_gpr_reg),
-        .commit_gpr_half(commit_gpr_half), .commit_gpr_count(commit_gpr_count), .commit_gpr_data(commit_gpr_data),
-        .commit_cc_we(commit_cc_we), .commit_cc_reg(commit_cc_reg), .commit_cc_data(commit_cc_data),
-        .commit_a_we(commit_a_we), .commit_a_reg(commit_a_reg), .commit_a_data(commit_a_data),
-        .commit_mem_we(commit_mem_we), .commit_mem_space(commit_mem_space), .commit_mem_size(commit_mem_size),
-        .commit_mem_lanes(commit_mem_lanes), .commit_mem_addr(commit_mem_addr), .commit_mem_data(commit_mem_data),
-        .commit_next_pc(commit_next_pc), .commit_next_mask(commit_next_mask), .commit_done(commit_done),
-        .commit_barrier(commit_barrier), .commit_unimpl(commit_unimpl)
+        `SM_COMMIT_CONNECT
     );
 endmodule

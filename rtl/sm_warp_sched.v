@@ -58,7 +58,7 @@ module sm_warp_sched #(
 `include "sm_defs.vh"
 
     reg [31:0] imem [0:IMEM_WORDS-1];
-    always @(posedge clk) if (cfg_we && cfg_sel == 2'd0) imem[cfg_addr] <= cfg_wdata;
+    always @(posedge clk) if (cfg_we && cfg_sel == CFG_IMEM) imem[cfg_addr] <= cfg_wdata;
 
     reg [2:0]  w_state [0:NUM_WARPS-1];
     reg [23:0] w_pc [0:NUM_WARPS-1];

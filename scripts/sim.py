@@ -31,7 +31,7 @@ def main() -> int:
     ap.add_argument("--profile", default="g80", choices=["g80", "flexgrip"])
     ap.add_argument("--waves", action="store_true", help="record FST waveforms in the first run")
     ap.add_argument("--no-waves", action="store_true", help="do not rerun a failing test with waveforms")
-    ap.add_argument("--defines", default="", help="comma-separated Verilog defines (e.g. a MUTANT_* variant)")
+    ap.add_argument("--defines", default="", help="comma-separated Verilog defines, or MUTANT_* variants of the RTL (tb/mutants.py)")
     ap.add_argument("--waive", default="", choices=["", "none"], help="none: no waivers for the DUT's known behaviours (golden/flexgrip_findings.py)")
     args = ap.parse_args()
     try:

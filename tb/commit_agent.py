@@ -15,21 +15,20 @@ from typing import ClassVar
 from cocotb.triggers import ReadOnly, RisingEdge
 from cocotb_bus.monitors import BusMonitor
 
+from golden.hw import commit_field_names, commit_qualified
+
 from .dut import UnknownValue
 from .mem_agent import Cycles
 
-# commit port fields after the `commit_` prefix, in rtl/README.md order
-FIELDS = (
-    "cta", "warp", "seq", "pc", "insn", "long", "active", "exec",
-    "gpr_we", "gpr_reg", "gpr_half", "gpr_count", "gpr_data",
-    "cc_we", "cc_reg", "cc_data", "a_we", "a_reg", "a_data",
-    "mem_we", "mem_space", "mem_size", "mem_lanes", "mem_addr", "mem_data",
-    "next_pc", "next_mask", "done", "barrier", "unimpl",
-)  # fmt: skip
+# commit port fields after the `commit_` prefix, in port order (golden/hw.py, from which the RTL's
+# port declarations are generated too)
+FIELDS = commit_field_names()
 
 
 @dataclass
 class RtlCommit:
+    """One record of the commit port: the cycle, then FIELDS in order (tests/test_rtl_constants.py checks)."""
+
     cycle: int
     cta: int
     warp: int
@@ -64,12 +63,7 @@ class RtlCommit:
 
 
 # fields that carry meaning only while their write enable is 1 (don't-care otherwise, like a bus's data)
-QUALIFIED = {
-    "gpr_we": ("gpr_reg", "gpr_half", "gpr_count", "gpr_data"),
-    "cc_we": ("cc_reg", "cc_data"),
-    "a_we": ("a_reg", "a_data"),
-    "mem_we": ("mem_space", "mem_size", "mem_lanes", "mem_addr", "mem_data"),
-}
+QUALIFIED = commit_qualified()
 
 
 class CommitMonitor(BusMonitor):

@@ -22,7 +22,7 @@ class LockstepConfig:
     num_sp: int = 8
     seed: int = 1  # draws memory latency and back-pressure
     profile: str = "g80"  # golden-model semantics
-    defines: tuple[str, ...] = ()  # HDL defines, e.g. a MUTANT_* variant of the RTL
+    defines: tuple[str, ...] = ()  # HDL defines, or a MUTANT_* variant of the RTL (tb/mutants.py)
     max_latency: int = 8  # memory response latency 1..max_latency cycles
     ready_p: float = 0.8  # probability that the memory port accepts a request in a cycle
     max_mismatches: int = 1  # mismatches let through before the run ends

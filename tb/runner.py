@@ -14,6 +14,8 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
+from . import mutants
+
 ROOT = Path(__file__).resolve().parents[1]
 RTL = ROOT / "rtl"
 BUILD = ROOT / "build" / "sim"
@@ -93,13 +95,15 @@ def _inputs_digest(files: FileList) -> str:
 @cache
 def build(sim: str, toplevel: str, files: FileList | tuple[str, ...], parameters: tuple[tuple[str, object], ...] = (), waves: bool = False,
           defines: tuple[str, ...] = ()) -> Path:  # fmt: skip
-    """Build `toplevel` from `files` (a FileList, or names of files in rtl/) once per argument set."""
+    """Build `toplevel` from `files` (a FileList, or names of files in rtl/) once per argument set.
+    `defines` are Verilog defines, or names of broken variants of the RTL (tb/mutants.py)."""
     from cocotb_tools.runner import get_runner
 
     files = _files(files)
 
     _environment(sim)
-    tag = "_".join([f"{k}{v}" for k, v in parameters] + list(defines)) or "default"
+    mutant_names, defines = mutants.split_defines(defines)
+    tag = "_".join([f"{k}{v}" for k, v in parameters] + list(mutant_names) + list(defines)) or "default"
     # RTL_CODE_COVERAGE=1 (make coverage COVERAGE_CODE=1): Verilator line/branch/expression/toggle
     # coverage; the run writes coverage.dat into its test directory. A build of its own (slower model).
     code_cov = sim == "verilator" and os.environ.get("RTL_CODE_COVERAGE") == "1"
@@ -114,6 +118,8 @@ def build(sim: str, toplevel: str, files: FileList | tuple[str, ...], parameters
     # pytest-xdist workers may build the same design at once: one builds, the others wait and reuse it
     with open(build_dir.parent / f".{build_dir.name}.lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
+        if mutant_names:  # a broken variant builds from patched copies of the sources (tb/mutants.py)
+            files = FileList(tuple(mutants.apply(mutant_names, list(files.sources), build_dir / "rtl")), files.includes)
         digest, stamp = _inputs_digest(files), build_dir / ".inputs.sha256"
         changed = not stamp.exists() or stamp.read_text() != digest
         runner.build(

@@ -7,11 +7,13 @@ import random
 import cocotb
 from cocotb.triggers import Timer
 
+from golden.hw import Unit
 from golden.isa import FORMS, IllegalInstruction, decode
 
 FORM_ID = {f.name: i for i, f in enumerate(FORMS, 1)}
 FAMILY_ID = {name: i for i, name in enumerate(sorted({f.family for f in FORMS}))}
 FAMILY_OF_ID = {i: FAMILY_ID[f.family] for i, f in enumerate(FORMS, 1)}
+UNIT_OF_ID = {i: Unit.of(f.unit) for i, f in enumerate(FORMS, 1)}
 
 
 def python_form(word: int) -> int:
@@ -42,7 +44,8 @@ async def decode_matches_table(dut) -> None:
         dut.insn.value = word
         await Timer(1, "ns")
         got, want = int(dut.form.value), python_form(word)
-        family = int(dut.family.value)
-        if got != want or family != FAMILY_OF_ID.get(want, 63):
-            mismatches.append(f"{word:016x}: rtl form {got} family {family}, table form {want} family {FAMILY_OF_ID.get(want, 63)}")
+        family, unit = int(dut.family.value), int(dut.unit.value)
+        want_family, want_unit = FAMILY_OF_ID.get(want, 63), UNIT_OF_ID.get(want, Unit.INT)
+        if got != want or family != want_family or unit != want_unit:
+            mismatches.append(f"{word:016x}: rtl form {got} family {family} unit {unit}, table form {want} family {want_family} unit {want_unit}")
     assert not mismatches, "\n".join(mismatches[:20])

@@ -25,14 +25,14 @@ import cocotb
 from cocotb.triggers import Timer
 
 from golden.arith import fp
+from golden.hw import FpOp
 from golden.vectors import FP_OPS, Vector, fp_operation, read_vectors
 from tb.vector_tally import Tally, vector_paths
 
 ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_VECTORS = ROOT / "testdata" / "vectors" / "fp32.txt"
 
-# sm1_fp_alu's op codes (its header comment)
-OP = {"fadd": 0, "fmul": 1, "fmad": 2, "fmin": 3, "fmax": 4, "fset": 5, "fslct": 6, "f2i": 7, "i2f": 8, "f2f": 9}
+OP = {op.name.lower(): int(op) for op in FpOp}  # sm1_fp_alu's op codes (golden/hw.py)
 RND = {"rn": 0, "rm": 1, "rp": 2, "rz": 3}  # the unit's rnd input (the instruction's rounding field)
 F2I_DST = {"u32": (0, 1), "s32": (1, 1), "u16": (0, 0), "s16": (1, 0)}  # (sgn, wide)
 # I2F source type = the srct field (ISA.md 4.3): 8-bit types have two encodings (from a half / a full register)

@@ -17,9 +17,10 @@ from cocotb.triggers import Timer
 
 import golden
 from golden.arith import intops
+from golden.hw import AluOp
 from golden.vectors import Vector, read_vectors
 
-OP = {"add": 0, "mul16": 1, "mul24": 2, "mad": 3, "sad": 4, "set": 5, "min": 6, "max": 7, "shl": 8, "shr": 9, "lop": 10, "i2i": 11, "pass": 12}
+OP = {op.name.lower(): int(op) for op in AluOp}  # sm1_int_alu's op codes (golden/hw.py)
 ADDOP = {"add": 0, "sub": 1, "subr": 2, "addc": 3}
 MAD_KIND = {"u16": 0, "s16": 1, "sat.s16": 2, "u24": 3, "s24": 4, "sat.s24": 5, "hi.u24": 6, "hi.s24": 7, "sat.hi.s24": 8}
 LOP = {"and": 0, "or": 1, "xor": 2, "mov2": 3}

@@ -26,14 +26,16 @@ import numpy as np
 from cocotb.triggers import Timer
 
 from golden.arith import sfu
+from golden.hw import SfuOp
 from golden.vectors import SFU_OPS, Vector, read_vectors, sfu_operation
 from tb.vector_tally import Tally, vector_paths
 
 ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_VECTORS = ROOT / "testdata" / "vectors" / "sfu.txt"
 
-# sm1_sfu's op codes (its header): the SFU subop, RRO in the two free codes
-OP = {"rcp": 0, "presin": 1, "rsqrt": 2, "lg2": 3, "sin": 4, "cos": 5, "ex2": 6, "preex2": 7}
+# the vector files' op names -> sm1_sfu's op codes (golden/hw.py)
+OP = {"rcp": SfuOp.RCP, "presin": SfuOp.PRESIN, "rsqrt": SfuOp.RSQ, "lg2": SfuOp.LG2, "sin": SfuOp.SIN, "cos": SfuOp.COS,
+      "ex2": SfuOp.EX2, "preex2": SfuOp.PREEX2}  # fmt: skip
 CODE_OPS = ("sin", "cos", "ex2")  # take a raw RRO code: the unit must ignore abs/neg
 
 

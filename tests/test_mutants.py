@@ -1,13 +1,14 @@
 """A passing lock-step run must mean something: deliberately broken RTL variants must fail, at the right PC.
 
-Each `MUTANT_*` define (rtl/README.md, "Mutation hooks") compiles a small realistic bug into the
-RTL. The run must be reported as a mismatch at the first instruction where the bug changes what
+Each `MUTANT_*` variant (tb/mutants.py; rtl/README.md, "Mutants") builds a small realistic bug into a
+copy of the RTL. The run must be reported as a mismatch at the first instruction where the bug changes what
 the SM does. That instruction is worked out here from the program and an independent run of the
 golden model (what the instruction is, which lanes it touches), not from the failing run.
 """
 
 from __future__ import annotations
 
+import difflib
 import re
 from collections.abc import Callable
 
@@ -19,6 +20,33 @@ from golden.profile import G80
 from golden.program import load_program
 from golden.run import build
 from tb.lockstep import LockstepRun, run_lockstep
+from tb.mutants import VARIANTS, MutantError, apply, split_defines
+
+
+def test_production_rtl_has_no_bug_hooks() -> None:
+    for path in (ROOT / "rtl").rglob("*.v*"):
+        assert "MUTANT" not in path.read_text(encoding="utf-8").upper(), f"{path}: a mutant hook in production RTL"
+
+
+@pytest.mark.parametrize("name", sorted(VARIANTS))
+def test_each_mutant_changes_one_place_of_its_file(name: str, tmp_path) -> None:
+    m = VARIANTS[name]
+    src = ROOT / "rtl" / m.file
+    (out,) = apply([name], [src], tmp_path)
+    before, after = src.read_text().splitlines(), out.read_text().splitlines()
+    edits = [op for op in difflib.SequenceMatcher(None, before, after).get_opcodes() if op[0] != "equal"]
+    assert len(edits) == 1, f"{name}: {edits}"
+
+
+def test_a_mutant_that_no_longer_applies_says_so(tmp_path) -> None:
+    src = tmp_path / "src" / VARIANTS["MUTANT_CARRY"].file
+    src.parent.mkdir()
+    src.write_text("module sm_operands; endmodule\n")
+    with pytest.raises(MutantError, match=r"MUTANT_CARRY: its original text occurs 0 times in rtl/sm_operands.v"):
+        apply(["MUTANT_CARRY"], [src], tmp_path / "out")
+    with pytest.raises(MutantError, match="unknown mutant MUTANT_NOPE"):
+        split_defines(["MUTANT_NOPE"])
+    assert split_defines(["MUTANT_CARRY", "FOO"]) == (("MUTANT_CARRY",), ("FOO",))
 
 
 def commits(program: str) -> list[Commit]:

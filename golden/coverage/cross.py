@@ -45,7 +45,7 @@ from ..isa.syntax import Dst, Imm, Mods, Src
 from ..isa.table import FORMS, MARK, SameAs, ShiftCount
 from ..state import BRANCH, BREAK, CALL, JOINAT
 from .db import Coverage
-from .model import FLAG_NAMES, FP_RESULT_FAMILIES, FP_RESULTS, INT_RESULTS, NO_CARRY_OVERFLOW, Group, Model, _Builder, _predicable
+from .model import FLAG_NAMES, FP_RESULTS, INT_RESULTS, NO_CARRY_OVERFLOW, Group, Model, _Builder, _predicable
 from .sample import plan_word
 
 XFORMAT = "g80-sm1-coverage-cross"
@@ -211,7 +211,7 @@ def _form_group(b: _Builder, form: Form) -> None:
         _point(b, g, "dst WAW", "WAW", list(DISTANCES), lambda s: s.waw, doc="distance to the latest write of the destination register")
     writes_gpr = any(isinstance(op, Dst) for op in form.operands)
     if writes_gpr and "cdst" in form.fields:
-        results = list(FP_RESULTS if form.family in FP_RESULT_FAMILIES else INT_RESULTS)
+        results = list(FP_RESULTS if form.float_result else INT_RESULTS)
         names = [f"{r} x {fv}" for r in results for fv in FLAG_VALUES]
         ex: dict[str, str] = {}
         reason = NO_CARRY_OVERFLOW.get(form.family)
@@ -219,7 +219,7 @@ def _form_group(b: _Builder, form: Form) -> None:
             ex.update({n: reason for n in names if n.endswith(("C=1", "O=1"))})
         if form.family == "fslct":
             ex.update(dict.fromkeys(FSLCT_SZ_EXCLUDED, FSLCT_SZ))
-        elif form.family in FP_RESULT_FAMILIES and form.family in NO_CARRY_OVERFLOW:
+        elif form.float_result and form.family in NO_CARRY_OVERFLOW:
             ex.update(dict.fromkeys(FP_SZ_EXCLUDED, FP_SZ))
         elif form.family in NO_CARRY_OVERFLOW and form.family not in ("fset",):
             ex.update(dict.fromkeys(INT_SZ_EXCLUDED, INT_SZ))
@@ -394,7 +394,7 @@ class CrossCoverage(Coverage):
             last = w.last.get(first.index)
             s.waw = [_distance(w.n, last[0] if last else None)]
             if c.cc and e:
-                fp = form.family in FP_RESULT_FAMILIES
+                fp = form.float_result
                 half = first.half is not None
                 pairs = set()
                 for lane in _lanes(e):

@@ -122,7 +122,6 @@ GUARD_GROUP, SIMT_GROUP = "GUARD", "SIMT"
 # ---------------------------------------------------------------------------------------------
 # Semantic facts used for exclusions (with the reference that states them)
 
-FP_RESULT_FAMILIES = frozenset({"fadd", "fmul", "fmad", "fminmax", "fslct", "i2f", "f2f", "sfu"})
 NO_CARRY_OVERFLOW = {  # families whose $c write has C = O = 0
     "imul": "IMUL flags: C = O = 0 (ISA.md 3.2)",
     "iset": "ISET flags: true -> S, false -> Z, C = O = 0 (ISA.md 3.5)",
@@ -130,7 +129,7 @@ NO_CARRY_OVERFLOW = {  # families whose $c write has C = O = 0
     "lop": "LOP flags: C = O = 0 (ISA.md 3.8)",
     "i2i": "I2I flags: C = O = 0 (ISA.md 3.9)",
     "f2i": "F2I flags: S/Z from the integer, C = O = 0 (ISA.md 4.1, 4.3)",
-    **{fam: "flags of a float result: C = O = 0 (ISA.md 4.1)" for fam in ("fadd", "fmul", "fmad", "fminmax", "fset", "fslct", "i2f", "f2f")},
+    **{f.family: "flags of an FP-unit result: C = O = 0 (ISA.md 4.1)" for f in FORMS if f.unit == "fp" and f.family != "f2i"},
 }
 RESULT_EXCLUDED: dict[str, dict[str, str]] = {  # form -> result bin -> reason
     "C2R": {"negative": "C2R returns the 4-bit flags nibble zero-extended (ISA.md 2.1)"},
@@ -397,7 +396,7 @@ def _form_group(b: _Builder, form: Form) -> Group:
     # -- result classes and flags -----------------------------------------------------------------
     writes_gpr = any(isinstance(op, Dst) for op in form.operands) or form.family in ("gld", "lld")
     if writes_gpr:
-        fp = form.family in FP_RESULT_FAMILIES
+        fp = form.float_result
         names = list(FP_RESULTS if fp else INT_RESULTS)
         b.point(g, "result", "result", names, lambda f, d, names=names: [n for n in names if d.result & RESULT_BITS[n]], dynamic=True,
                 excluded=RESULT_EXCLUDED.get(form.name), doc="class of the register written, over the executing lanes")  # fmt: skip

@@ -17,7 +17,7 @@ import numpy as np
 
 from ..commit import Commit
 from ..isa.decoder import BY_FORMAT, Instruction, decode, fmt_of
-from .model import FP_RESULT_FAMILIES, JUMPS, R_INF, R_NAN, R_NEG, R_POS, R_ZERO
+from .model import JUMPS, R_INF, R_NAN, R_NEG, R_POS, R_ZERO
 
 FULL = 0xFFFFFFFF
 
@@ -114,7 +114,7 @@ def plan_word(word: int, size: int) -> WordPlan:
         raise AssertionError(f"no form for {word:#x}")
     insn = Instruction(form, form.extract(word))
     target = insn.fields["target"] << 2 if form.name in JUMPS else None
-    return WordPlan(insn, form.family in FP_RESULT_FAMILIES, target)
+    return WordPlan(insn, form.float_result, target)
 
 
 def dyn_key(c: Commit, plan: WordPlan, stack_depth: int) -> int:

@@ -18,6 +18,9 @@ from .syntax import Cond, Fields, Mods, Operand, ParseContext, SyntaxProblem, ho
 SHORT, LONG, IMM, CTRL, SCTRL = "short", "long", "imm", "ctrl", "sctrl"
 SIZE = {SHORT: 4, SCTRL: 4, LONG: 8, IMM: 8, CTRL: 8}
 
+# Functional units (the RTL's decode takes an instruction's unit from the generated header).
+UNITS = ("int", "fp", "sfu")
+
 # Markers of long normal instructions (ISA.md 1.2): w1[1:0].
 MARK_NONE, MARK_EXIT, MARK_JOIN = 0, 1, 2
 
@@ -39,6 +42,8 @@ class Form:
     guard_default: int = conditions.ALWAYS  # the condition printed as nothing
     reg_shown: bool | Cond = False  # the guard's $c register is spelt elsewhere (.CARRYn, C2R's source)
     promote: str | None = None  # the long form a short one becomes to keep alignment
+    unit: str = "int"  # the functional unit computing the result: "int", "fp" or "sfu" (UNITS)
+    float_result: bool = False  # the register result is a float (f32, or f16 in a half register)
     doc: str = ""
     match_mask: int = field(init=False)
     match_value: int = field(init=False)
@@ -60,6 +65,8 @@ class Form:
             used |= piece.fields()
         if self.guard != "none":
             used |= {"pcond", "preg"}
+        if self.unit not in UNITS:
+            raise ValueError(f"form {self.name}: unit {self.unit!r} is not one of {UNITS}")
         missing = used - set(self.fields)
         if missing:
             raise ValueError(f"form {self.name}: spelling uses undeclared fields {sorted(missing)}")

@@ -408,6 +408,15 @@ def tex_long(name: str, sec: int, op_mods: list[Mods], *, size: bool = False, do
 # The forms
 
 
+# Per-family properties the model, the coverage model and the RTL read from the forms (Form.unit,
+# Form.float_result). Integer ALU, moves, memory and control are "int" (the RTL's integer lane or
+# no unit at all). The FP unit also computes FSET (a mask) and F2I (an integer); RRO runs on the
+# SFU but writes an RRO code (FP_SFU.md 10), not a float.
+FP_UNIT_FAMILIES = frozenset({"fadd", "fmul", "fmad", "fminmax", "fset", "fslct", "i2f", "f2i", "f2f"})
+SFU_FAMILIES = frozenset({"sfu", "rro"})
+FLOAT_RESULT_FAMILIES = frozenset({"fadd", "fmul", "fmad", "fminmax", "fslct", "i2f", "f2f", "sfu"})
+
+
 def _form(
     fmt: str,
     name: str,
@@ -447,6 +456,8 @@ def _form(
         guard_default=guard_default,
         reg_shown=reg_shown,  # type: ignore[arg-type]
         promote=promote,
+        unit="fp" if family in FP_UNIT_FAMILIES else "sfu" if family in SFU_FAMILIES else "int",
+        float_result=family in FLOAT_RESULT_FAMILIES,
         doc=doc,
     )
 

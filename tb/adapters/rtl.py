@@ -21,6 +21,7 @@ from cocotb.triggers import ClockCycles, ReadOnly, RisingEdge, ValueChange
 from cocotb_bus.drivers import BusDriver
 
 from golden.commit import Commit, MemWrite, RegWrite
+from golden.hw import CfgSel, GprHalf, LaunchReg, MemSpace, error_message
 
 from ..commit_agent import CommitMonitor, RtlCommit
 from ..config import LockstepConfig
@@ -28,12 +29,10 @@ from ..dut import DutAdapter, DutBfm, DutCommit, DutEnd, DutSink, LaunchConfig
 from ..mem_agent import Cycles, MemoryPort, TbMemory
 from ..runner import SM_FILE_LIST, build, read_file_list, run, wave_file
 
-RTL_ERRORS = {1: "illegal instruction", 2: "memory fault", 3: "TRAP", 4: "SIMT stack overflow", 5: "SIMT stack misuse", 6: "launch does not fit"}
-CFG_IMEM, CFG_CMEM, CFG_LAUNCH = 0, 1, 2
-CFG_PARAMS = 16  # launch-register index of the first parameter word
-SPACES = ("shared", "global", "local")
-HALVES = (None, "L", "H", "?")
+SPACES = {s: s.name.lower() for s in MemSpace}  # commit_mem_space -> the model's space name
+HALVES = {GprHalf.FULL: None, GprHalf.LOW: "L", GprHalf.HIGH: "H"}  # commit_gpr_half -> the model's half
 TOPLEVEL = "sm_top"
+_CLOCKED: set[int] = set()  # top levels whose clock runs in this simulation
 
 # -- commit port -> Commit ----------------------------------------------------------------------------
 
@@ -64,14 +63,14 @@ def to_dut_commit(r: RtlCommit) -> DutCommit:
                r.next_pc, r.next_mask, bool(r.done), barrier=bool(r.barrier))  # fmt: skip
     if r.gpr_we:
         data = _words32(r.gpr_data, 4)
-        half = HALVES[r.gpr_half]
+        half = HALVES.get(r.gpr_half, "?")
         c.gpr = [RegWrite("gpr", r.gpr_reg + k, data[k] * keep if k < 4 else np.zeros(32, np.uint32), half) for k in range(r.gpr_count)]
     if r.cc_we:
         c.cc = [RegWrite("cc", r.cc_reg, _narrow(r.cc_data, 4, keep))]
     if r.a_we:
         c.addr = [RegWrite("addr", r.a_reg, _narrow(r.a_data, 16, keep))]
     if r.mem_we:
-        space = SPACES[r.mem_space] if r.mem_space < len(SPACES) else f"space {r.mem_space}"
+        space = SPACES.get(r.mem_space, f"space {r.mem_space}")
         size = r.mem_size
         parts = (size + 3) // 4 if size > 4 else 1  # one record per 32-bit part, as the model's
         lanes = _keep(r.mem_lanes)
@@ -113,7 +112,9 @@ class RtlBfm(DutBfm):
 
     async def reset(self) -> None:
         dut = self.dut
-        cocotb.start_soon(Clock(dut.clk, self.cycles.period_ns, unit="ns", impl="gpi").start())  # in C: Python is not woken per clock
+        if id(dut) not in _CLOCKED:  # once per simulation: a fault campaign resets and reruns in one process (tb/faults)
+            _CLOCKED.add(id(dut))
+            cocotb.start_soon(Clock(dut.clk, self.cycles.period_ns, unit="ns", impl="gpi").start())  # in C: Python is not woken per clock
         dut.rst_n.value = 0
         dut.cfg_we.value = 0
         dut.start.value = 0
@@ -125,21 +126,23 @@ class RtlBfm(DutBfm):
 
     async def load_instructions(self, words: list[int]) -> None:
         for i, w in enumerate(words):
-            await self.cfg.send((CFG_IMEM, i, w))
+            await self.cfg.send((CfgSel.IMEM, i, w))
 
     async def load_constants(self, bank: int, offset: int, data: bytes) -> None:
         for k, word in enumerate(_words(data)):
-            await self.cfg.send((CFG_CMEM, bank << 16 | (offset // 4 + k), word))
+            await self.cfg.send((CfgSel.CMEM, bank << 16 | (offset // 4 + k), word))
 
     async def load_launch(self, launch: LaunchConfig) -> None:
         self.launch_config = launch
-        regs = [*launch.grid, *launch.block, launch.registers, launch.shared, launch.param_bytes, launch.local_bytes]
-        for k, value in enumerate(regs):
-            await self.cfg.send((CFG_LAUNCH, k, value))
+        regs = {LaunchReg.GRID_X: launch.grid[0], LaunchReg.GRID_Y: launch.grid[1], LaunchReg.BLOCK_X: launch.block[0],
+                LaunchReg.BLOCK_Y: launch.block[1], LaunchReg.BLOCK_Z: launch.block[2], LaunchReg.REGISTERS: launch.registers,
+                LaunchReg.SHARED: launch.shared, LaunchReg.PARAM_BYTES: launch.param_bytes, LaunchReg.LOCAL_BYTES: launch.local_bytes}  # fmt: skip
+        for reg, value in regs.items():
+            await self.cfg.send((CfgSel.LAUNCH, reg, value))
 
     async def load_params(self, params: bytes) -> None:
         for k, word in enumerate(_words(params)):
-            await self.cfg.send((CFG_LAUNCH, CFG_PARAMS + k, word))
+            await self.cfg.send((CfgSel.LAUNCH, LaunchReg.PARAMS + k, word))
 
     async def load_global(self, image: np.ndarray, threads: int) -> None:
         if self.launch_config is None:
@@ -166,7 +169,7 @@ class RtlBfm(DutBfm):
         dut = self.dut
         code = int(dut.error.value)
         if code:
-            return DutEnd(False, f"the RTL stopped with error {code} ({RTL_ERRORS.get(code, 'unknown')})", int(dut.error_warp.value), int(dut.error_pc.value))
+            return DutEnd(False, f"the RTL stopped with error {code} ({error_message(code)})", int(dut.error_warp.value), int(dut.error_pc.value))
         if int(dut.done.value):
             return DutEnd(True)
         return None
@@ -178,6 +181,12 @@ class RtlBfm(DutBfm):
     async def read_global(self) -> np.ndarray:
         assert self.memory is not None
         return self.memory.glob
+
+    def stop(self) -> None:
+        if self.port is not None:
+            self.port.stop()
+        if getattr(self, "monitor", None) is not None:
+            self.monitor.kill()
 
     @property
     def memory_requests(self) -> int:

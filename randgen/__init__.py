@@ -1,0 +1,6 @@
+"""Constrained-random SIMT program generator for the G80 SM (issue 16): generator, lock-step runner, shrinker."""
+
+from .config import PRESETS, Config, load
+from .generator import Prog, generate, render
+
+__all__ = ["PRESETS", "Config", "Prog", "generate", "load", "render"]

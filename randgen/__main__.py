@@ -1,0 +1,143 @@
+"""python -m randgen: generate constrained-random programs, run them in lock-step, shrink failures.
+
+    python -m randgen gen --seed N [--count K] [--preset P] [--config F.toml] [--set knob=value ...] [-o DIR]
+    python -m randgen run --seed N [--count K] [--preset P] [--config F.toml] [--set ...]
+                          [--sim icarus|verilator|golden] [--num-sp 8|16|32] [--dut rtl] [--defines MUTANT_X]
+                          [--shrink] [--stop-on-fail] [--waves]
+
+`run` prints one line per program and `N passed, M failed`; a failing program is kept in
+build/random/failures/ with the command that regenerates and reruns it, and with --shrink a
+reduced program that fails the same way is written next to it (`<name>.min.sass`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+from .config import PRESETS, load, parse_set
+from .generator import Prog, generate, render
+from .run import OUT, Outcome, keep_failure, run_golden, run_rtl, write_program
+from .shrink import shrink, size
+
+
+def _parser() -> argparse.ArgumentParser:
+    ap = argparse.ArgumentParser(prog="python -m randgen", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    for name in ("gen", "run"):
+        p = sub.add_parser(name)
+        p.add_argument("--seed", type=int, default=1, help="first seed")
+        p.add_argument("--count", type=int, default=1, help="programs: seeds SEED .. SEED+COUNT-1")
+        p.add_argument("--preset", default="default", help=f"one of {', '.join(PRESETS)}")
+        p.add_argument("--config", help="a TOML file of knobs (may name a preset)")
+        p.add_argument("--set", action="append", default=[], metavar="KNOB=VALUE", help="override one knob (TOML value)")
+        p.add_argument("--knobs", default="", help='several knobs, separated by ";" (make\'s KNOBS="length=40; mix={iadd=15}")')
+        p.add_argument("-o", "--out", type=Path, default=OUT, help="where programs are written")
+    r = sub.choices["run"]
+    r.add_argument("--sim", default="verilator", help="icarus, verilator (default), another simulator of the DUT, or golden (the model alone)")
+    r.add_argument("--num-sp", type=int, default=8, choices=[8, 16, 32])
+    r.add_argument("--dut", default="rtl")
+    r.add_argument("--defines", default="", help="comma-separated Verilog defines (a MUTANT_* variant)")
+    r.add_argument("--shrink", action="store_true", help="reduce each failure to a small program that fails the same way")
+    r.add_argument("--shrink-budget", type=int, default=150, help="most runs one shrink may take")
+    r.add_argument("--stop-on-fail", action="store_true", help="stop at the first failing program")
+    r.add_argument("--baseline", action="store_true",
+                   help="with --defines: rerun each failure without the defines; a failure the unmodified RTL shares is not the mutant's")
+    r.add_argument("--waves", action="store_true", help="rerun a failure with waveforms")
+    r.add_argument("--cov", type=Path, help="with --sim golden: write functional coverage of each program to this folder")
+    return ap
+
+
+def _rerun(args: argparse.Namespace, seed: int) -> str:
+    cmd = f"make random SEED={seed} COUNT=1 PRESET={args.preset}"
+    if args.config:
+        cmd += f" CONFIG={args.config}"
+    if args.set:
+        cmd += " KNOBS='" + "; ".join(args.set) + "'"
+    if args.sim != "golden":
+        cmd += f" SIM={args.sim} NUM_SP={args.num_sp}"
+        if args.dut != "rtl":
+            cmd += f" DUT={args.dut}"
+        if args.defines:
+            cmd += f" DEFINES={args.defines}"
+    else:
+        cmd += " SIM=golden"
+    return cmd
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    args.set += [k.strip() for k in args.knobs.split(";") if k.strip()]
+    try:
+        preset, cfg = load(args.preset, args.config, parse_set(args.set))
+    except (ValueError, OSError) as e:
+        print(f"randgen: {e}", file=sys.stderr)
+        return 2
+    args.preset = preset
+    seeds = range(args.seed, args.seed + args.count)
+    if args.cmd == "gen":
+        for s in seeds:
+            print(write_program(s, cfg, preset, args.out))
+        return 0
+    defines = tuple(d for d in args.defines.split(",") if d)
+
+    def execute(path: Path) -> Outcome:
+        if args.sim == "golden":
+            return run_golden(path, args.cov)
+        return run_rtl(path, args.sim, args.num_sp, defines, args.dut, args.waves)
+
+    passed = failed = skipped = 0
+    t0 = time.perf_counter()
+    commits = 0
+    for s in seeds:
+        tree = generate(s, cfg, preset)
+        args.out.mkdir(parents=True, exist_ok=True)
+        path = args.out / f"{preset}_s{s}.sass"
+        path.write_text(render(tree))
+        o = execute(path)
+        commits += o.commits
+        print(o.line, flush=True)
+        if o.passed:
+            passed += 1
+            continue
+        if args.baseline and defines:
+            b = run_rtl(path, args.sim, args.num_sp, (), args.dut, False, out=args.out / "baseline" / path.stem)
+            if not b.passed:
+                print(f"  also fails without {args.defines} ({b.line.split(': ', 1)[1]}): not counted against the mutant", flush=True)
+                skipped += 1
+                continue
+        failed += 1
+        kept = keep_failure(path)
+        print(f"  kept {kept}; rerun: {_rerun(args, s)}", flush=True)
+        if args.shrink:
+            _shrink(tree, o, kept, execute, args.shrink_budget)
+        if args.stop_on_fail:
+            break
+    wall = time.perf_counter() - t0
+    also = f", {skipped} failed without the defines too" if skipped else ""
+    print(f"{passed} passed, {failed} failed{also} ({commits} {'warp-instructions' if args.sim == 'golden' else 'commits compared'}, {wall:.0f} s)")
+    return 1 if failed else 0
+
+
+def _shrink(tree: Prog, first: Outcome, kept: Path, execute, budget: int) -> None:
+    work = kept.with_suffix(".try.sass")
+    want = (first.kind, first.fields)
+
+    def fails(q: Prog) -> bool:
+        work.write_text(render(q))
+        o = execute(work)
+        return not o.passed and (o.kind, o.fields) == want
+
+    t0 = time.perf_counter()
+    small, runs = shrink(tree, fails, budget, log=lambda s: print(s, flush=True))
+    out = kept.with_suffix(".min.sass")
+    out.write_text(render(small))
+    work.unlink(missing_ok=True)
+    print(f"  shrunk: {size(tree)} -> {size(small)} items, {tree.nblocks}x{tree.nthreads} -> {small.nblocks}x{small.nthreads} threads, "
+          f"{len(render(tree).splitlines())} -> {len(render(small).splitlines())} lines in {runs} runs, {time.perf_counter() - t0:.0f} s: {out}", flush=True)  # fmt: skip
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,820 @@
+"""Constrained-random SIMT programs for the G80 SM, legal, terminating and race-free by construction.
+
+A program is generated as a tree (`Prog`: launch, main block, subroutines; blocks of `Op`, `If`,
+`Loop`, `Break`, `Call`, `Ret`, `Exchange`, `Exit` items) and rendered to the project's program
+format (golden/program.py). The shrinker edits the tree, so every program it tries is as legal as
+the generator's.
+
+Where the instructions come from: every non-control, non-texture form of the encoding table
+(golden/isa/table.py) whose family has a weight in the mix. Its fields are drawn at random (every
+modifier group, guard condition and register, `$c` write, `o[0x7f]`, `$a` and post-increment,
+constant and shared operands, immediates biased to special values), the word is decoded by the
+table, and the decoded operands are checked against the program's resources (below); a draw that
+fails the check is drawn again. No instruction spelling is written by hand except the fixed
+scaffolding (prologue, address arithmetic, control flow, dump).
+
+Resources, per thread (what makes the program legal and race-free):
+- registers: R0 (tid, launch value, read only), R1 (own slot of `out`), data registers R2..RD
+  (the only ones random code writes), then RI (`in` base), RT and RV (scratch of the templates),
+  one loop counter per nesting level;
+- shared memory: bytes 0..0x27 header and parameters (read only), then one slot of S bytes per
+  thread at SBASE + S * ltid, held in A1. Random code reads and writes only its own slot
+  (`g[A1+off]`, or `g[A2...]` right after `ADA A2, A1, 0x0` for post-increment); an `Exchange` at
+  the top level of the main block reads the slot of thread (ltid + k) mod n between two BARs;
+- local memory: bytes 0..L, written in the prologue before any read;
+- global memory: `in` and `spec` are read only (any element), `out` holds one slot per thread:
+  the dump of every data register, the four `$c` registers, A1-A3, the shared slot and the local
+  bytes, then the words random stores write. Every computed value ends up there;
+- constant banks 0 and 1 (512 bytes each, special values), `$a` never used to address them;
+- control: divergence under SSY/join, loops with per-thread trip counts from a mask, PBK/BRK,
+  CAL/RET to later subroutines (no recursion; subroutines have no loops, so no counter is shared),
+  BAR only at the top level of the main block and before any early exit; the SIMT stack depth is
+  bounded by construction.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, replace
+
+from golden.isa import FORMS, AsmError, Form, IllegalInstruction, Instruction, assemble, decode
+from golden.isa.conditions import ALWAYS, NAMES
+from golden.isa.memsyntax import MEM_SIZES
+from golden.isa.operands import ConstOperand, GlobalOperand, LocalOperand, NamedOperand, RegOperand, SharedOperand
+
+from .config import Config
+
+HDR = 0x28  # shared header (16 bytes) + three 8-byte pointer parameters (in, out, spec) under g80
+SBASE = 0x40  # first byte of the per-thread shared slots
+CONST_WORDS = 128
+CONST_BANKS = (0, 1)
+SPEC_WORDS = 64
+SHARED_BYTES = 16384
+REG_FILE = 8192
+STACK_BUDGET = 28  # SIMT stack entries a warp may reach (the model and RTL have 32)
+TEMPLATE_FAMILIES = {"gld", "gst"}
+SKIP_FAMILIES = {"control", "tex"}
+
+# Special 32-bit values: FP zeros, denormals, infinities, NaNs, rounding and conversion boundaries,
+# integer edges. Drawn for data words, constants and immediates.
+SPECIALS = [
+    0x00000000, 0x80000000, 0x00000001, 0x807FFFFF, 0x007FFFFF, 0x00800000, 0x80800000, 0x7F7FFFFF, 0xFF7FFFFF,
+    0x7F800000, 0xFF800000, 0x7FC00000, 0xFFC00000, 0x7F800001, 0x7FBFFFFF, 0x3F800000, 0xBF800000, 0x3F000000,
+    0x3FC00000, 0x40200000, 0xBFC00000, 0x3F7FFFFF, 0x3F800001, 0x4B000000, 0x4B7FFFFF, 0x4AFFFFFF, 0x4B800000,
+    0x4EFFFFFF, 0x4F000000, 0xCF000000, 0xCF000001, 0x4F800000, 0x5F000000, 0x477FE000, 0x477FF000, 0x47800000,
+    0x38800000, 0x33800000, 0x40490FDB, 0x42C80000, 0xC2FE0000, 0x43000000, 0x3E800000,
+    0x7FFFFFFF, 0xFFFFFFFF, 0x00007FFF, 0x00008000, 0x0000FFFF, 0x00010000, 0xFFFF8000, 0x80000001, 0x00FFFFFF,
+    0x01000000, 0x00000002, 0x00000003, 0x0000001F, 0x00000020, 0x00000021, 0x000000FF, 0x00000080,
+]  # fmt: skip
+
+
+def _cond_names() -> list[str]:
+    names = NAMES if isinstance(NAMES, list | tuple) else [NAMES[k] for k in sorted(NAMES)]
+    return [n for n in names if n and not n.startswith("COND")]
+
+
+def _promotable(text: str) -> bool:
+    """A 32-bit instruction left alone before a 64-bit one is assembled as its 64-bit form (README,
+    "Alignment"); keep only those whose 64-bit form can say the same."""
+    try:
+        assemble(f"{text}\nNOP\n", "<randgen>")
+    except AsmError:
+        return False
+    return True
+
+
+def _words(form: Form, word: int) -> tuple[int, ...]:
+    return (word & 0xFFFFFFFF,) if form.size == 4 else (word & 0xFFFFFFFF, word >> 32)
+
+
+# ---------------------------------------------------------------------------------------------
+# the program tree
+
+
+@dataclass
+class Op:
+    lines: list[str]  # one instruction and the scaffolding it needs (address arithmetic, $a reset)
+
+
+@dataclass
+class Cond:
+    lines: list[str]  # instructions that write the flags register
+    creg: int
+    code: str  # condition the branch tests
+
+
+@dataclass
+class If:
+    cond: Cond
+    then: list
+    els: list
+    join: str | None = None  # an ALU instruction carrying the join marker, or None for NOP.S
+
+
+@dataclass
+class Loop:
+    kind: str  # "while" (SSY, exit test at the top) or "pbk" (PBK, BRK at the bottom)
+    src: int  # register the per-thread trip count is taken from
+    mask: int  # trip count = src & mask (+1 for pbk)
+    level: int
+    creg: int
+    body: list
+
+
+@dataclass
+class Skip:  # a uniform branch (the same outcome for every lane): BRA over the body or not, no divergence
+    creg: int
+    compare: str  # the ISET condition comparing R124 with itself
+    code: str  # the condition the branch tests
+    body: list
+
+
+@dataclass
+class Break:  # BRK of the enclosing pbk loop, at the top level of its body
+    cond: Cond
+
+
+@dataclass
+class Call:
+    sub: int
+
+
+@dataclass
+class Ret:  # RET of some lanes, at the top level of a subroutine
+    cond: Cond
+
+
+@dataclass
+class Exchange:  # BAR; read the slot of thread (ltid + k) mod n; BAR
+    k: int
+    reads: list[tuple[int, int, int]]  # (size 2/4, register field value, offset in units)
+    creg: int
+    barrier: int = 0  # b0-b15
+    count: str = "0xfff"  # the whole block: 0xfff or the "all" form
+
+
+@dataclass
+class Exit:  # dump, then RET for some lanes (top level of main, after the last BAR)
+    cond: Cond
+
+
+@dataclass
+class Prog:
+    seed: int
+    preset: str
+    grid: tuple[int, int]
+    block: tuple[int, int, int]
+    data_regs: int
+    loop_levels: int
+    slot: int  # shared bytes per thread
+    local: int
+    store_words: int
+    in_words: int  # fixed at generation: random code masks indices into `in` with it
+    specials: list[int]
+    consts: dict[int, list[int]]
+    main: list
+    subs: list[list]
+    dump: bool = True  # the final dump of every thread's state (the shrinker may drop it when the failure is elsewhere)
+
+    @property
+    def nthreads(self) -> int:
+        return self.block[0] * self.block[1] * self.block[2]
+
+    @property
+    def nblocks(self) -> int:
+        return self.grid[0] * self.grid[1]
+
+
+# ---------------------------------------------------------------------------------------------
+# register and memory layout (shared by generation and rendering)
+
+
+@dataclass(frozen=True)
+class Layout:
+    data_regs: int
+    loop_levels: int
+    slot: int
+    local: int
+    store_words: int
+
+    @property
+    def last_data(self) -> int:
+        return 1 + self.data_regs
+
+    @property
+    def ri(self) -> int:
+        return self.last_data + 1
+
+    @property
+    def rt(self) -> int:
+        return self.last_data + 2
+
+    @property
+    def rv(self) -> int:
+        return self.last_data + 3
+
+    def loop_reg(self, level: int) -> int:
+        return self.last_data + 4 + level
+
+    @property
+    def registers(self) -> int:
+        return self.last_data + 4 + self.loop_levels
+
+    # out slot, in words
+    @property
+    def off_flags(self) -> int:
+        return self.data_regs
+
+    @property
+    def off_aregs(self) -> int:
+        return self.off_flags + 4
+
+    @property
+    def off_shared(self) -> int:
+        return self.off_aregs + 3
+
+    @property
+    def off_local(self) -> int:
+        return self.off_shared + self.slot // 4
+
+    @property
+    def off_store(self) -> int:
+        return -(-(self.off_local + self.local // 4) // 4) * 4
+
+    @property
+    def slot_words(self) -> int:
+        return self.off_store + self.store_words
+
+
+def layout_of(p: Prog) -> Layout:
+    return Layout(p.data_regs, p.loop_levels, p.slot, p.local, p.store_words)
+
+
+def reg_budget(threads: int) -> int:
+    warps = -(-threads // 32)
+    return min(64, REG_FILE // (warps * 32))
+
+
+def slot_budget(threads: int, want: int) -> int:
+    s = want
+    while s > 16 and SBASE + threads * s > SHARED_BYTES:
+        s //= 2
+    return s
+
+
+# ---------------------------------------------------------------------------------------------
+# instructions from the table
+
+
+class Generator:
+    def __init__(self, rng: random.Random, cfg: Config, lay: Layout, nthreads: int) -> None:
+        self.rng, self.cfg, self.lay = rng, cfg, lay
+        self.nthreads = nthreads
+        self.forms: dict[str, list[Form]] = {}
+        for f in FORMS:
+            if f.family in SKIP_FAMILIES or f.name.startswith("TEX"):
+                continue
+            self.forms.setdefault(f.family, []).append(f)
+        self.families = [fam for fam, w in cfg.mix.items() if w > 0 and fam in self.forms]
+        self.weights = [cfg.mix[fam] for fam in self.families]
+        self.flag_forms = [f for fam in self.families for f in self.forms[fam] if "cwe" in f.fields and fam not in TEMPLATE_FAMILIES]
+        self.conds = _cond_names()
+
+    # -- field values ----------------------------------------------------------------------
+
+    def special(self) -> int:
+        return self.rng.choice(SPECIALS) if self.rng.random() < self.cfg.special else self.rng.getrandbits(32)
+
+    def reg_value(self, write: bool) -> int:
+        r = self.rng
+        lay = self.lay
+        x = r.random()
+        if x < 0.45:
+            return r.randint(2, lay.last_data)  # a full data register
+        if x < 0.85:
+            return r.randint(4, 2 * lay.last_data + 1)  # a half of a data register
+        if write:
+            return r.randint(2, lay.last_data)
+        return r.choice([0, 1, 124, lay.ri, lay.rt, lay.rv, r.randint(0, lay.registers - 1)])
+
+    def draw_fields(self, form: Form, ctx: Ctx) -> dict[str, int]:
+        r, lay = self.rng, self.lay
+        f = {name: r.randint(0, bf.max_value) for name, bf in form.fields.items() if name not in form.fixed}
+        for group in form.mods:
+            _, values = r.choice(group.options)
+            f.update(values)
+        for name in ("dst", "dst7"):
+            if name in f:
+                f[name] = self.reg_value(True)
+        for name in ("src1", "src2", "src3"):
+            if name in f:
+                f[name] = self.reg_value(False)
+        if "marker" in f:
+            f["marker"] = 0
+        if "dst_o" in f:
+            f["dst_o"] = int(r.random() < 0.1)
+            if f["dst_o"]:
+                f["dst"] = 0x7F
+        if "areg" in f:
+            f["areg"] = r.choice([0, 0, 0, 1, 1, 2])
+        if "postinc" in f:
+            f["postinc"] = int(f.get("areg") == 2 and r.random() < 0.5)
+        for name in ("src2_c", "src3_c"):
+            if name in f:
+                f[name] = int(r.random() < 0.25)
+        if f.get("src2_c"):
+            f["src2"] = r.randint(0, CONST_WORDS - 1)
+        if f.get("src3_c"):
+            f["src3"] = r.randint(0, CONST_WORDS - 1)
+        if "cbank" in f:
+            f["cbank"] = r.choice(CONST_BANKS)
+        if "src1_s" in f:
+            f["src1_s"] = int(r.random() < 0.25)
+            if f["src1_s"]:
+                f["src1"] = r.randint(0, 3) << 5 | r.randint(0, 15)  # access size in src1[6:5], offset in units below
+        if "pcond" in f:
+            if r.random() < self.cfg.guard:
+                f["pcond"] = r.randint(0, 31)
+            else:
+                f["pcond"] = ALWAYS
+        if "cwe" in f:
+            f["cwe"] = int(r.random() < 0.4)
+        if "imm" in f:
+            f["imm"] = self.special() & form.fields["imm"].max_value if r.random() < 0.6 else f["imm"]
+        if "soff" in f:
+            f["soff"] = r.randint(0, lay.slot - 1)
+        if "coff" in f:
+            f["coff"] = r.randint(0, 2 * CONST_WORDS)
+        if "loff" in f:
+            f["loff"] = r.randint(0, lay.local - 1)
+        if "sreg" in f:
+            f["sreg"] = r.choice([0, *range(2, 16)])
+        if "adst" in f:
+            f["adst"] = r.choice([3, 3, 3, 0])
+        if "gspace" in f:
+            f["gspace"] = 14
+            f["src1"] = lay.rt
+        f.update(form.fixed)
+        return f
+
+    # -- the check of a decoded instruction against the program's resources -------------------
+
+    def fits(self, insn: Instruction, ctx: Ctx) -> list[str] | None:
+        """None when the instruction breaks a rule; else the scaffolding lines it needs before it."""
+        lay = self.lay
+        fam = insn.form.family
+        prefix: list[str] = []
+        size = MEM_SIZES.get(insn.fields.get("msize", -1), (None, 4, False))[1]
+        for name, op in insn.operands:
+            writes = name == "dst" or (name == "data" and fam in ("gld", "lld"))
+            if isinstance(op, RegOperand):
+                reg = op.index >> 1 if op.half else op.index
+                n = max(1, size // 4) if name == "data" else 1
+                if writes:
+                    if not (reg >= 2 and reg + n - 1 <= lay.last_data):
+                        return None
+                elif not (reg + n - 1 < lay.registers or (reg == 124 and n == 1)):
+                    return None
+            elif isinstance(op, SharedOperand):
+                if ctx.exchange:
+                    return None
+                if op.areg == 2:
+                    prefix = ["ADA A2, A1, 0x0"]
+                    if op.postinc:
+                        continue
+                elif op.postinc or op.areg not in (0, 1):
+                    return None
+                if op.areg == 0 and (writes or op.offset + op.size > HDR):
+                    return None
+                if op.areg and not 0 <= op.offset <= lay.slot - op.size:
+                    return None
+            elif isinstance(op, ConstOperand):
+                if op.bank not in CONST_BANKS:
+                    return None
+                if op.areg == 2:  # $a-indexed: A2 is set to a small base first, so the address stays in the defined words
+                    base = self.rng.randrange(0, 2 * CONST_WORDS, 4)
+                    prefix = [f"ADA A2, A0, {base:#x}"]
+                    last = base + (0 if op.postinc else op.offset) + op.size
+                    if not base + (0 if op.postinc else op.offset) >= 0 or last > 4 * CONST_WORDS:
+                        return None
+                elif op.areg or op.postinc or not 0 <= op.offset <= 4 * CONST_WORDS - op.size:
+                    return None
+            elif isinstance(op, LocalOperand):
+                if op.areg == 2:
+                    prefix = ["ADA A2, A0, 0x0"]
+                elif op.areg or op.postinc:
+                    return None
+                if not op.postinc and (op.offset % size or not 0 <= op.offset <= lay.local - size):
+                    return None
+            elif isinstance(op, GlobalOperand):
+                if op.space != 14 or op.reg != lay.rt:
+                    return None
+            elif isinstance(op, NamedOperand):
+                if op.prefix == "A" and (op.index > 4 or (name == "dst" and op.index not in (0, 3))):
+                    return None  # G80 has A1-A4; random code writes only A3 (A0 discards)
+                if op.prefix == "SR" and op.index == 1:
+                    return None  # the clock: synchronised from the RTL, differs between configurations
+        return prefix
+
+    def instruction(self, ctx: Ctx, family: str | None = None, tweak=None) -> tuple[Instruction, list[str]]:
+        for _ in range(400):
+            fam = family or self.rng.choices(self.families, self.weights)[0]
+            form = self.rng.choice(self.forms[fam])
+            f = self.draw_fields(form, ctx)
+            if tweak is not None and not tweak(form, f):
+                continue
+            try:
+                insn = decode(_words(form, form.encode(f)))
+            except (IllegalInstruction, ValueError):
+                continue
+            if insn.form is not form:
+                continue
+            prefix = self.fits(insn, ctx)
+            if prefix is not None and (form.size == 8 or _promotable(insn.text)):
+                return insn, prefix
+        raise RuntimeError(f"no legal instruction of family {family} after 400 draws")
+
+    def op(self, ctx: Ctx) -> Op:
+        insn, prefix = self.instruction(ctx)
+        lines = [*prefix]
+        fam = insn.form.family
+        lay, r = self.lay, self.rng
+        if fam == "gst":
+            size = MEM_SIZES[insn.fields["msize"]][1]
+            off = r.randrange(0, lay.store_words * 4, size)
+            lines.append(f"IADD32I R{lay.rt}, R1, {4 * lay.off_store + off:#x}")
+        elif fam == "gld":
+            size = MEM_SIZES[insn.fields["msize"]][1]
+            mode = r.randrange(3)
+            if mode == 0:  # any element of in or spec, a data-dependent index
+                src = r.randint(2, lay.last_data)
+                lines.append(f"LOP32I.AND R{lay.rt}, R{src}, {(SPEC_WORDS * 4 - 1) & -size:#x}")
+                lines.append(f"IADD R{lay.rt}, g [0x8], R{lay.rt}")
+            elif mode == 1:
+                src = r.randint(2, lay.last_data)
+                lines.append(f"LOP32I.AND R{lay.rt}, R{src}, {(ctx.in_bytes - 1) & -size:#x}")
+                lines.append(f"IADD R{lay.rt}, R{lay.rt}, R{lay.ri}")
+            else:  # back from this thread's own slot of out
+                off = r.randrange(0, lay.slot_words * 4, size)
+                lines.append(f"IADD32I R{lay.rt}, R1, {off:#x}")
+        lines.append(insn.text)
+        return Op(lines)
+
+    def cond(self, ctx: Ctx) -> Cond:
+        creg = self.rng.randrange(4)
+        if self.rng.random() < 0.4:  # on the thread index: divergence guaranteed for most masks
+            mask = self.rng.randint(1, 0x3F)
+            return Cond([f"LOP32I.AND R{self.lay.rt}, R0, {mask:#x}", f"ISET.C{creg} o[0x7f], R{self.lay.rt}, R124, NE"], creg, "NE")
+
+        def flags(form: Form, f: dict) -> bool:
+            if "cwe" not in f:
+                return False
+            f["cwe"], f["cdst"], f["pcond"] = 1, creg, ALWAYS
+            return True
+
+        fam_forms = self.flag_forms
+        for _ in range(50):
+            form = self.rng.choice(fam_forms)
+            insn, prefix = self.instruction(ctx, form.family, flags)
+            if insn.fields.get("cwe") == 1:
+                return Cond([*prefix, insn.text], creg, self.rng.choice(self.conds))
+        raise RuntimeError("no flag-writing instruction")
+
+    def join_insn(self, ctx: Ctx) -> str | None:
+        if self.rng.random() < 0.7:
+            return None
+
+        def marked(form: Form, f: dict) -> bool:
+            if "marker" not in f or form.family in TEMPLATE_FAMILIES or form.family in ("lld", "lst", "r2g"):
+                return False
+            f["marker"] = 2
+            if "pcond" in f:
+                f["pcond"] = ALWAYS
+            return True
+
+        for _ in range(20):
+            insn, prefix = self.instruction(ctx, None, marked)
+            if not prefix and insn.fields.get("marker") == 2:
+                return insn.text
+        return None
+
+
+@dataclass
+class Ctx:
+    in_bytes: int
+    depth: int = 0
+    stack: int = 0  # SIMT stack entries an enclosing structure may hold
+    loop_level: int = 0
+    in_sub: int | None = None  # index of the subroutine being generated
+    in_pbk: bool = False  # directly in the body of a pbk loop (BRK allowed)
+    exchange: bool = False
+    top_main: bool = False
+    subs: int = 0
+
+
+# ---------------------------------------------------------------------------------------------
+# structure
+
+
+def _block(g: Generator, ctx: Ctx, budget: int) -> list:
+    """Items adding up to about `budget` random instructions."""
+    items: list = []
+    cfg, r = g.cfg, g.rng
+    while budget > 0:
+        kinds = ["ops"]
+        if ctx.depth < cfg.depth:
+            kinds.append("skip")
+            if ctx.stack + 2 <= STACK_BUDGET:
+                kinds.append("if")
+            if ctx.in_sub is None and ctx.loop_level < g.lay.loop_levels and ctx.stack + cfg.loop_max + 3 <= STACK_BUDGET:
+                kinds += ["loop", "pbk"]
+        callable_subs = range(ctx.in_sub + 1 if ctx.in_sub is not None else 0, ctx.subs)
+        if len(callable_subs) and ctx.stack + 3 * cfg.subroutines + 2 <= STACK_BUDGET:
+            kinds.append("call")
+        kind = r.choices(kinds, [cfg.control.get(k, 0) or 0.001 for k in kinds])[0]
+        inner = replace(ctx, depth=ctx.depth + 1, top_main=False, in_pbk=False)
+        if kind == "ops":
+            n = min(budget, r.randint(1, 6))
+            items += [g.op(ctx) for _ in range(n)]
+            budget -= n
+        elif kind == "if":
+            c = g.cond(ctx)
+            sub = replace(inner, stack=ctx.stack + 2)
+            share = max(1, budget // 3)
+            then = _block(g, sub, r.randint(1, share))
+            els = _block(g, sub, r.randint(0, share)) if r.random() < 0.7 else []
+            items.append(If(c, then, els, g.join_insn(ctx)))
+            budget -= 2 + share
+        elif kind in ("loop", "pbk"):
+            level = ctx.loop_level
+            sub = replace(inner, stack=ctx.stack + cfg.loop_max + 3, loop_level=level + 1, in_pbk=kind == "pbk")
+            share = max(1, budget // 3)
+            body = _block(g, sub, r.randint(1, share))
+            if kind == "pbk" and r.random() < 0.6:
+                body.insert(r.randint(0, len(body)), Break(g.cond(sub)))
+            items.append(Loop(kind, r.randint(0, g.lay.last_data) if r.random() < 0.7 else 0, cfg.loop_max, level, r.randrange(4), body))
+            budget -= 3 + share
+        elif kind == "skip":
+            share = max(1, budget // 4)
+            body = _block(g, inner, r.randint(1, share))
+            items.append(Skip(r.randrange(4), r.choice(["EQ", "NE", "LT", "GE"]), r.choice(g.conds), body))
+            budget -= 2 + share
+        elif kind == "call":
+            items.append(Call(r.choice(list(callable_subs))))
+            budget -= 1
+    if ctx.in_pbk and not any(isinstance(i, Break) for i in items) and r.random() < 0.3:
+        items.append(Break(g.cond(ctx)))
+    return items
+
+
+def generate(seed: int, cfg: Config, preset: str = "custom") -> Prog:
+    """The program tree of `seed` under `cfg` (the same seed and configuration give the same tree)."""
+    r = random.Random(f"randgen:{seed}")
+    dims = r.randint(1, cfg.dims_max)
+    threads = r.randint(1, cfg.threads_max) if r.random() < 0.7 else r.choice([32, 64, min(cfg.threads_max, 96), cfg.threads_max])
+    bx = threads
+    by = bz = 1
+    if dims >= 2:
+        by = r.randint(1, max(1, min(8, threads // 2)))
+        bx = max(1, threads // by)
+    if dims == 3:
+        bz = r.randint(1, max(1, min(4, bx // 2)))
+        bx = max(1, bx // bz)
+    bx = min(bx, 512)
+    block = (bx, by, bz)
+    n = bx * by * bz
+    grid = (r.randint(1, cfg.grid_max[0]), r.randint(1, cfg.grid_max[1]))
+    loop_levels = min(cfg.depth, 3)
+    data_regs = max(2, min(cfg.data_regs, reg_budget(n) - 5 - loop_levels))
+    lay = Layout(data_regs, loop_levels, slot_budget(n, cfg.shared_slot), cfg.local_bytes, cfg.store_words)
+    if lay.registers > reg_budget(n):
+        raise ValueError(f"a block of {n} threads cannot hold {lay.registers} registers each; lower depth or threads_max")
+    in_bytes = _in_words(n * grid[0] * grid[1], data_regs) * 4
+    g = Generator(r, cfg, lay, n)
+    specials = [r.choice(SPECIALS) if r.random() < 0.8 else r.getrandbits(32) for _ in range(SPEC_WORDS)]
+    consts = {b: [g.special() for _ in range(CONST_WORDS)] for b in CONST_BANKS}
+    nsubs = r.randint(0, cfg.subroutines)
+    subs: list[list] = []
+    base = Ctx(in_bytes, subs=nsubs)
+    for j in range(nsubs):
+        ctx = replace(base, in_sub=j, depth=max(0, cfg.depth - 1), stack=1)
+        body = _block(g, ctx, r.randint(2, max(2, cfg.length // 4)))
+        if r.random() < 0.6:
+            body.insert(r.randint(0, len(body)), Ret(g.cond(ctx)))
+        subs.append(body)
+    # main: segments, with BAR exchanges between them and an early exit after the last one
+    nbar = r.randint(0, cfg.barriers)
+    segments = nbar + 1
+    main: list = []
+    for s in range(segments):
+        main += _block(g, replace(base, top_main=True), max(1, cfg.length // segments))
+        if s < nbar:
+            reads = []
+            for _ in range(r.randint(1, 4)):
+                size = r.choice([2, 4])
+                reg = r.randint(2, lay.last_data) if size == 4 else r.randint(4, 2 * lay.last_data + 1)
+                reads.append((size, reg, r.randint(0, lay.slot // size - 1)))
+            main.append(Exchange(r.randint(0, 1 << 16), reads, r.randrange(4), r.choice([0, 0, r.randint(1, 15)]), r.choice(["0xfff", "ALL"])))
+    if r.random() < cfg.early_exit:
+        main.insert(r.randint(len(main) - _tail_len(main), len(main)), Exit(g.cond(base)))
+    return Prog(seed, preset, grid, block, data_regs, loop_levels, lay.slot, lay.local, lay.store_words, in_bytes // 4, specials, consts, main, subs)
+
+
+def _tail_len(main: list) -> int:
+    """Items after the last Exchange (where an early exit may go)."""
+    for i in range(len(main) - 1, -1, -1):
+        if isinstance(main[i], Exchange):
+            return len(main) - 1 - i
+    return len(main)
+
+
+def _in_words(threads: int, data_regs: int) -> int:
+    need = max(256, threads * data_regs)
+    return 1 << (need - 1).bit_length()
+
+
+# ---------------------------------------------------------------------------------------------
+# rendering
+
+
+class _Labels:
+    def __init__(self) -> None:
+        self.n = 0
+
+    def new(self, stem: str) -> str:
+        self.n += 1
+        return f"{stem}{self.n}"
+
+
+def _render_items(items: list, p: Prog, lay: Layout, labels: _Labels, out: list[str], pbk_label: str | None = None) -> None:
+    for it in items:
+        if isinstance(it, Op):
+            out += it.lines
+        elif isinstance(it, If):
+            join, els = labels.new("join"), labels.new("else")
+            out.append(f"SSY {join}")
+            out += it.cond.lines
+            out.append(f"BRA C{it.cond.creg}.{it.cond.code}, {els}")
+            _render_items(it.then, p, lay, labels, out, pbk_label)
+            out.append(f"BRA {join}")
+            out.append(f"{els}:")
+            _render_items(it.els, p, lay, labels, out, pbk_label)
+            out.append(f"{join}:")
+            out.append(it.join or "NOP.S")
+        elif isinstance(it, Loop):
+            rc, c = lay.loop_reg(it.level), it.creg
+            top, done = labels.new("top"), labels.new("done")
+            out.append(f"LOP32I.AND R{rc}, R{it.src}, {it.mask:#x}")
+            if it.kind == "while":
+                out += [f"SSY {done}", f"ISET.C{c} o[0x7f], R{rc}, R124, EQ", f"{top}:", f"BRA C{c}.NE, {done}"]
+                _render_items(it.body, p, lay, labels, out, None)
+                out += [f"IADD32I R{rc}, R{rc}, -0x1", f"ISET.C{c} o[0x7f], R{rc}, R124, EQ", f"BRA {top}", f"{done}:", "NOP.S"]
+            else:
+                out += [f"IADD32I R{rc}, R{rc}, 0x1", f"PBK {done}", f"{top}:"]
+                _render_items(it.body, p, lay, labels, out, done)
+                out += [f"IADD32I R{rc}, R{rc}, -0x1", f"ISET.C{c} o[0x7f], R{rc}, R124, EQ", f"BRK C{c}.NE", f"BRA {top}", f"{done}:"]
+        elif isinstance(it, Skip):
+            after = labels.new("skip")
+            out.append(f"ISET.C{it.creg} o[0x7f], R124, R124, {it.compare}")
+            out.append(f"BRA C{it.creg}.{it.code}, {after}")
+            _render_items(it.body, p, lay, labels, out, pbk_label)
+            out.append(f"{after}:")
+        elif isinstance(it, Break):
+            out += it.cond.lines
+            out.append(f"BRK C{it.cond.creg}.{it.cond.code}")
+        elif isinstance(it, Call):
+            if it.sub < len(p.subs):
+                out.append(f"CAL.NOINC sub{it.sub}")
+        elif isinstance(it, Ret):
+            out += it.cond.lines
+            out.append(f"RET C{it.cond.creg}.{it.cond.code}")
+        elif isinstance(it, Exchange):
+            _render_exchange(it, p, lay, out)
+        elif isinstance(it, Exit):
+            out += it.cond.lines
+            _render_dump(lay, out)
+            out.append(f"RET C{it.cond.creg}.{it.cond.code}")
+        else:
+            raise TypeError(f"unknown item {it!r}")
+
+
+def _render_exchange(it: Exchange, p: Prog, lay: Layout, out: list[str]) -> None:
+    n, s = p.nthreads, lay.slot
+    k = it.k % n
+    sh = s.bit_length() - 1
+    rt, rv, c = lay.rt, lay.rv, it.creg
+    bar = f"BAR.ARV.WAIT b{it.barrier}, {it.count}"
+    out += [
+        bar,
+        f"A2R R{rt}, A1",
+        f"IADD32I R{rt}, R{rt}, -{SBASE:#x}",
+        f"SHR R{rt}, R{rt}, {sh:#x}",  # ltid
+        f"IADD32I R{rt}, R{rt}, {k:#x}",
+        f"IADD32I R{rv}, R{rt}, -{n:#x}",
+        f"ISET.S32.C{c} o[0x7f], R{rv}, R124, GE",
+        f"MOV R{rt} (C{c}.NE), R{rv}",  # (ltid + k) mod n
+        f"SHL R{rt}, R{rt}, {sh:#x}",
+        f"IADD32I R{rt}, R{rt}, {SBASE:#x}",
+        f"R2A A2, R{rt}",
+    ]
+    for size, reg, off in it.reads:
+        if size == 4:
+            out.append(f"MOV R{reg}, g [A2+{off:#x}]")
+        else:
+            out.append(f"MOV.U16 R{reg >> 1}{'LH'[reg & 1]}, g [A2+{off:#x}].U16")
+    out.append(bar)
+
+
+def _render_dump(lay: Layout, out: list[str]) -> None:
+    """Store every data register, $c, $a, the shared slot and the local bytes into the out slot;
+    touches only RT and RV (no flags), so that it can precede an early exit's RET."""
+    rt, rv = lay.rt, lay.rv
+
+    def store(word: int, reg: int) -> None:
+        out.append(f"IADD32I R{rt}, R1, {4 * word:#x}")
+        out.append(f"GST.U32 global14[R{rt}], R{reg}")
+
+    for i in range(lay.data_regs):
+        store(i, 2 + i)
+    for c in range(4):
+        out.append(f"C2R R{rv}, C{c}")
+        store(lay.off_flags + c, rv)
+    for a in range(3):
+        out.append(f"A2R R{rv}, A{a + 1}")
+        store(lay.off_aregs + a, rv)
+    for w in range(lay.slot // 4):
+        out.append(f"MOV R{rv}, g [A1+{w:#x}]")
+        store(lay.off_shared + w, rv)
+    for w in range(lay.local // 4):
+        out.append(f"LLD.U32 R{rv}, local[{4 * w:#x}]")
+        store(lay.off_local + w, rv)
+
+
+def _prologue(p: Prog, lay: Layout, out: list[str]) -> None:
+    bx, by, bz = p.block
+    rt, rv, ri = lay.rt, lay.rv, lay.ri
+    sh = lay.slot.bit_length() - 1
+    out.append(f"LOP32I.AND R{rt}, R0, 0xffff")  # tid.x
+    if by > 1 or bz > 1:
+        out += [f"SHR R{rv}, R0, 0x10", f"LOP32I.AND R{rv}, R{rv}, 0x3ff"]  # tid.y
+        if bz > 1:
+            out += ["SHR R2, R0, 0x1a", f"IMUL32I.U24.U24 R2, R2, {by:#x}", f"IADD R{rv}, R{rv}, R2"]
+        out += [f"IMUL32I.U24.U24 R{rv}, R{rv}, {bx:#x}", f"IADD R{rt}, R{rt}, R{rv}"]
+    # A1: own shared slot
+    out += [f"SHL R2, R{rt}, {sh:#x}", f"IADD32I R2, R2, {SBASE:#x}", "R2A A1, R2"]
+    # global thread index: linear block * threads + ltid
+    out.append("I2I.U32.U16 R3, g [0x6].U16")
+    if p.grid[1] > 1:
+        out += ["I2I.U32.U16 R2, g [0x7].U16", f"IMUL32I.U24.U24 R2, R2, {p.grid[0]:#x}", "IADD R3, R3, R2"]
+    out += [f"IMUL32I.U24.U24 R3, R3, {p.nthreads:#x}", f"IADD R{rt}, R{rt}, R3"]
+    out += [f"IMUL32I.U24.U24 R1, R{rt}, {4 * lay.slot_words:#x}", "IADD R1, g [0x6], R1"]
+    out += [f"MOV R{ri}, g [0x4]", f"IMUL32I.U24.U24 R{rv}, R{rt}, {4 * lay.data_regs:#x}", f"IADD R{rv}, R{rv}, R{ri}"]
+    for i in range(lay.data_regs):
+        out.append(f"GLD.U32 R{2 + i}, global14[R{rv}]")
+        out.append(f"IADD32I R{rv}, R{rv}, 0x4")
+    # some data registers take a special value instead, picked per thread
+    for i in range(0, lay.data_regs, 3):
+        out += [f"LOP32I.AND R{rv}, R{2 + i}, {(SPEC_WORDS - 1) * 4:#x}", f"IADD R{rv}, g [0x8], R{rv}", f"GLD.U32 R{2 + i}, global14[R{rv}]"]
+    for w in range(lay.slot // 4):
+        out.append(f"R2G.U32.U32 g[A1+{w:#x}], R{2 + w % lay.data_regs}")
+    for w in range(lay.local // 4):
+        out.append(f"LST.U32 local[{4 * w:#x}], R{2 + (w + 1) % lay.data_regs}")
+
+
+def render(p: Prog) -> str:
+    lay = layout_of(p)
+    n = p.nthreads
+    total = n * p.nblocks
+    words = max(p.in_words, _in_words(total, p.data_regs))
+    head = [
+        f"// randgen seed {p.seed}, preset {p.preset}: generated (randgen/generator.py); checked by lock-step and final memory, no .expect",
+        f".grid {p.grid[0]} {p.grid[1]}",
+        f".block {p.block[0]} {p.block[1]} {p.block[2]}",
+        f".registers {lay.registers}",
+        f".shared {SBASE - HDR + n * lay.slot}",
+        f".buffer in u32 {words} = random({p.seed & 0x7FFFFFFF})",
+        f".buffer out u32 {total * lay.slot_words} = random({(p.seed + 1) & 0x7FFFFFFF})",
+        f".buffer spec u32 {SPEC_WORDS} = " + " ".join(f"{v:#x}" for v in p.specials),
+        ".param in",
+        ".param out",
+        ".param spec",
+    ]
+    for bank, values in p.consts.items():
+        head.append(f".const {bank} 0x0 u32 " + " ".join(f"{v:#x}" for v in values))
+    body: list[str] = []
+    _prologue(p, lay, body)
+    labels = _Labels()
+    _render_items(p.main, p, lay, labels, body)
+    if p.dump:
+        _render_dump(lay, body)
+    if p.subs:
+        body.append("RET")
+        for j, sub in enumerate(p.subs):
+            body.append(f"sub{j}:")
+            _render_items(sub, p, lay, labels, body)
+            body.append("RET")
+    code = [ln if ln.endswith(":") else "        " + ln for ln in body]
+    return "\n".join(head + code) + "\n"
+
+
+__all__ = ["SPECIALS", "Break", "Call", "Exchange", "Exit", "If", "Layout", "Loop", "Op", "Prog", "Ret", "Skip", "generate", "layout_of", "render"]

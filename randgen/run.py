@@ -1,0 +1,138 @@
+"""Generate programs and run them: on the golden model alone, or on the RTL in lock-step.
+
+A generated program carries no `.expect`: what checks it is the lock-step comparison of every
+committed instruction with the golden model, and the comparison of the final global memory (every
+computed value is dumped there). On the model alone, a run passes when the model finishes every
+block without an error (a model error means the generator broke one of its own rules).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import os
+import shutil
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from golden.errors import ModelError
+from golden.profile import G80
+from golden.program import load_program
+from golden.run import run_program
+
+from .config import Config
+from .generator import generate, render
+
+ROOT = Path(__file__).resolve().parents[1]
+OUT = ROOT / "build" / "random"
+
+
+def lockstep_api():
+    """tb's public entry points (tb/lockstep.py), imported the way scripts/sim.py does."""
+    try:
+        from tb.lockstep import LockstepRun, run_lockstep  # a tb package, when there is one
+    except ImportError:
+        sys.path.insert(0, str(ROOT / "tb"))
+        from lockstep import LockstepRun, run_lockstep  # type: ignore[no-redef]
+    return LockstepRun, run_lockstep
+
+
+@dataclass
+class Outcome:
+    seed: int
+    path: Path
+    passed: bool
+    line: str
+    kind: str = ""  # failure kind (mismatch, hang, ..., or "model" for a model error)
+    fields: tuple[str, ...] = ()  # fields that differ (mismatches)
+    commits: int = 0
+    wall: float = 0.0
+
+
+def write_program(seed: int, cfg: Config, preset: str, out: Path = OUT) -> Path:
+    out.mkdir(parents=True, exist_ok=True)
+    path = out / f"{preset}_s{seed}.sass"
+    path.write_text(render(generate(seed, cfg, preset)))
+    return path
+
+
+def run_golden(path: Path, cov_dir: Path | None = None) -> Outcome:
+    """The program on the golden model alone; with `cov_dir`, functional coverage of its commits is
+    written there (COV_DIR/NAME.json, for `python -m golden coverage-report`)."""
+    seed = _seed_of(path)
+    t0 = time.perf_counter()
+    try:
+        if cov_dir is not None:
+            from golden.coverage import Coverage
+            from golden.coverage.golden_run import run_with_coverage
+
+            cov = Coverage(run=f"randgen {path.stem}")
+            r = run_with_coverage(load_program(path), G80, cov)
+            cov_dir.mkdir(parents=True, exist_ok=True)
+            cov.save(cov_dir / f"{path.stem}.json")
+        else:
+            r = run_program(load_program(path), G80)
+    except ModelError as e:
+        return Outcome(seed, path, False, f"{path.name}: model error: {e}", "model", wall=time.perf_counter() - t0)
+    wall = time.perf_counter() - t0
+    return Outcome(seed, path, True, f"{path.name}: model ok, {r.warp_instructions} warp-instructions, {wall:.2f} s", commits=r.warp_instructions, wall=wall)
+
+
+def run_rtl(path: Path, sim: str, num_sp: int, defines: tuple[str, ...] = (), dut: str = "rtl", waves: bool = False, out: Path | None = None) -> Outcome:
+    """The program on the RTL in lock-step with the model; `seed` also draws the memory latency."""
+    LockstepRun, run_lockstep = lockstep_api()
+    seed = _seed_of(path)
+    kwargs = {}
+    names = {f.name for f in dataclasses.fields(LockstepRun)}
+    if "dut" in names:
+        kwargs["dut"] = dut
+    elif dut != "rtl":
+        raise ValueError(f"DUT={dut}: this checkout's testbench runs only the project's RTL")
+    if out is not None:
+        kwargs["out"] = out.resolve()  # the simulator runs inside it: a relative path would not survive
+    run = LockstepRun(str(path), sim, num_sp, seed, "g80", defines, **kwargs)
+    with _quiet(run.out_dir / "sim.log"):  # the simulator's own output goes to the run's log, not the summary
+        res = run_lockstep(run, rerun_with_waves=waves)
+    if res.passed:
+        return Outcome(seed, path, True, f"{path.name}: PASS, {res.commits} commits, {res.cycles} cycles, {res.wall:.1f} s", commits=res.commits, wall=res.wall)
+    rep = res.report
+    kind = rep.kind if rep else "testbench"
+    fields = tuple(sorted({d.field.split("[")[0].split(".")[0] for d in rep.diffs})) if rep else ()
+    where = f" at PC {rep.pc:#06x} {rep.text}" if rep and rep.pc is not None else ""
+    return Outcome(seed, path, False, f"{path.name}: FAIL {kind}{' ' + ','.join(fields) if fields else ''}{where}", kind, fields, wall=res.wall)
+
+
+@contextlib.contextmanager
+def _quiet(log: Path):
+    log.parent.mkdir(parents=True, exist_ok=True)
+    sys.stdout.flush()
+    sys.stderr.flush()
+    saved = os.dup(1), os.dup(2)
+    with open(log, "w") as f:
+        os.dup2(f.fileno(), 1)
+        os.dup2(f.fileno(), 2)
+        try:
+            yield
+        finally:
+            sys.stdout.flush()
+            sys.stderr.flush()
+            os.dup2(saved[0], 1)
+            os.dup2(saved[1], 2)
+            os.close(saved[0])
+            os.close(saved[1])
+
+
+def _seed_of(path: Path) -> int:
+    tail = path.name.split(".")[0].rsplit("_s", 1)[-1]
+    return int(tail) if tail.isdigit() else 1
+
+
+def keep_failure(path: Path) -> Path:
+    dest = path.parent / "failures"
+    dest.mkdir(parents=True, exist_ok=True)
+    target = dest / path.name
+    if path.resolve() != target.resolve():
+        shutil.copyfile(path, target)
+    return target

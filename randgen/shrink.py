@@ -1,0 +1,135 @@
+"""Delta debugging of a failing generated program, on its tree (randgen/generator.py).
+
+Every candidate is a program tree derived from the failing one by a change that keeps it legal:
+smaller launch (blocks, threads per dimension), chunks of items removed (halves, quarters, ...,
+single items: delta debugging over instructions and structures), a control structure replaced by
+its body (if/else, loops; a BRK left without its loop goes too), a loop's trip-count mask lowered,
+a subroutine emptied, an exchange or early exit removed. A candidate is kept when it still fails
+the same way (`same`, e.g. the same failure kind and differing fields); the search repeats until no
+candidate is kept or the budget of runs is spent.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Callable, Iterator
+from dataclasses import replace
+
+from .generator import Break, If, Loop, Op, Prog, Skip
+
+Path_ = tuple
+
+
+def _lists(items: list, path: Path_) -> Iterator[tuple[Path_, list]]:
+    yield path, items
+    for i, it in enumerate(items):
+        if isinstance(it, If):
+            yield from _lists(it.then, (*path, i, "then"))
+            yield from _lists(it.els, (*path, i, "els"))
+        elif isinstance(it, Loop | Skip):
+            yield from _lists(it.body, (*path, i, "body"))
+
+
+def all_lists(p: Prog) -> Iterator[tuple[Path_, list]]:
+    yield from _lists(p.main, ("main",))
+    for j, sub in enumerate(p.subs):
+        yield from _lists(sub, ("subs", j))
+
+
+def get_list(p: Prog, path: Path_) -> list:
+    if path[0] == "main":
+        items, rest = p.main, path[1:]
+    else:
+        items, rest = p.subs[path[1]], path[2:]
+    while rest:
+        i, attr = rest[0], rest[1]
+        items = getattr(items[i], attr)
+        rest = rest[2:]
+    return items
+
+
+def size(p: Prog) -> int:
+    """Instructions of the random part (Op items and structures), what the shrinker minimises."""
+    n = 0
+    for _, items in all_lists(p):
+        for it in items:
+            n += 1 if isinstance(it, Op) else 2
+    return n
+
+
+def _edit(p: Prog, path: Path_, fn: Callable[[list], list | None]) -> Prog | None:
+    q = copy.deepcopy(p)
+    items = get_list(q, path)
+    new = fn(items)
+    if new is None:
+        return None
+    items[:] = new
+    return q
+
+
+def _flatten(it: object) -> list | None:
+    if isinstance(it, If):
+        return [*it.then, *it.els]
+    if isinstance(it, Loop):
+        return [x for x in it.body if not isinstance(x, Break)]
+    if isinstance(it, Skip):
+        return list(it.body)
+    return None
+
+
+def candidates(p: Prog) -> Iterator[Prog]:
+    # the launch first: fewer blocks and threads make every later run quicker
+    if p.grid != (1, 1):
+        yield replace(p, grid=(1, 1))
+        yield replace(p, grid=(max(1, p.grid[0] // 2), max(1, p.grid[1] // 2)))
+    bx, by, bz = p.block
+    for blk in [(1, 1, 1), (min(bx, 32), 1, 1), (max(1, bx // 2), by, bz), (bx, max(1, by // 2), bz), (bx, by, max(1, bz // 2))]:
+        if blk != p.block and blk[0] * blk[1] * blk[2] < p.nthreads:
+            yield replace(p, block=blk)
+    if p.dump:
+        yield replace(p, dump=False)
+    for j, sub in enumerate(p.subs):
+        if sub:
+            q = copy.deepcopy(p)
+            q.subs[j] = []
+            yield q
+    # chunks of each list, largest first (delta debugging)
+    for path, items in list(all_lists(p)):
+        n = len(items)
+        chunk = n
+        while chunk >= 1:
+            for start in range(0, n, chunk):
+                q = _edit(p, path, lambda xs, s=start, c=chunk: xs[:s] + xs[s + c :])
+                if q is not None:
+                    yield q
+            chunk //= 2
+    # structures replaced by their bodies, loops with fewer trips
+    for path, items in list(all_lists(p)):
+        for i, it in enumerate(items):
+            flat = _flatten(it)
+            if flat is not None:
+                yield _edit(p, path, lambda xs, i=i, f=flat: xs[:i] + copy.deepcopy(f) + xs[i + 1 :])  # type: ignore[misc]
+            if isinstance(it, Loop) and it.mask:
+                yield _edit(p, path, lambda xs, i=i: [*xs[:i], replace(xs[i], mask=xs[i].mask >> 1), *xs[i + 1:]])  # type: ignore[misc]
+            if isinstance(it, If) and it.join is not None:
+                yield _edit(p, path, lambda xs, i=i: [*xs[:i], replace(xs[i], join=None), *xs[i + 1:]])  # type: ignore[misc]
+
+
+def shrink(p: Prog, fails: Callable[[Prog], bool], budget: int = 200, log: Callable[[str], None] = lambda s: None) -> tuple[Prog, int]:
+    """The smallest failing tree found, and the number of runs it took."""
+    runs = 0
+    progress = True
+    while progress and runs < budget:
+        progress = False
+        for q in candidates(p):
+            if q is None:
+                continue
+            runs += 1
+            if fails(q):
+                log(f"  shrink: {size(p)} -> {size(q)} items, {q.nblocks} blocks of {q.nthreads} threads (run {runs})")
+                p = q
+                progress = True
+                break
+            if runs >= budget:
+                break
+    return p, runs

@@ -1,0 +1,112 @@
+"""Deliberately broken variants of the RTL, for the mutation suite (tests/test_mutants.py).
+
+A passing lock-step run must mean something, so the suite builds small realistic bugs into the SM
+and checks that each one is reported at the first instruction it affects. The bugs live here, not
+in rtl/: each mutant is a text substitution in one source file, applied to a copy of the sources
+in the build directory (`runner.build` does it for a `MUTANT_*` name among its defines, so
+`make sim DEFINES=MUTANT_CARRY` and `LockstepRun(..., defines=("MUTANT_CARRY",))` build one).
+The original text must occur exactly once in the file: when the RTL changes under a mutant, the
+build stops and names the mutant and the file instead of silently building the unbroken design.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+
+@dataclass(frozen=True)
+class Mutant:
+    name: str  # the name a build asks for (a "define" of runner.build, DEFINES= of make sim)
+    file: str  # the file of rtl/ it changes
+    original: str  # text of that file, present exactly once
+    broken: str  # what replaces it
+    bug: str  # what is broken, in one line
+
+
+class MutantError(ValueError):
+    """A mutant that is unknown or no longer applies to the RTL."""
+
+
+VARIANTS: dict[str, Mutant] = {
+    m.name: m
+    for m in (
+        Mutant(
+            "MUTANT_CARRY", "sm_operands.v",
+            "cin[ol] = cc_regs[(carry_reg ? {25'd0, preg, 5'd0} : 32'd0) * 4 + olane * 4 + 2];",
+            "cin[ol] = cc_regs[(carry_reg ? 32'd0 : {25'd0, preg, 5'd0}) * 4 + olane * 4 + 2];",
+            "the carry register select is inverted: a 64-bit addc reads $c0 instead of $c[preg]",
+        ),
+        Mutant(
+            "MUTANT_PREDICATE", "sm_operands.v",
+            "guard[gl] = SM1_COND_TABLE[{pcond, cc_regs[{preg, 5'd0} * 4 + gl * 4 +: 4]}];",
+            "guard[gl] = pcond == 5'h05 || SM1_COND_TABLE[{pcond, cc_regs[{preg, 5'd0} * 4 + gl * 4 +: 4]}];",
+            "the guard condition NE (~Z) is taken as always true",
+        ),
+        Mutant(
+            "MUTANT_DIVERGENCE", "sm_simt.v",
+            "active_we = 1'b1; active_next = top_mask & ~exited;",
+            "active_we = 1'b1; active_next = cur_active;",
+            "a join that pops a branch entry keeps the finished side's lanes instead of the stacked ones",
+        ),
+        Mutant(
+            "MUTANT_BYTE_ENABLE", "sm_mem_unit.v",
+            "mem_req_be <= (ls_bytes == 5'd1) ? (4'b0001 << addr[1:0]) : (ls_bytes == 5'd2) ? (4'b0011 << addr[1:0]) : 4'b1111;",
+            "mem_req_be <= (ls_bytes == 5'd1) ? 4'b0001 : (ls_bytes == 5'd2) ? 4'b0011 : 4'b1111;",
+            "byte and half stores enable the low byte lanes whatever the address (global and local)",
+        ),
+        Mutant(
+            "MUTANT_X_LANES", "sm_commit.v",
+            "n_gpr_data[(lane0 + i) * 32 +: 32] = (gpr_half != HALF_FULL) ? {16'd0, gpr_data[32 * i +: 16]} : gpr_data[32 * i +: 32];\n",
+            "n_gpr_data[(lane0 + i) * 32 +: 32] = (gpr_half != HALF_FULL) ? {16'd0, gpr_data[32 * i +: 16]} : gpr_data[32 * i +: 32];\n"
+            "            else\n"
+            "                n_gpr_data[(lane0 + i) * 32 +: 32] = 32'bx;\n",
+            "the lanes of a pass that do not write a register are left undriven in the commit record",
+        ),
+    )
+}  # fmt: skip
+
+
+def split_defines(defines: Iterable[str]) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """(mutant names, real Verilog defines). A MUTANT_* name this module does not know is an error."""
+    mutants, rest = [], []
+    for d in defines:
+        if d in VARIANTS:
+            mutants.append(d)
+        elif d.startswith("MUTANT_"):
+            raise MutantError(f"unknown mutant {d} (tb/mutants.py has {', '.join(VARIANTS)})")
+        else:
+            rest.append(d)
+    return tuple(mutants), tuple(rest)
+
+
+def mutate(name: str, text: str) -> str:
+    """`text` (the mutant's file) with the mutant's substitution applied."""
+    m = VARIANTS[name]
+    count = text.count(m.original)
+    if count != 1:
+        raise MutantError(f"{name}: its original text occurs {count} times in rtl/{m.file} (needs exactly 1): "
+                          f"update tb/mutants.py to the RTL\n  {m.original.strip()}")  # fmt: skip
+    return text.replace(m.original, m.broken)
+
+
+def apply(names: Iterable[str], sources: list[Path], out_dir: Path) -> list[Path]:
+    """Copies `sources` into `out_dir` with the mutants applied; returns the paths to build from.
+
+    A file is rewritten only when its text changes, so an unchanged variant does not rebuild.
+    """
+    texts = {p.name: p.read_text(encoding="utf-8") for p in sources}
+    for name in names:
+        file = VARIANTS[name].file
+        if file not in texts:
+            raise MutantError(f"{name} changes rtl/{file}, which is not among the sources of this build")
+        texts[file] = mutate(name, texts[file])
+    out_dir.mkdir(parents=True, exist_ok=True)
+    out = []
+    for p in sources:
+        target = out_dir / p.name
+        if not target.exists() or target.read_text(encoding="utf-8") != texts[p.name]:
+            target.write_text(texts[p.name], encoding="utf-8")
+        out.append(target)
+    return out
