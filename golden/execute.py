@@ -55,10 +55,10 @@ def read(sm: SM, b: Batch, op: object) -> np.ndarray:
     if isinstance(op, ImmOperand):
         return np.full(b.n, op.value & 0xFFFFFFFF, U32)
     if isinstance(op, SharedOperand):
-        addr = sm.mem_address(b, op.areg, op.offset, op.postinc)
+        addr = sm.mem_address(b, op.areg, op.offset, op.postinc, op.size)
         return sm.shared_load(b, addr, op.size, op.signed)
     if isinstance(op, ConstOperand):
-        addr = sm.mem_address(b, op.areg, op.offset, op.postinc)
+        addr = sm.mem_address(b, op.areg, op.offset, op.postinc, op.size)
         return sm.const_load(b, op.bank, addr, op.size, op.signed)
     if isinstance(op, NamedOperand):
         return sm.read_named(b, op)
@@ -159,7 +159,7 @@ def exe_r2g(sm: SM, b: Batch, insn: Instruction, ops: dict) -> None:
     dst: SharedOperand = ops["dst"]
     src: RegOperand = ops["src"]
     value = sm.read_reg(b, src.index, src.half)
-    addr = sm.mem_address(b, dst.areg, dst.offset, dst.postinc)
+    addr = sm.mem_address(b, dst.areg, dst.offset, dst.postinc, dst.size)
     sm.shared_store(b, addr, dst.size, value)
 
 
@@ -186,14 +186,14 @@ def exe_gst(sm: SM, b: Batch, insn: Instruction, ops: dict) -> None:
     sm.global_store(b, addr, size, values, ops["data"].index)
 
 
-def _local_addr(sm: SM, b: Batch, mem: LocalOperand) -> np.ndarray:
-    return sm.mem_address(b, mem.areg, mem.offset, mem.postinc)
+def _local_addr(sm: SM, b: Batch, mem: LocalOperand, size: int) -> np.ndarray:
+    return sm.mem_address(b, mem.areg, mem.offset, mem.postinc, size)
 
 
 @family("lld")
 def exe_lld(sm: SM, b: Batch, insn: Instruction, ops: dict) -> None:
     size, signed = _ldst_size(insn)
-    for part, value in enumerate(sm.local_load(b, _local_addr(sm, b, ops["mem"]), size, signed)):
+    for part, value in enumerate(sm.local_load(b, _local_addr(sm, b, ops["mem"], size), size, signed)):
         sm.write_reg(b, ops["data"].index + part, False, value)
 
 
@@ -201,7 +201,7 @@ def exe_lld(sm: SM, b: Batch, insn: Instruction, ops: dict) -> None:
 def exe_lst(sm: SM, b: Batch, insn: Instruction, ops: dict) -> None:
     size, _ = _ldst_size(insn)
     values = [sm.read_reg(b, ops["data"].index + part, False) for part in range(max(size // 4, 1))]
-    sm.local_store(b, _local_addr(sm, b, ops["mem"]), size, values)
+    sm.local_store(b, _local_addr(sm, b, ops["mem"], size), size, values)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -250,12 +250,14 @@ FINDINGS += (
 FINDINGS += (
     Finding(
         "postinc_increments_a4",
-        "A post-increment operand g [An+++k] increments $a4 whatever n is: pipeline_write.vhd ties the register number it "
-        "gives increment_address to 0 (inc_addr_reg_i <= 0), which the address-register controller turns into index 3, "
-        "$a4. In the same instruction the value read differs from the model's in 30 of 32 lanes (not yet analysed).",
-        "iadd PC 0x230: IADD R6, g [A1+++0x1], -R4 (FlexGripPlus writes $a4, the model $a1)",
+        "A post-increment operand g [An+++k] is read at $an + k, as if it had no post-increment, and then $a4 (not $an) "
+        "grows by the instruction's destination field times the access size (not by k): pipeline_write.vhd ties the register "
+        "number it gives increment_address to 0 (inc_addr_reg_i <= 0), which the address-register file reads and writes as "
+        "$a4, and passes dest_in as the increment. $an keeps its value.",
+        "iadd PC 0x230: IADD R6, g [A1+++0x1], -R4 (FlexGripPlus reads shared[A1 + 4], b of the next lane, and sets "
+        "$a4 = 0x18 = 6 * 4; the model, as G80, reads shared[A1] and sets $a1 = A1 + 4)",
         "programs/iadd.sass",
-        "open",
+        "profile:postinc_a4",
         True,
     ),
 )
@@ -263,11 +265,199 @@ FINDINGS += (
 FINDINGS += (
     Finding(
         "global_addr_18bit",
-        "Global addresses are the low 18 bits of the register (256 KiB of global memory), so an address past it wraps; the "
-        "model keeps the program's own global size and reports such an access as a fault. Seen in sfu only after the "
-        "waived shared_offset_4_bits has made a pointer wrong (0x400000).",
+        "Global addresses are the low 18 bits of the register (FlexGripPlus's global memory is 256 KiB and its port 18 bits "
+        "wide), so an address past it wraps instead of faulting. Seen in sfu only after the waived shared_offset_4_bits has "
+        "made a pointer wrong (0x00400000 wraps to 0).",
         "sfu PC 0x198 (a GST to 0x400000)",
         "programs/sfu.sass",
+        "profile:global_addr_bits",
+        False,
+    ),
+)
+
+FINDINGS += (
+    Finding(
+        "iadd16_subr_cc",
+        "A 16-bit IADD that negates its first operand and writes $c (IADD.SAT.U16.C2 R6H, -R4L, R5L) writes register 13, "
+        "the raw half-register field (2 * 6 + 1), instead of R6H, and its flags differ from the model's 16-bit subr flags in "
+        "10 of 32 lanes (Z and C). The same program's 16-bit forms without a $c write or without the first operand negated "
+        "match, so the destination is decoded differently only on this path; not analysed further.",
+        "iadd PC 0x358: IADD.SAT.U16.C2 R6H, -R4L, R5L (FlexGripPlus writes R13)",
+        "programs/iadd.sass",
+        "waiver",
+        True,
+        ("IADD",),
+        frozenset({"gpr", "cc"}),
+        (("width", 0x1, 0), ("addop", 0x3, 2), ("cwe", 0x1, 1)),
+    ),
+)
+
+FINDINGS += (
+    Finding(
+        "ada_negative_offset",
+        "ADA An, Am, imm16 with bit 15 of the offset set does not add the 16-bit offset: ADA A1, A1, 0xffff adds 0xffffc001 "
+        "(-0x3fff) on FlexGripPlus, where G80 adds 0xffff to a 16-bit register (tid - 1 after the wrap) and the areg_32bit "
+        "model 0xffff. Small offsets (0x100, 0x1234) add exactly. The fit is 'the low 14 bits, negated', as if a bit of the "
+        "offset field were read as the ALU's subtract flag; one sample, not analysed further.",
+        "areg PC 0xc0: ADA A1, A1, 0xffff (lane 0: FlexGripPlus 0xffffc001, model 0xffff)",
+        "programs/areg.sass",
+        "waiver",
+        True,
+        ("ADA",),
+        frozenset({"addr"}),
+        (("aoff", 0x8000, 0x8000),),
+    ),
+)
+
+FINDINGS += (
+    Finding(
+        "const16_halfword_offset",
+        "The constant operand c[b][n] of a 16-bit IADD is read at byte 2n (n counts 16-bit units, the .U16 constant "
+        "operand's scaling), where the model (ISA.md's 32-bit constant operand of which a 16-bit instruction uses the low "
+        "half) reads byte 4n: iadd's IADD.U16 R6H, R4L, c[0x1][0x1] adds 0x8000 (the upper half of c[0x1][0x0] = "
+        "0x80000001) on FlexGripPlus, 0x0010 in the model. Which reading G80 has is not settled by the references the "
+        "project holds, so this is a waiver, not a model change.",
+        "iadd PC 0x3d0: IADD.U16 R6H, R4L, c[0x1][0x1] (lane 0: FlexGripPlus 0x8000, model 0x0010)",
+        "programs/iadd.sass",
+        "waiver",
+        False,
+        ("IADD",),
+        frozenset({"gpr", "cc"}),
+        (("width", 0x1, 0), ("src3_c", 0x1, 1)),
+    ),
+)
+
+FINDINGS += (
+    Finding(
+        "iadd32_sat_ignored",
+        "IADD32.SAT (the 32-bit-encoded form, .SAT in bit 8 of the first word) does not saturate: the lanes that overflow "
+        "get the wrapped sum (0xffffffff + 1 gives 0, 0x7fffffff + 1 gives 0x80000000), where the long form IADD.SAT of the "
+        "same program saturates as the sat_all_ones switch models.",
+        "iadd PC 0x414: IADD32.SAT R7, R4, R5 (lane 3: FlexGripPlus 0x80000000, model 0xffffffff)",
+        "programs/iadd.sass",
+        "waiver",
+        True,
+        ("IADD32",),
+        frozenset({"gpr", "cc"}),
+        (("m8", 0x1, 1),),
+    ),
+    Finding(
+        "a0_not_zero",
+        "A0 read as a source is not 0: ADA An, A0, imm adds imm to, and A2R Rd, A0 copies, a per-lane value (areg's ADA A2, "
+        "A0, 0x1234 gives 0x0204183c in lane 0, 0xffff1234 in lane 3; A2R R6, A0 0x02040608 in lane 0); which register "
+        "FlexGripPlus reads is not analysed.",
+        "areg PC 0xe0: ADA A2, A0, 0x1234 (model 0x1234 in every lane); areg PC 0x100: A2R R6, A0",
+        "programs/areg.sass",
+        "waiver",
+        True,
+        ("ADA", "A2R"),
+        frozenset({"addr", "gpr"}),
+        (("areg", 0x7, 0),),
+    ),
+)
+
+FINDINGS += (
+    Finding(
+        "iadd32_const_operand",
+        "The constant operand of the 32-bit-encoded IADD32 Rd, Ra, c[b][n] reads 0 on FlexGripPlus (iadd's c[0x1][0x1] "
+        "holds 0x00010010; every lane gets Ra + 0). The short form packs the bank into the operand field (here 33 = bank 1, "
+        "word 1); a reading of the field unsplit, word 33 of the flat constant memory, would give 0 too. Not confirmed.",
+        "iadd PC 0x4a8: IADD32 R6, R4, c[0x1][0x1] (lane 0: FlexGripPlus 0, model 0x00010010)",
+        "programs/iadd.sass",
+        "waiver",
+        True,
+        ("IADD32",),
+        frozenset({"gpr", "cc"}),
+        (("src2_c", 0x1, 1),),
+    ),
+)
+
+FINDINGS += (
+    Finding(
+        "iadd32_carry",
+        "IADD32.CARRYn Rd, Ra, Rb (the 32-bit encoding of add with carry) does not compute a + b + C: 30 of 32 lanes differ "
+        "(1 + 1 gives 1, 0x7fffffff + 1 gives 0xffff); not analysed (the long form's behaviour is iaddc_operand).",
+        "iadd PC 0x4ac: IADD32.CARRY0 R8, R4, R5 (also IADD32I.CARRY0 R6, R4, 0x0 at 0x5c0)",
+        "programs/iadd.sass",
+        "waiver",
+        True,
+        ("IADD32", "IADD32I"),
+        frozenset({"gpr", "cc"}),
+        (("addop", 0x3, 3),),
+    ),
+    Finding(
+        "a0_writes_a4",
+        "R2A A0, Rk, n writes $a4: A0 is not the zero register for writes, FlexGripPlus's address-register file takes "
+        "register number 0 as its index 3 (as for the post-increment, postinc_increments_a4). G80 drops writes to A0.",
+        "areg PC 0x118: R2A A0, R4, 0x2 (FlexGripPlus writes $a4, the model nothing)",
+        "programs/areg.sass",
+        "waiver",
+        True,
+        ("R2A",),
+        frozenset({"addr"}),
+        (("adst", 0x7, 0),),
+    ),
+)
+
+FINDINGS += (
+    Finding(
+        "iadd32i_sat_dest",
+        "IADD32I.SAT R6, R4, imm writes R70 (R6 + 64), not R6: the .SAT bit of the immediate form is taken as the top bit of "
+        "the destination register number.",
+        "iadd PC 0x530: IADD32I.SAT R6, R4, 0x7fffffff (FlexGripPlus writes R70)",
+        "programs/iadd.sass",
+        "waiver",
+        True,
+        ("IADD32I",),
+        frozenset({"gpr", "cc"}),
+        (("m8", 0x1, 1),),
+    ),
+    Finding(
+        "r2a_shared_source",
+        "R2A An, g [n], k with a shared-memory source does not read g [n]: areg's R2A A3, g [0xa], 0x2 writes 0x800000 "
+        "(0x200000 << 2) in every lane, where the parameter word g [0xa] holds 0x12345; not analysed.",
+        "areg PC 0x138: R2A A3, g [0xa], 0x2 (FlexGripPlus 0x800000, model 0x48d14)",
+        "programs/areg.sass",
+        "waiver",
+        True,
+        ("R2A",),
+        frozenset({"addr"}),
+        (("src1_s", 0x1, 1),),
+    ),
+)
+
+FINDINGS += (
+    Finding(
+        "gld64_one_register",
+        "GLD.S64 Rd, [Ra] writes Rd only, not the pair Rd, Rd+1 (the probe sees one register written), and GLD.S128 likewise "
+        "(global PC 0xf8); whether Rd gets the low word is not yet checked.",
+        "global PC 0xc0: GLD.S64 R8, global14[R5] (FlexGripPlus writes R8, the model R8 and R9)",
+        "programs/global.sass",
+        "waiver",
+        True,
+        ("GLD",),
+        frozenset({"gpr"}),
+        (("msize", 0x6, 4),),  # msize 4 (S64) and 5 (S128)
+    ),
+)
+
+FINDINGS += (
+    Finding(
+        "imax_results",
+        "IMAX Rd, Ra, Rb does not give the maximum: 31 of 32 lanes differ, with values unrelated to either operand in some "
+        "(max(0, 0) gives 0x60, max(1, 0) 0x64) and 0x0000ffff in others; not analysed.",
+        "iminmax PC 0x40: IMAX R6, R4, R5 (lane 0: FlexGripPlus 0x60, model 0)",
+        "programs/iminmax.sass",
+        "open",
+        True,
+    ),
+    Finding(
+        "i2i_u8_not_truncated",
+        "I2I.U8.S32 Rd, Ra does not reduce to 8 bits: FlexGripPlus writes wider values (0xffffffff, 0x7fffffff, 0x8000 "
+        "...) where the model, with i2i_no_clamp, writes the low byte; the other I2I forms of the program match up to here. "
+        "Not yet modelled.",
+        "i2i PC 0xe0: I2I.U8.S32 R6, R4 (lane 2: FlexGripPlus 0xffffffff, model 0xff)",
+        "programs/i2i.sass",
         "open",
         False,
     ),

@@ -20,6 +20,8 @@ class Profile:
     only_r124_zero: bool = False  # registers past the allocation are ordinary; only R124 reads 0
     areg_32bit: bool = False  # address registers hold 32 bits (G80: 16)
     const_bank_ignored: bool = False  # constant memory is one flat space: the bank of c[bank][off] is ignored
+    global_addr_bits: int = 0  # global addresses keep only their low n bits (0: no wrap; FlexGripPlus: 18, 256 KiB)
+    postinc_a4: bool = False  # g [An+++k] accesses $an + k (as g [An+k]) and then adds Rd-field * size to $a4, not k to $an
     # integer arithmetic
     sub_negates_arith: bool = False  # sub/subr: C and O from a + (-b) (two's complement), not a + ~b + 1
     carry16_from_sext: bool = False  # 16-bit add: operands sign-extended, C = bit 16 of the 32-bit sum
@@ -53,6 +55,8 @@ FLEXGRIP = replace(
     only_r124_zero=True,
     areg_32bit=True,
     const_bank_ignored=True,
+    postinc_a4=True,
+    global_addr_bits=18,
     sub_negates_arith=True,
     carry16_from_sext=True,
     sat_all_ones=True,

@@ -61,7 +61,9 @@ def code_words(spec: KernelSpec, profile: Profile) -> list[int]:
 
 
 def build(spec: KernelSpec, profile: Profile, config: SMConfig | None = None) -> tuple[SM, Memory]:
-    gmem = Memory("global", spec.global_size)
+    # a machine whose global addresses wrap (flexgrip: 18 bits) has all of that memory, whatever the program declares
+    bits = profile.global_addr_bits
+    gmem = Memory("global", max(spec.global_size, 1 << bits) if bits else spec.global_size)
     for buf in spec.buffers.values():
         gmem.write_bytes(buf.addr, buf.init.tobytes())
     banks: dict[int, Memory] = {}

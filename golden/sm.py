@@ -71,7 +71,7 @@ class Batch:
         self.exec = self.active
         self.float_result = False  # the instruction computes a float (FP/SFU family)
         self.records: list[Commit] | None = None
-        self.pending: list[tuple[int, np.ndarray]] = []  # post-increments ($a, new value)
+        self.pending: list[tuple[int, np.ndarray, int]] = []  # post-increments ($a, new value, access size in bytes)
 
 
 class SM:
@@ -243,12 +243,14 @@ class SM:
         if reg:
             self.areg[reg, b.sel] = np.where(b.exec, value, self.areg[reg, b.sel])
 
-    def mem_address(self, b: Batch, areg: int, offset: int, postinc: bool) -> np.ndarray:
-        """$a + offset, or with post-increment $a (and $a += offset after the instruction)."""
+    def mem_address(self, b: Batch, areg: int, offset: int, postinc: bool, size: int = 4) -> np.ndarray:
+        """$a + offset, or with post-increment $a (and $a += offset after the instruction; `size`:
+        the access size in bytes, which the flexgrip profile's postinc_a4 scales by)."""
         a = self.areg_of(b, areg).astype(np.int64)
         if postinc:
-            b.pending.append((areg, (a + offset).astype(U32)))
-            return a
+            b.pending.append((areg, (a + offset).astype(U32), size))
+            # FlexGripPlus reads and writes at $a + offset as without post-increment (postinc_a4)
+            return a + offset if self.profile.postinc_a4 else a
         return a + offset
 
     def shared_load(self, b: Batch, addr: np.ndarray, size: int, signed: bool) -> np.ndarray:
@@ -283,10 +285,17 @@ class SM:
             out[lanes] = mem.load(addr[lanes], size, signed, self.where(b), lanes % WARP)
         return out
 
+    def _global_wrap(self, addr: np.ndarray) -> np.ndarray:
+        # FlexGripPlus's global memory port takes the low global_addr_bits of the address (its memory
+        # is 256 KiB): a larger address wraps instead of faulting (flexgrip_findings global_addr_18bit)
+        bits = self.profile.global_addr_bits
+        return addr & ((1 << bits) - 1) if bits else addr
+
     def global_load(self, b: Batch, addr: np.ndarray, size: int, signed: bool) -> list[np.ndarray]:
-        return self._load(self.gmem, b, addr, size, signed)
+        return self._load(self.gmem, b, self._global_wrap(addr), size, signed)
 
     def global_store(self, b: Batch, addr: np.ndarray, size: int, values: list[np.ndarray], reg: int | None = None) -> None:
+        addr = self._global_wrap(addr)
         self._store(self.gmem, "global", b, addr, size, values)
         if self.track_floats and reg is not None and size >= 4:
             for part in range(len(values)):
@@ -399,7 +408,12 @@ class SM:
                 # FlexGripPlus does not reproduce bit for bit either)
                 b.float_result = insn.form.float_result or insn.form.unit == "sfu"
                 plan.run(self, b, insn, plan.ops)  # type: ignore[operator]
-            for areg, value in b.pending:
+            for areg, value, size in b.pending:
+                if self.profile.postinc_a4:
+                    # FlexGripPlus's write stage hands its incrementer register number 0 (read and written as
+                    # $a4) and the instruction's destination field (w0 bits 8:2) as the step, scaled by the
+                    # access size like an offset (flexgrip_findings postinc_increments_a4)
+                    areg, value = 4, self.areg_of(b, 4) + U32(((insn.words[0] >> 2) & 0x7F) * size)
                 self.write_areg(b, areg, value)
             nxt = pc + plan.size
             for w in warps:

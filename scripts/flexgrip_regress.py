@@ -9,7 +9,8 @@ FlexGripPlus under GHDL in lock-step with the golden model (flexgrip profile), o
 FlexGripPlus cannot run is listed with the reason, not dropped. The summary gives per program the
 outcome, commits compared, FlexGripPlus kernel cycles, GHDL wall time, simulated cycles/s and
 commits/s, and the first line of a failure. --bench runs BENCH programs and prints the figures,
-once per GHDL back end of --backends (default: the one `ghdl` picks), with the build time.
+once per GHDL back end of --backends (default: the one `ghdl` picks), with the build time, and then
+the same programs on our RTL (Verilator and Icarus, 8 SPs) with the same figures beside them.
 """
 
 from __future__ import annotations
@@ -53,6 +54,21 @@ def rtl_cycles(path: Path, num_sp: int | None, run: bool) -> str:
         return ""
     r = run_lockstep(LockstepRun(str(path), sim="verilator", num_sp=num_sp), rerun_with_waves=False)
     return f"{r.cycles} (verilator)" if r.passed else "fail (verilator)"
+
+
+def bench_rtl(todo: list[Path]) -> list[str]:
+    """The same programs on our RTL (g80 profile, 8 SPs as FlexGripPlus, seed 1) on Verilator and Icarus, in
+    lock-step as on FlexGripPlus, for the bench's side-by-side figures."""
+    rows = ["| program | our RTL on | outcome | commits | cycles | wall s | cycles/s | commits/s |", "|---|---|---|---|---|---|---|---|"]
+    for sim in ("verilator", "icarus"):  # build first, so that no timed run includes a simulator's build
+        run_lockstep(LockstepRun(str(todo[0]), sim=sim, num_sp=8), rerun_with_waves=False)
+    for path in todo:
+        for sim in ("verilator", "icarus"):
+            r = run_lockstep(LockstepRun(str(path), sim=sim, num_sp=8), rerun_with_waves=False)
+            rate = (f"{r.cycles / r.wall:.0f}", f"{r.commits / r.wall:.1f}") if r.wall else ("", "")
+            rows.append(f"| {path.stem} | {sim} | {'PASS' if r.passed else 'FAIL'} | {r.commits} | {r.cycles} | {r.wall:.1f} | {rate[0]} | {rate[1]} |")
+            print(rows[-1], flush=True)
+    return rows
 
 
 def main() -> int:
@@ -112,6 +128,8 @@ def run(args: argparse.Namespace) -> int:
         rtl = rtl_cycles(path, r.run.num_sp if path.suffix == ".sass" else None, args.rtl)
         rows.append(f"| {path.stem} | {'PASS' if r.passed else 'FAIL'} | {commits} | {cycles} | {rtl} | {r.wall:.1f} | {rate[0]} | {rate[1]} | {note} |")
         print(rows[-1], flush=True)
+    if args.bench:
+        rows += ["", *bench_rtl(todo)]
     text = "# FlexGripPlus lock-step regression (GHDL)\n\n" + "\n".join(rows) + "\n"
     if args.output:
         args.output.parent.mkdir(parents=True, exist_ok=True)

@@ -81,9 +81,10 @@ def test_findings_table() -> None:
         assert (ROOT / f.program).is_file(), f.program
         assert f.handling in ("open", "waiver") or f.handling.startswith(("profile:", "loader"))
         if f.handling.startswith("profile:"):
-            from golden.profile import FLEXGRIP
+            from golden.profile import FLEXGRIP, G80
 
-            assert getattr(FLEXGRIP, f.handling.split(":")[1].split()[0]) is True
+            switch = f.handling.split(":")[1].split()[0]
+            assert getattr(FLEXGRIP, switch) != getattr(G80, switch), switch  # on under flexgrip, off under g80
 
 
 def _flexgrip_or_skip() -> None:
@@ -199,3 +200,71 @@ def test_programs_with_unimplemented_instructions_are_refused(name: str, form: s
     """FLEXGRIPPLUS.md section 6 lists these as not implemented: the program is refused with the reason."""
     with pytest.raises(NotRunnable, match=rf"{name}\.sass: {form}\b.*not implemented|{name}\.sass: {form}\b.*no special"):
         flexgrip_image(ROOT / "programs" / f"{name}.sass")
+
+
+# -- profile switches for FlexGripPlus behaviours seen in lock-step (expected values: what FlexGripPlus
+# wrote in iadd and sfu, recorded in golden/flexgrip_findings.py, not the model's output) --
+
+_POSTINC = """.block 32
+.registers 8
+.shared 256
+.buffer o u32 96
+.param o
+        I2I.U32.U16 R1, R0L
+        SHL R2, R1, 0x2
+        IADD R3, g [0x4], R2
+        R2A A1, R1, 0x2
+        ADA A1, A1, 0x100
+        R2G.U32.U32 g[A1+0x0], R1
+        IADD R6, g [A1+++0x1], R0
+        GST.U32 global14[R3], R6
+        MVI R7, 0x80
+        IADD R3, R3, R7
+        A2R R6, A1
+        GST.U32 global14[R3], R6
+        IADD R3, R3, R7
+        A2R R6, A4
+        GST.U32 global14[R3], R6
+        RET
+"""
+
+
+def test_postinc_a4_as_flexgrip_does(tmp_path: Path) -> None:
+    """postinc_a4: FlexGripPlus reads g [A1+++0x1] at A1 + 4 (iadd: lane t got lane t+1's word), leaves
+    $a1 and adds destination field * 4 to $a4 (iadd: 0x18 for R6); G80 reads at A1 and adds 4 to $a1."""
+    from golden.profile import G80
+    from golden.run import run_program
+
+    src = tmp_path / "postinc.sass"
+    src.write_text(_POSTINC)
+    spec = load_program(src)
+    t = np.arange(32, dtype=np.uint32)
+    tid = t.astype(np.uint32) & 0xFFFF  # R0 = tid (R0L, high half 0 for a 1-D block)
+    for profile, read, a1, a4 in (
+        (FLEXGRIP, np.where(t < 31, t + 1, 0) + tid, 0x100 + 4 * t, np.full(32, 6 * 4)),
+        (G80, t + tid, 0x104 + 4 * t, np.zeros(32)),
+    ):
+        r = run_program(spec, profile)
+        buf = spec.buffers["o"]
+        out = np.frombuffer(r.gmem.data[buf.addr : buf.addr + buf.nbytes].tobytes(), np.uint32)
+        assert list(out[:32]) == list(read), profile.name
+        assert list(out[32:64]) == list(a1), profile.name
+        assert list(out[64:96]) == list(a4), profile.name
+
+
+def test_global_address_wraps_at_18_bits(tmp_path: Path) -> None:
+    """global_addr_bits: FlexGripPlus's global memory port is 18 bits wide (256 KiB), so 0x400000 + p
+    stores at p; under g80 the same store is a fault."""
+    from golden.errors import MemoryFault
+    from golden.profile import G80
+    from golden.run import run_program
+
+    src = tmp_path / "wrap.sass"
+    src.write_text(".block 1\n.registers 4\n.buffer o u32 1\n.param o\n        MVI R1, 0x4000\n        SHL R1, R1, 0x8\n"
+                   "        IADD R2, g [0x4], R1\n        MVI R3, 0x1234\n        GST.U32 global14[R2], R3\n        RET\n")  # fmt: skip
+    spec = load_program(src)
+    r = run_program(spec, FLEXGRIP)
+    buf = spec.buffers["o"]
+    assert int(np.frombuffer(r.gmem.data[buf.addr : buf.addr + 4].tobytes(), np.uint32)[0]) == 0x1234
+    with pytest.raises(MemoryFault):
+        run_program(spec, G80)
