@@ -78,6 +78,7 @@ lint: $(SETUP)
 	$(VENV)/bin/ruff check golden tests scripts tb
 	$(PY) scripts/gen_rtl_isa.py --check
 	$(PY) scripts/gen_sfu_rom.py --check
+	$(PY) scripts/gen_flexgrip_sfu_rom.py --check
 
 test: $(SETUP) lint
 	$(PY) -m pytest -n auto $(PYTEST_ARGS)

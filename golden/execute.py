@@ -574,6 +574,11 @@ def exe_f2f(sm: SM, b: Batch, insn: Instruction, ops: dict) -> None:
 def exe_rro(sm: SM, b: Batch, insn: Instruction, ops: dict) -> None:
     from .arith import sfu
 
+    if sm.profile.flexgrip_sfu:  # rro.vhd reads the register as it is
+        from .arith import flexgrip_rro
+
+        write(sm, b, ops["dst"], flexgrip_rro.rro(bool(insn.fields["m14"]), read(sm, b, ops["src1"])))
+        return
     fn = sfu.preex2 if insn.fields["m14"] else sfu.presin
     write(sm, b, ops["dst"], fn(fsrc(sm, b, ops["src1"])))
 
@@ -585,6 +590,12 @@ _SFU = {"RCP": "rcp", "RCP32": "rcp", "RSQ": "rsqrt", "LG2": "lg2", "SIN": "sin"
 def exe_sfu(sm: SM, b: Batch, insn: Instruction, ops: dict) -> None:
     from .arith import sfu
 
+    if sm.profile.flexgrip_sfu:  # sfu.vhd reads the register as it is (no |.|, -, .SAT)
+        from .arith import flexgrip_sfu as fsfu
+
+        selop = {"SIN": fsfu.SIN, "COS": fsfu.COS, "RSQ": fsfu.RSQ, "LG2": fsfu.LG2, "EX2": fsfu.EX2}.get(insn.form.name, fsfu.RCP)
+        write(sm, b, ops["dst"], fsfu.sfu(selop, read(sm, b, ops["src1"])))
+        return
     x = fsrc(sm, b, ops["src1"])
     if insn.form.name == "EX2":
         res = sfu.ex2(x, sat=bool(insn.fields.get("sat")))

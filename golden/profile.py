@@ -30,6 +30,7 @@ class Profile:
     pass_b_is_not1: bool = False  # LOP.PASS_B computes NOT src1; operand inversions are ignored
     # floating point: whose FPU the FP instructions run on (golden.arith.fp or .flexgrip_fp)
     flexgrip_fpu: bool = False  # FADD/FMUL/FMAD/FSET and conversions as FlexGripPlus's fpu_single computes them
+    flexgrip_sfu: bool = False  # RCP/RSQ/LG2/EX2/SIN/COS (and RRO) as FlexGripPlus's sfu (and rro) compute them
 
     def describe(self) -> list[str]:
         """The switches that differ from g80, for reports."""
@@ -56,5 +57,6 @@ FLEXGRIP = replace(
     addc_c0_madc_c1=True,
     pass_b_is_not1=True,
     flexgrip_fpu=True,
+    flexgrip_sfu=True,
 )
 PROFILES = {p.name: p for p in (G80, FLEXGRIP)}

@@ -1,7 +1,8 @@
-"""The `flexgrip` profile's FPU (golden.arith.flexgrip_fp) against FlexGripPlus's own VHDL under
-GHDL (tb/flexgrip_units), against observations of FlexGripPlus recorded in
-../shared/reference/FLEXGRIPPLUS.md, and against numpy where FlexGripPlus's FPU is IEEE; plus
-run-flexgrip's handling of undefined (`uuuuuuuu`) words in FlexGripPlus dumps.
+"""The `flexgrip` profile's FPU, SFU and RRO (golden.arith.flexgrip_fp, flexgrip_sfu,
+flexgrip_rro) against FlexGripPlus's own VHDL under GHDL (tb/flexgrip_units), against observations
+of FlexGripPlus recorded in ../shared/reference/FLEXGRIPPLUS.md, and against numpy where
+FlexGripPlus is IEEE or close to the true function; the SFU ROM module against a regeneration
+from the VHDL; plus run-flexgrip's handling of undefined (`uuuuuuuu`) words in FlexGripPlus dumps.
 """
 
 from __future__ import annotations
@@ -15,6 +16,8 @@ import pytest
 from conftest import ROOT, SHARED
 
 from golden.arith import flexgrip_fp as ffp
+from golden.arith import flexgrip_rro as frro
+from golden.arith import flexgrip_sfu as fsfu
 from golden.flexgrip_bundle import read_expected, run_bundle
 
 sys.path.insert(0, str(ROOT / "tb" / "flexgrip_units"))
@@ -35,10 +38,13 @@ UNIT_COUNTS = {"fadd_rm0": 3000, "fmul_rm0": 3000, "fmad_rm0": 3000, "f2u": 2000
                "fadd_rm2": 500, "fmul_rm2": 500, "fmad_rm2": 500, "fadd_rm1": 300, "fmul_rm1": 300, "fmad_rm1": 300,
                "fadd_rm3": 300, "fmul_rm3": 300, "fmad_rm3": 300, "fneg": 200, "fabs": 200, "fmov": 200}  # fmt: skip
 UNIT_COUNTS.update({name: 200 for name in harness.OPS if name.startswith("fset")})
+UNIT_COUNTS.update({"rro_sincos": 2000, "rro_ex2": 2000})
+# FlexGripPlus's SFU is slow to simulate (its squarer's processes loop on every delta cycle)
+UNIT_COUNTS.update(dict.fromkeys(("rcp", "rsq", "lg2", "ex2", "sin", "cos"), 640 if harness.backend() == "llvm" else 160))
 
 
 @pytest.mark.skipif(harness.unavailable() is not None, reason=str(harness.unavailable()))
-def test_fpu_matches_flexgrip_vhdl(tmp_path: Path) -> None:
+def test_units_match_flexgrip_vhdl(tmp_path: Path) -> None:
     res = harness.run_ops(UNIT_COUNTS, seed=20261124, build_dir=tmp_path)  # one GHDL simulation
     for name, count in UNIT_COUNTS.items():
         assert res.counts.get(name, 0) >= count, name
@@ -86,6 +92,55 @@ def test_conversions_match_numpy_in_range() -> None:
     assert np.array_equal(ffp.conv(ffp.S2F, ints.astype(np.uint32)), _bits(ints.astype(np.float32)))
     x = rng.uniform(-1e6, 1e6, 4000).astype(np.float32)
     assert np.array_equal(ffp.conv(ffp.F2S, _bits(x)).view(np.int32), np.rint(x).astype(np.int32))
+
+
+def _f(x: float) -> int:
+    return int(np.float32(x).view(np.uint32))
+
+
+def test_sfu_close_to_the_functions() -> None:
+    """Independent sanity: FlexGripPlus's interpolation is within 2^-20 (relative) of the true
+    function on ordinary inputs, exact on powers of two for RCP and LG2."""
+    rng = np.random.default_rng(6)
+    xs = rng.uniform(0.01, 1000.0, 300).astype(np.float32)
+    for selop, fn in ((fsfu.RCP, lambda v: 1 / v), (fsfu.RSQ, lambda v: v**-0.5), (fsfu.LG2, np.log2)):
+        got = fsfu.sfu(selop, xs.view(np.uint32)).view(np.float32).astype(np.float64)
+        want = fn(xs.astype(np.float64))
+        assert np.all(np.abs(got - want) <= 2**-20 * np.maximum(np.abs(want), 1e-3)), selop
+    for k in range(-20, 21):
+        assert fsfu.sfu_bits(_f(2.0**k), fsfu.RCP) == _f(2.0**-k)
+        assert fsfu.sfu_bits(_f(2.0**k), fsfu.LG2) == _f(float(k))
+
+
+def test_rro_then_sfu_close_to_sin_cos_ex2() -> None:
+    rng = np.random.default_rng(7)
+    for x in rng.uniform(-50.0, 50.0, 200).astype(np.float32).tolist():
+        r = frro.rro_sincos_bits(_f(x))
+        for selop, fn in ((fsfu.SIN, np.sin), (fsfu.COS, np.cos)):
+            got = float(np.uint32(fsfu.sfu_bits(r, selop)).view(np.float32))
+            assert abs(got - fn(np.float64(x))) < 2e-6, (x, selop)
+        e = frro.rro_ex2_bits(_f(x / 4))
+        got = float(np.uint32(fsfu.sfu_bits(e, fsfu.EX2)).view(np.float32))
+        assert abs(got / 2.0 ** np.float64(np.float32(x / 4)) - 1) < 2e-6, x
+
+
+def test_sfu_special_inputs() -> None:
+    """sfu.vhd's SFU_Exceptions: RCP(+-0) = +-inf, LG2(0) = -inf, LG2(negative) = 0xffffffff, RSQ(+0) = +inf."""
+    assert fsfu.sfu_bits(0x00000000, fsfu.RCP) == 0x7F800000
+    assert fsfu.sfu_bits(0x80000000, fsfu.RCP) == 0xFF800000
+    assert fsfu.sfu_bits(0x00000000, fsfu.LG2) == 0xFF800000
+    assert fsfu.sfu_bits(0xBF800000, fsfu.LG2) == 0xFFFFFFFF
+    assert fsfu.sfu_bits(0x00000000, fsfu.RSQ) == 0x7F800000
+
+
+def test_sfu_rom_module_matches_the_vhdl() -> None:
+    """golden/arith/flexgrip_sfu_rom.py is what scripts/gen_flexgrip_sfu_rom.py makes of the VHDL."""
+    sys.path.insert(0, str(ROOT / "scripts"))
+    import gen_flexgrip_sfu_rom as gen
+
+    if not (gen.sfu_dir() / "ROM.vhd").is_file():
+        pytest.skip(f"no FlexGripPlus checkout at {gen.sfu_dir()} (FLEXGRIP_DIR)")
+    assert gen.OUT_PATH.read_text(encoding="utf-8") == gen.render(gen.read_rom())
 
 
 # ---------------------------------------------------------------------------------------------

@@ -1,8 +1,9 @@
-"""FlexGripPlus's FPU under GHDL against golden.arith.flexgrip_fp, bit for bit.
+"""FlexGripPlus's FPU and SFU under GHDL against golden.arith.flexgrip_fp / flexgrip_sfu, bit for bit.
 
-`run_ops(ops, count, seed)` draws operands (special values and random patterns), runs them in
-batches of LANES through FlexGripPlus's own `fpu_single` (the VHDL in FLEXGRIP_DIR, unmodified,
-wrapped by fg_fpu_lanes.vhd) with cocotb on GHDL, and compares every lane with the Python model.
+`run_ops(counts, seed)` draws operands (special values and random patterns), runs them in batches
+of LANES through FlexGripPlus's own units (the VHDL in FLEXGRIP_DIR, unmodified: `fpu_single`
+wrapped by fg_fpu_lanes.vhd, `sfu` by fg_sfu_lanes.vhd) with cocotb on GHDL, and compares every
+lane with the Python model.
 `unavailable()` says why it cannot run (no GHDL, no FlexGripPlus checkout), for tests to skip.
 """
 
@@ -17,6 +18,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from golden.arith import flexgrip_fp as ffp
+from golden.arith import flexgrip_rro as frro
+from golden.arith import flexgrip_sfu as fsfu
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
@@ -32,6 +35,16 @@ def rtl_dir() -> Path:
     return flexgrip_dir() / "FlexGripPlus_4.4" / "RTL"
 
 
+def backend() -> str:
+    """The GHDL back end the runs use: GHDL_BACKEND when set, else llvm when installed (about 7x
+    faster than mcode on the SFU, whose VHDL re-evaluates its squarer's loops on every delta
+    cycle), else Debian's default, mcode."""
+    chosen = os.environ.get("GHDL_BACKEND")
+    if chosen:
+        return chosen
+    return "llvm" if shutil.which("ghdl-llvm") else "mcode"
+
+
 def unavailable() -> str | None:
     """None when the unit tests can run, else the reason they cannot."""
     if shutil.which("ghdl") is None:
@@ -41,13 +54,29 @@ def unavailable() -> str | None:
     return None
 
 
-def fpu_sources() -> list[Path]:
+def unit_sources(unit: str) -> list[Path]:
+    """FlexGripPlus's files for one unit, in gpgpu_compile.tcl's order, then the project's wrapper."""
     rtl = rtl_dir()
-    fpu = rtl / "SMP" / "Pipeline" / "Execution" / "FPU"
-    names = ("fpu_add_32", "fpu_conv_32", "fpu_exceptions_32", "fpu_fma_32", "fpu_mul_32", "fpu_round_32", "fpu_sub_32",
-             "fpu_set_32", "a_s", "divisor", "fpu_rcp_32", "fpu_top_32_new")  # fmt: skip
-    return [rtl / "TB" / "configuration" / "pick_bench.vhd", rtl / "gpgpu_package.vhd"] + [fpu / f"{n}.vhd" for n in names] + [
-        HERE / "fg_fpu_lanes.vhd"]  # fmt: skip
+    exe = rtl / "SMP" / "Pipeline" / "Execution"
+    head = [rtl / "TB" / "configuration" / "pick_bench.vhd", rtl / "gpgpu_package.vhd"]
+    if unit == "fpu":
+        names = ("fpu_add_32", "fpu_conv_32", "fpu_exceptions_32", "fpu_fma_32", "fpu_mul_32", "fpu_round_32", "fpu_sub_32",
+                 "fpu_set_32", "a_s", "divisor", "fpu_rcp_32", "fpu_top_32_new")  # fmt: skip
+        return head + [exe / "FPU" / f"{n}.vhd" for n in names] + [HERE / "fg_fpu_lanes.vhd"]
+    if unit == "sfu":
+        sfu = exe / "SFU"
+        qi = sfu / "Quadratic_Interpolator"
+        luts = sorted((qi / "Single_LUTS").glob("LUT_C*.vhd"))
+        return [*head, sfu / "Components" / "CLZ.vhd", sfu / "Components" / "SFU_Exceptions.vhd",
+                sfu / "fused_accm_tree" / "Booth_PP.vhd", sfu / "fused_accm_tree" / "CSA_4_2.vhd",
+                sfu / "fused_accm_tree" / "fused_accum_tree.vhd", *luts, qi / "squaring.vhd", qi / "ROM.vhd",
+                qi / "Quadratic_Interpolator.vhd", sfu / "sfu.vhd", HERE / "fg_sfu_lanes.vhd"]  # fmt: skip
+    if unit == "rro":
+        rro = exe / "RRO"
+        comps = ("fp_leading_zeros_and_shift", "right_shifter", "add_sub", "multFP")
+        return [*head, *[rro / "Components" / f"{n}.vhd" for n in comps], rro / "RRO_trig.vhd", rro / "rro.vhd",
+                HERE / "fg_rro_lanes.vhd"]  # fmt: skip
+    raise ValueError(f"unknown unit {unit!r}")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -59,7 +88,8 @@ class Op:
     name: str
     opcode: int  # fg_fpu_lanes: 0 FADD, 1 FMUL, 2 FMAD, 3 CONV, 4 FSET
     arity: int
-    model: Callable[[int, int, int], int]
+    model: Callable[[int, int, int], int | None]  # None: the VHDL's result is undefined (U)
+    unit: str = "fpu"
     subop: int = 0
     s32: int = 0
     abs_en: int = 0
@@ -86,6 +116,11 @@ def _ops() -> dict[str, Op]:
         for ab in (0, 1):
             ops.append(Op(f"fset_c{cond}_abs{ab}", 4, 2, lambda a, b, c, cond=cond, ab=ab: ffp.fset_bits(cond, a, b, bool(ab)),
                           abs_en=ab, cond=cond))  # fmt: skip
+    for name, selop in (("sin", fsfu.SIN), ("cos", fsfu.COS), ("rsq", fsfu.RSQ), ("lg2", fsfu.LG2), ("ex2", fsfu.EX2),
+                        ("rcp", fsfu.RCP)):  # fmt: skip
+        ops.append(Op(name, selop, 1, lambda a, b, c, selop=selop: fsfu.sfu_bits(a, selop), unit="sfu"))
+    ops.append(Op("rro_sincos", 0, 1, lambda a, b, c: frro.rro_sincos_bits(a), unit="rro"))
+    ops.append(Op("rro_ex2", 1, 1, lambda a, b, c: frro.rro_ex2_bits(a), unit="rro"))
     return {o.name: o for o in ops}
 
 
@@ -116,7 +151,27 @@ def _operand(rng: random.Random, near: int | None = None) -> int:
     return rng.getrandbits(32)
 
 
+def _sfu_operand(op: Op, rng: random.Random) -> int:
+    k = rng.random()
+    if k < 0.1:
+        return rng.choice(SPECIALS)
+    if op.name in ("sin", "cos", "ex2") and k < 0.6:
+        # RRO-shaped inputs: small exponent fields (EX2: the integer part), quadrant bits (SIN/COS)
+        return (rng.getrandbits(1) << 31) | (rng.getrandbits(8) << 23) | rng.getrandbits(23) if k < 0.3 else \
+            (rng.getrandbits(1) << 31) | (rng.randint(0, 3) << 29) | rng.getrandbits(rng.randint(1, 29))
+    if k < 0.7:  # ordinary positive floats, the exponent 127 (LG2's special path) often
+        e = 127 if rng.random() < 0.3 else rng.randint(1, 254)
+        return (e << 23) | rng.getrandbits(23)
+    return rng.getrandbits(32)
+
+
 def draw(op: Op, count: int, rng: random.Random) -> list[tuple[int, int, int]]:
+    if op.unit == "sfu":
+        return [(_sfu_operand(op, rng), 0, 0) for _ in range(count)]
+    if op.unit == "rro":  # ordinary angles and exponents mostly, any pattern sometimes
+        return [(_operand(rng) if rng.random() < 0.5 else
+                 (rng.getrandbits(1) << 31) | (rng.randint(100, 150) << 23) | rng.getrandbits(23), 0, 0)
+                for _ in range(count)]  # fmt: skip
     out = []
     for _ in range(count):
         a = _operand(rng)
@@ -146,46 +201,55 @@ class Result:
 
 
 def run_ops(counts: dict[str, int], seed: int = 1, build_dir: Path | None = None) -> Result:
-    """Run counts[name] operands of each named operation on the VHDL (one GHDL simulation) and
-    compare every result with the model."""
-    from cocotb_tools.runner import get_runner
-
+    """Run counts[name] operands of each named operation on the VHDL (one GHDL simulation per unit)
+    and compare every result with the model."""
     reason = unavailable()
     if reason:
         raise RuntimeError(reason)
-    build_dir = (build_dir or ROOT / "build" / "flexgrip_units").resolve()
-    build_dir.mkdir(parents=True, exist_ok=True)
+    build_dir = (build_dir or ROOT / "build" / "flexgrip_units").resolve() / backend()
+    os.environ["GHDL_BACKEND"] = backend()  # /usr/bin/ghdl (Debian) runs ghdl-$GHDL_BACKEND
     rng = random.Random(seed)
-    batches: list[tuple[Op, list[tuple[int, int, int]]]] = []
-    for name, count in counts.items():
-        op = OPS[name]
-        vals = draw(op, count, rng)
-        vals += [(0, 0, 0)] * (-len(vals) % LANES)
-        batches += [(op, vals[i:i + LANES]) for i in range(0, len(vals), LANES)]
+    res = Result()
+    for unit in ("fpu", "sfu", "rro"):
+        batches: list[tuple[Op, list[tuple[int, int, int]]]] = []
+        for name, count in counts.items():
+            op = OPS[name]
+            if op.unit != unit:
+                continue
+            vals = draw(op, count, rng)
+            vals += [vals[-1]] * (-len(vals) % LANES)
+            batches += [(op, vals[i:i + LANES]) for i in range(0, len(vals), LANES)]
+        if batches:
+            _run_unit(unit, batches, build_dir / unit, res)
+    return res
+
+
+def _run_unit(unit: str, batches: list[tuple[Op, list[tuple[int, int, int]]]], build_dir: Path, res: Result) -> None:
+    from cocotb_tools.runner import get_runner
+
+    build_dir.mkdir(parents=True, exist_ok=True)
     batch_file, result_file = build_dir / "batches.txt", build_dir / "results.txt"
     with open(batch_file, "w") as f:
         for op, vals in batches:
             f.write(f"{op.opcode} {op.subop} {op.s32} {op.abs_en} {op.cond} {op.rmode} "
                     + " ".join(f"{a:x},{b:x},{c:x}" for a, b, c in vals) + "\n")  # fmt: skip
+    top = f"fg_{unit}_lanes"
     runner = get_runner("ghdl")
-    runner.build(sources=fpu_sources(), hdl_toplevel="fg_fpu_lanes", build_dir=build_dir, build_args=GHDL_FLAGS, always=False)
+    runner.build(sources=unit_sources(unit), hdl_toplevel=top, build_dir=build_dir, build_args=GHDL_FLAGS, always=False)
     if result_file.exists():
         result_file.unlink()
     # the cocotb module is found through the PYTHONPATH the runner builds from sys.path
     if str(HERE) not in sys.path:
         sys.path.insert(0, str(HERE))
-    runner.test(test_module="test_fpu", hdl_toplevel="fg_fpu_lanes", build_dir=build_dir, test_dir=build_dir,
-                test_args=GHDL_FLAGS, plusargs=["--ieee-asserts=disable"], extra_env={"FG_BATCHES": str(batch_file), "FG_RESULTS": str(result_file)})
+    runner.test(test_module=f"test_{unit}", hdl_toplevel=top, build_dir=build_dir, test_dir=build_dir, test_args=GHDL_FLAGS,
+                plusargs=["--ieee-asserts=disable"], extra_env={"FG_BATCHES": str(batch_file), "FG_RESULTS": str(result_file)})  # fmt: skip
     lines = result_file.read_text().splitlines() if result_file.exists() else []
     if len(lines) != len(batches):
         raise RuntimeError(f"GHDL run returned {len(lines)} of {len(batches)} batches (see {build_dir})")
-    res = Result()
     for (op, vals), line in zip(batches, lines, strict=True):
-        got = line.split()
-        for (a, b, c), g in zip(vals, got, strict=True):
+        for (a, b, c), g in zip(vals, line.split(), strict=True):
             res.counts[op.name] = res.counts.get(op.name, 0) + 1
             want = op.model(a, b, c)
-            if g == "X" or int(g, 16) != want:
-                res.mismatches.setdefault(op.name, []).append(
-                    f"{op.name}({a:08x}, {b:08x}, {c:08x}): VHDL {g}, model {want:08x}")
-    return res
+            if (g == "X") != (want is None) or (want is not None and int(g, 16) != want):
+                shown = "U" if want is None else f"{want:08x}"
+                res.mismatches.setdefault(op.name, []).append(f"{op.name}({a:08x}, {b:08x}, {c:08x}): VHDL {g}, model {shown}")
