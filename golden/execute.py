@@ -414,14 +414,19 @@ def _fg_sources(sm: SM, b: Batch, insn: Instruction, ops: dict, fam: str) -> lis
     return [_fg_neg(read(sm, b, op), n) for op, n in zip(srcs, negs, strict=True) if op is not None]
 
 
+def _fg_fp_flags(res: np.ndarray) -> np.ndarray:
+    """FlexGripPlus's flags for FP arithmetic (FLEXGRIPPLUS.md 4): Z and S come from its scalar
+    processor, whose result for an FP opcode is 0, so Z = 1 and S = C = O = 0 whatever the result."""
+    return np.ones(np.shape(res), np.uint8)
+
+
 def _fg_arith(sm: SM, b: Batch, insn: Instruction, ops: dict, fam: str) -> None:
     from .arith import flexgrip_fp as ffp
-    from .arith.fp import fp_flags
 
     fn = {"fadd": ffp.fadd, "fmul": ffp.fmul, "fmad": ffp.fmad}[fam]
     res = fn(*_fg_sources(sm, b, insn, ops, fam), rmode=_fg_rmode(insn, fam))
     write(sm, b, ops["dst"], res)
-    flags_out(sm, b, insn, fp_flags(res))
+    flags_out(sm, b, insn, _fg_fp_flags(res))
 
 
 @family("fadd")
@@ -496,7 +501,8 @@ def exe_fset(sm: SM, b: Batch, insn: Instruction, ops: dict) -> None:
 
         res = ffp.fset(_fg_bit(insn, 46, 3), read(sm, b, ops["src1"]), read(sm, b, ops["src2"]), bool(_fg_bit(insn, 52)))
         write(sm, b, ops["dst"], res)
-        flags_out(sm, b, insn, fp.fp_flags(res))
+        true = (res != 0).astype(np.uint8)  # FLEXGRIPPLUS.md 4: S = the comparison, Z = its negation
+        flags_out(sm, b, insn, (true << np.uint8(1)) | (true ^ np.uint8(1)))
         return
     res, flags = fp.fset(insn.fields["fcond"], fsrc(sm, b, ops["src1"]), fsrc(sm, b, ops["src2"]))
     write(sm, b, ops["dst"], res)
@@ -523,7 +529,7 @@ def exe_i2f(sm: SM, b: Batch, insn: Instruction, ops: dict) -> None:
         signed = _SRC_TYPES[f["srct"]][0]
         res = ffp.conv(ffp.S2F if signed else ffp.U2F, read(sm, b, ops["src1"]))
         write(sm, b, ops["dst"], res)
-        flags_out(sm, b, insn, fp.fp_flags(res))
+        flags_out(sm, b, insn, fp.fp_flags(res))  # not modelled: FlexGripPlus's CVT flags come from its integer converter
         return
     signed, bits = _SRC_TYPES[f["srct"]]
     res, flags = fp.i2f(read(sm, b, ops["src1"]), signed, bits, f["rnd"], dst_f16=not f["width"], sat=bool(f["m19"]),
@@ -542,7 +548,7 @@ def exe_f2i(sm: SM, b: Batch, insn: Instruction, ops: dict) -> None:
 
         res = ffp.conv(ffp.F2S if f["signed"] else ffp.F2U, read(sm, b, ops["src1"]))
         write(sm, b, ops["dst"], res)
-        flags_out(sm, b, insn, fp.int_flags(res, 32))
+        flags_out(sm, b, insn, fp.int_flags(res, 32))  # not modelled: FlexGripPlus's CVT flags come from its integer converter
         return
     f16 = not f["m14"]
     res, flags = fp.f2i(fsrc(sm, b, ops["src1"], f16), bool(f["signed"]), 32 if f["width"] else 16, f["rnd"], src_f16=f16)
@@ -562,7 +568,7 @@ def exe_f2f(sm: SM, b: Batch, insn: Instruction, ops: dict) -> None:
         mode = ffp.NEG if _fg_bit(insn, 61) else (ffp.ABSO if _fg_bit(insn, 52) else ffp.TRSFR)
         res = ffp.conv(mode, _fg_neg(read(sm, b, ops["src1"]), _fg_bit(insn, 48)))
         write(sm, b, ops["dst"], res)
-        flags_out(sm, b, insn, fp.fp_flags(res))
+        flags_out(sm, b, insn, fp.fp_flags(res))  # not modelled: FlexGripPlus's CVT flags come from its integer converter
         return
     f16 = not f["m14"]
     res, flags = fp.f2f(fsrc(sm, b, ops["src1"], f16), f["rnd"], bool(f["m27"]), bool(f["m19"]), src_f16=f16, dst_f16=not f["width"])
