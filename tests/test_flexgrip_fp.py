@@ -1,5 +1,6 @@
 """The `flexgrip` profile's FPU, SFU and RRO (golden.arith.flexgrip_fp, flexgrip_sfu,
-flexgrip_rro) against FlexGripPlus's own VHDL under GHDL (tb/flexgrip_units), against observations
+flexgrip_rro) and its integer switches (golden.arith.intops under FLEXGRIP) against FlexGripPlus's
+own VHDL under GHDL (tb/flexgrip_units: fpu_single, sfu, rro, scalar_processor), against observations
 of FlexGripPlus recorded in ../shared/reference/FLEXGRIPPLUS.md, and against numpy where
 FlexGripPlus is IEEE or close to the true function; the SFU ROM module against a regeneration
 from the VHDL; plus run-flexgrip's handling of undefined (`uuuuuuuu`) words in FlexGripPlus dumps.
@@ -39,16 +40,30 @@ UNIT_COUNTS = {"fadd_rm0": 3000, "fmul_rm0": 3000, "fmad_rm0": 3000, "f2u": 2000
                "fadd_rm3": 300, "fmul_rm3": 300, "fmad_rm3": 300, "fneg": 200, "fabs": 200, "fmov": 200}  # fmt: skip
 UNIT_COUNTS.update({name: 200 for name in harness.OPS if name.startswith("fset")})
 UNIT_COUNTS.update({"rro_sincos": 2000, "rro_ex2": 2000})
+# the scalar processor (integer ALU): the operations the profile's integer switches shape
+UNIT_COUNTS.update({name: 500 for name, op in harness.OPS.items() if op.unit == "sp"})
 # FlexGripPlus's SFU is slow to simulate (its squarer's processes loop on every delta cycle)
 UNIT_COUNTS.update(dict.fromkeys(("rcp", "rsq", "lg2", "ex2", "sin", "cos"), 640 if harness.backend() == "llvm" else 160))
 
 
 @pytest.mark.skipif(harness.unavailable() is not None, reason=str(harness.unavailable()))
 def test_units_match_flexgrip_vhdl(tmp_path: Path) -> None:
-    res = harness.run_ops(UNIT_COUNTS, seed=20261124, build_dir=tmp_path)  # one GHDL simulation
+    res = harness.run_ops(UNIT_COUNTS, seed=20261124, build_dir=tmp_path)  # one GHDL simulation per unit
     for name, count in UNIT_COUNTS.items():
         assert res.counts.get(name, 0) >= count, name
     assert not res.mismatches, "\n".join(m for v in res.mismatches.values() for m in v[:5])
+
+
+@pytest.mark.skipif(harness.unavailable() is not None, reason=str(harness.unavailable()))
+def test_unit_check_tells_the_profiles_apart(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The scalar-processor comparison has teeth: with G80's integer semantics in place of the
+    `flexgrip` switches, FlexGripPlus's VHDL disagrees on subtraction carries, saturation,
+    LOP.PASS_B and the S flag."""
+    from golden.profile import G80
+
+    monkeypatch.setattr(harness, "FLEXGRIP", G80)
+    res = harness.run_ops({"isub32": 200, "iadd32_sat": 200, "lop_pass_b32": 200, "iadd16": 200}, seed=5, build_dir=tmp_path)
+    assert set(res.mismatches) == {"isub32", "iadd32_sat", "lop_pass_b32", "iadd16"}
 
 
 # ---------------------------------------------------------------------------------------------

@@ -17,9 +17,13 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import numpy as np
+
 from golden.arith import flexgrip_fp as ffp
 from golden.arith import flexgrip_rro as frro
 from golden.arith import flexgrip_sfu as fsfu
+from golden.arith import intops
+from golden.profile import FLEXGRIP
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
@@ -71,6 +75,11 @@ def unit_sources(unit: str) -> list[Path]:
                 sfu / "fused_accm_tree" / "Booth_PP.vhd", sfu / "fused_accm_tree" / "CSA_4_2.vhd",
                 sfu / "fused_accm_tree" / "fused_accum_tree.vhd", *luts, qi / "squaring.vhd", qi / "ROM.vhd",
                 qi / "Quadratic_Interpolator.vhd", sfu / "sfu.vhd", HERE / "fg_sfu_lanes.vhd"]  # fmt: skip
+    if unit == "sp":
+        sp = exe / "ScalarProcessor"
+        names = ("shift_logic", "min_max", "boolean_functions", "compute_set_pred_i", "convert_int_int", "integer_add_subtract",
+                 "integer_mult_24", "scalar_processor")  # fmt: skip
+        return [*head, *[sp / f"{n}.vhd" for n in names], HERE / "fg_sp_lanes.vhd"]
     if unit == "rro":
         rro = exe / "RRO"
         comps = ("fp_leading_zeros_and_shift", "right_shifter", "add_sub", "multFP")
@@ -95,6 +104,8 @@ class Op:
     abs_en: int = 0
     cond: int = 0
     rmode: int = 0
+    extra: int = 0  # scalar processor: bit 0 w32, bit 1 src3_neg, bit 2 saturate, bits 3.. the instruction marker
+    compare: int = (1 << 36) - 1  # scalar processor: the bits of (flags << 32 | result) compared
 
 
 def _ops() -> dict[str, Op]:
@@ -121,7 +132,67 @@ def _ops() -> dict[str, Op]:
         ops.append(Op(name, selop, 1, lambda a, b, c, selop=selop: fsfu.sfu_bits(a, selop), unit="sfu"))
     ops.append(Op("rro_sincos", 0, 1, lambda a, b, c: frro.rro_sincos_bits(a), unit="rro"))
     ops.append(Op("rro_ex2", 1, 1, lambda a, b, c: frro.rro_ex2_bits(a), unit="rro"))
+    ops += _sp_ops()
     return {o.name: o for o in ops}
+
+
+# scalar_processor: gpgpu_package's alu_opcode_type positions, and instr_marker_type's FULL_NORM
+IADD, IADDC, ISUB, SET, MIN, MAX, SHL, SHR, AND_OP, OR_OP, XOR_OP, NEG_OP = range(12)
+FLAGS_ZS = 0b0011 << 32  # non-adder ops: the pipeline writes C = O = 0 whatever the unit outputs
+
+
+def _sext16(x: int) -> int:
+    x &= 0xFFFF
+    return x | 0xFFFF0000 if x & 0x8000 else x
+
+
+def _pack(r: tuple[np.ndarray, np.ndarray]) -> int:
+    return (int(np.asarray(r[1]).ravel()[0]) << 32) | int(np.asarray(r[0]).ravel()[0])
+
+
+def _sp_ops() -> list[Op]:
+    """The integer operations the `flexgrip` profile's switches shape (golden.arith.intops under
+    FLEXGRIP), with the scalar processor driven as pipeline_execute drives it. 16-bit forms get
+    their operands sign-extended, as FlexGripPlus's read stage delivers them; their result is
+    compared on its low half (a 16-bit write), their flags as the unit gives them."""
+    ops: list[Op] = []
+    low16 = (0xF << 32) | 0xFFFF
+    for width in (32, 16):
+        w32 = int(width == 32)
+        mask = (1 << 36) - 1 if width == 32 else low16
+
+        def arg(x: int, width: int = width) -> np.ndarray:  # one-lane arrays: numpy scalars warn on wrapping
+            return np.array([x if width == 32 else x & 0xFFFF], np.uint32)
+
+        for sat in (0, 1):
+            for name, aop, opcode, neg in (("add", 0, IADD, 0), ("sub", 1, IADD, 1), ("subr", 2, ISUB, 0), ("addc", 3, IADDC, 0)):
+                ops.append(Op(f"i{name}{width}{'_sat' if sat else ''}", opcode, 2,
+                              lambda a, b, c, aop=aop, sat=sat, arg=arg, width=width: _pack(intops.iadd(
+                                  aop, width, bool(sat), arg(a), arg(b), np.array([c & 1], np.uint32) if aop == 3 else None, FLEXGRIP)),
+                              unit="sp", extra=w32 | (neg << 1) | (sat << 2), compare=mask))  # fmt: skip
+        for signed in (0, 1):
+            for cond in range(8):
+                ops.append(Op(f"iset{width}_{'s' if signed else 'u'}{cond}", SET, 2,
+                              lambda a, b, c, signed=signed, cond=cond, arg=arg, width=width: _pack(intops.iset(
+                                  bool(signed), width, cond, arg(a), arg(b), FLEXGRIP)),
+                              unit="sp", s32=signed, cond=cond, extra=w32, compare=mask & ~(0xC << 32)))  # fmt: skip
+            for name, opcode, is_min in (("min", MIN, True), ("max", MAX, False)):
+                ops.append(Op(f"i{name}{width}_{'s' if signed else 'u'}", opcode, 2,
+                              lambda a, b, c, signed=signed, is_min=is_min, arg=arg, width=width: _pack(intops.iminmax(
+                                  is_min, bool(signed), width, arg(a), arg(b), FLEXGRIP)),
+                              unit="sp", s32=signed, extra=w32, compare=mask & ~(0xC << 32)))  # fmt: skip
+            ops.append(Op(f"shr{width}_{'s' if signed else 'u'}", SHR, 2,
+                          lambda a, b, c, signed=signed, arg=arg, width=width: _pack(intops.shr(
+                              bool(signed), width, arg(a), np.array([b], np.uint32), FLEXGRIP)),
+                          unit="sp", s32=signed, extra=w32, compare=mask & ~(0xC << 32)))  # fmt: skip
+        ops.append(Op(f"shl{width}", SHL, 2, lambda a, b, c, arg=arg, width=width: _pack(intops.shl(width, arg(a), np.array([b], np.uint32), FLEXGRIP)),
+                      unit="sp", extra=w32, compare=mask & ~(0xC << 32)))  # fmt: skip
+        for name, opcode, lop in (("and", AND_OP, 0), ("or", OR_OP, 1), ("xor", XOR_OP, 2), ("pass_b", NEG_OP, 3)):
+            ops.append(Op(f"lop_{name}{width}", opcode, 2,
+                          lambda a, b, c, lop=lop, arg=arg, width=width: _pack(intops.logic(
+                              lop, width, False, False, arg(a), arg(b), FLEXGRIP)),
+                          unit="sp", extra=w32, compare=mask & ~(0xC << 32)))  # fmt: skip
+    return ops
 
 
 OPS = _ops()
@@ -165,9 +236,28 @@ def _sfu_operand(op: Op, rng: random.Random) -> int:
     return rng.getrandbits(32)
 
 
+def _int_operand(rng: random.Random) -> int:
+    k = rng.random()
+    if k < 0.3:
+        return rng.choice([0, 1, 0x7FFFFFFF, 0x80000000, 0xFFFFFFFF, 0x8000, 0x7FFF, 0xFFFF, 0x10000, 0xFFFF8000])
+    if k < 0.6:
+        return rng.getrandbits(rng.randint(1, 32))
+    return rng.getrandbits(32)
+
+
 def draw(op: Op, count: int, rng: random.Random) -> list[tuple[int, int, int]]:
     if op.unit == "sfu":
         return [(_sfu_operand(op, rng), 0, 0) for _ in range(count)]
+    if op.unit == "sp":
+        out = []
+        for _ in range(count):
+            a, b = _int_operand(rng), _int_operand(rng)
+            if op.opcode in (SHL, SHR):
+                b = rng.choice([rng.randint(0, 40), rng.getrandbits(32)])
+            if op.extra & 1 == 0:  # 16-bit forms: sign-extended halves, as the read stage gives them
+                a, b = _sext16(a), (_sext16(b) if op.opcode not in (SHL, SHR) else b)
+            out.append((a, b, rng.getrandbits(1)))
+        return out
     if op.unit == "rro":  # ordinary angles and exponents mostly, any pattern sometimes
         return [(_operand(rng) if rng.random() < 0.5 else
                  (rng.getrandbits(1) << 31) | (rng.randint(100, 150) << 23) | rng.getrandbits(23), 0, 0)
@@ -210,7 +300,7 @@ def run_ops(counts: dict[str, int], seed: int = 1, build_dir: Path | None = None
     os.environ["GHDL_BACKEND"] = backend()  # /usr/bin/ghdl (Debian) runs ghdl-$GHDL_BACKEND
     rng = random.Random(seed)
     res = Result()
-    for unit in ("fpu", "sfu", "rro"):
+    for unit in ("fpu", "sfu", "rro", "sp"):
         batches: list[tuple[Op, list[tuple[int, int, int]]]] = []
         for name, count in counts.items():
             op = OPS[name]
@@ -231,7 +321,7 @@ def _run_unit(unit: str, batches: list[tuple[Op, list[tuple[int, int, int]]]], b
     batch_file, result_file = build_dir / "batches.txt", build_dir / "results.txt"
     with open(batch_file, "w") as f:
         for op, vals in batches:
-            f.write(f"{op.opcode} {op.subop} {op.s32} {op.abs_en} {op.cond} {op.rmode} "
+            f.write(f"{op.opcode} {op.subop} {op.s32} {op.abs_en} {op.cond} {op.rmode} {op.extra} "
                     + " ".join(f"{a:x},{b:x},{c:x}" for a, b, c in vals) + "\n")  # fmt: skip
     top = f"fg_{unit}_lanes"
     runner = get_runner("ghdl")
@@ -250,6 +340,9 @@ def _run_unit(unit: str, batches: list[tuple[Op, list[tuple[int, int, int]]]], b
         for (a, b, c), g in zip(vals, line.split(), strict=True):
             res.counts[op.name] = res.counts.get(op.name, 0) + 1
             want = op.model(a, b, c)
+            if op.unit == "sp" and want is not None and g != "X":
+                want, got = want & op.compare, int(g, 16) & op.compare
+                g = f"{got:09x}"
             if (g == "X") != (want is None) or (want is not None and int(g, 16) != want):
                 shown = "U" if want is None else f"{want:08x}"
                 res.mismatches.setdefault(op.name, []).append(f"{op.name}({a:08x}, {b:08x}, {c:08x}): VHDL {g}, model {shown}")

@@ -28,7 +28,7 @@ async def rro_batches(dut: object) -> None:
             f = line.split()
             if not f:
                 continue
-            values = [int(v.split(",")[0], 16) for v in f[6:]]
+            values = [int(v.split(",")[0], 16) for v in f[7:]]
             assert len(values) == lanes, f"batch with {len(values)} lanes, the design has {lanes}"
             dut.selop.value = int(f[0])
             dut.src1.value = sum(v << (32 * i) for i, v in enumerate(values))

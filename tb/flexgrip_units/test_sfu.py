@@ -1,6 +1,7 @@
 """cocotb test: batches of source values through LANES copies of FlexGripPlus's combinational sfu.
 
-Reads FG_BATCHES (one batch a line: `selop` then LANES source values in hex) and writes
+Reads FG_BATCHES (one batch a line: `selop` and six unused numbers, then LANES source
+values in hex) and writes
 FG_RESULTS (LANES results in hex, `X` for an unresolvable one); harness.py compares.
 """
 
@@ -29,7 +30,7 @@ async def sfu_batches(dut: object) -> None:
             f = line.split()
             if not f:
                 continue
-            values = [int(v.split(",")[0], 16) for v in f[6:]]
+            values = [int(v.split(",")[0], 16) for v in f[7:]]
             assert len(values) == lanes, f"batch with {len(values)} lanes, the design has {lanes}"
             dut.selop.value = int(f[0])
             dut.src1.value = sum(v << (32 * i) for i, v in enumerate(values))
