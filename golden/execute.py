@@ -364,7 +364,8 @@ def _fg_neg(value: np.ndarray, neg: int) -> np.ndarray:
 
 
 def _fg_is_imm(insn: Instruction) -> bool:
-    return insn.size == 8 and insn.marker == 3
+    """FlexGripPlus's IMM marker: a 64-bit word with bits 33:32 = 11 (the immediate forms)."""
+    return insn.size == 8 and (insn.word >> 32) & 3 == 3
 
 
 def _fg_rmode(insn: Instruction, fam: str) -> int:
@@ -411,7 +412,9 @@ def _fg_sources(sm: SM, b: Batch, insn: Instruction, ops: dict, fam: str) -> lis
         others = [ops.get("src3") or ops.get("src2") or ops["imm"], None]
     negs = _fg_negs(insn, fam)
     srcs = [ops["src1"], *others]
-    return [_fg_neg(read(sm, b, op), n) for op, n in zip(srcs, negs, strict=True) if op is not None]
+    # an immediate's sign is part of its 32 bits for FlexGripPlus (the decoder spells it as a negation)
+    return [_fg_neg(read(sm, b, op), n ^ int(isinstance(op, ImmOperand) and op.neg))
+            for op, n in zip(srcs, negs, strict=True) if op is not None]  # fmt: skip
 
 
 def _fg_fp_flags(res: np.ndarray) -> np.ndarray:
