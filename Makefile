@@ -3,9 +3,10 @@ SHELL := /bin/bash
 VENV := .venv
 PY := $(VENV)/bin/python
 SETUP := $(VENV)/.setup-done
-SHARED ?= ../shared
+TESTDATA := testdata
 TEST ?= iadd
-SIM ?= icarus
+DUT ?= rtl
+SIM ?=
 NUM_SP ?= 8
 SEED ?= 1
 PROFILE ?= g80
@@ -15,21 +16,21 @@ REGRESS = $(BUILD)/regress
 COVERAGE = $(BUILD)/coverage
 COVERAGE_RTL ?= 1
 BUILD := build
-LISTINGS ?= $(wildcard $(SHARED)/vectors/listings/*.txt)
+LISTINGS ?= $(wildcard $(TESTDATA)/vectors/listings/*.txt)
 PYTEST_ARGS ?=
 
 .PHONY: setup sim regress coverage rtl-vectors test lint check-listing bench clean help
 
 help:
 	@echo "make setup              install simulators and the Python environment (.venv)"
-	@echo "make sim TEST=iadd      programs/\$$(TEST).sass: round trip, golden model, then RTL in lock-step"
-	@echo "                        (SIM=icarus|verilator NUM_SP=8|16|32 SEED=n WAVES=0|1 PROFILE=g80|flexgrip DEFINES=MUTANT_X)"
+	@echo "make sim TEST=iadd      programs/\$$(TEST).sass: round trip, golden model, then the DUT (default the RTL) in lock-step"
+	@echo "                        (DUT=rtl|flexgrip SIM=icarus|verilator NUM_SP=8|16|32 SEED=n WAVES=0|1 PROFILE=g80|flexgrip DEFINES=MUTANT_X)"
 	@echo "make regress            every program on both simulators at NUM_SP 8/16/32 (JUnit + one-page summary in $(REGRESS))"
 	@echo "make coverage           functional coverage of every program (golden model, and RTL lock-step unless COVERAGE_RTL=0): HTML, text, UCIS in $(COVERAGE)/report"
 	@echo "make rtl-vectors        FP/SFU vector files through the RTL FP unit and SFU (VECTORS=\"a.txt b.txt\" SIM=icarus|verilator)"
 	@echo "make test               lint + the whole pytest suite (what .ci/run runs)"
-	@echo "make lint               ruff check"
-	@echo "make check-listing      check-listing over $(SHARED)/vectors/listings (LISTINGS=files)"
+	@echo "make lint               ruff check, generated files against a regeneration"
+	@echo "make check-listing      check-listing over $(TESTDATA)/vectors/listings (LISTINGS=files)"
 	@echo "make bench              golden-model speed (thread-instructions per second), then the RTL issue rate and"
 	@echo "                        lock-step testbench speed (BENCH_RTL=0 skips; BENCH_RTL_ARGS=\"--sim icarus --num-sp 8\")"
 	@echo "make clean              remove build outputs"
@@ -43,39 +44,35 @@ setup: $(SETUP)
 # on the golden model against its expectations, then on the RTL in lock-step with the model.
 sim: $(SETUP)
 	@test -f programs/$(TEST).sass || { echo "no program programs/$(TEST).sass (see 'ls programs')"; exit 2; }
-	@mkdir -p $(BUILD)
-	$(PY) -m golden asm programs/$(TEST).sass --format hex -o $(BUILD)/$(TEST).hex
-	$(PY) -m golden disasm $(BUILD)/$(TEST).hex | tee $(BUILD)/$(TEST).dis
-	$(PY) -m golden asm $(BUILD)/$(TEST).dis --format hex -o $(BUILD)/$(TEST).rt.hex
-	@cmp -s $(BUILD)/$(TEST).hex $(BUILD)/$(TEST).rt.hex \
-		&& echo "$(TEST): $$(wc -l < $(BUILD)/$(TEST).hex) instructions, text -> words -> text -> words identical" \
-		|| { echo "$(TEST): round trip differs (diff $(BUILD)/$(TEST).hex $(BUILD)/$(TEST).rt.hex)"; exit 1; }
+	$(PY) -m golden roundtrip programs/$(TEST).sass -o $(BUILD)
 	$(PY) -m golden run programs/$(TEST).sass --profile $(PROFILE)
-	$(PY) scripts/sim.py $(TEST) --sim $(SIM) --num-sp $(NUM_SP) --seed $(SEED) --profile $(PROFILE) \
+	$(PY) scripts/sim.py $(TEST) --dut $(DUT) $(if $(SIM),--sim $(SIM)) --num-sp $(NUM_SP) --seed $(SEED) --profile $(PROFILE) \
 		$(if $(filter 1,$(WAVES)),--waves) $(if $(DEFINES),--defines $(DEFINES))
 
 # Every program on both simulators at NUM_SP 8, 16 and 32, spread over the cores by pytest-xdist.
 regress: $(SETUP)
 	rm -rf $(REGRESS) && mkdir -p $(REGRESS)
 	REGRESS_DIR=$(REGRESS)/runs $(PY) -m pytest -n auto -q tests/test_rtl_lockstep.py --regress --junitxml=$(REGRESS)/junit.xml $(PYTEST_ARGS) || true
-	$(PY) scripts/regress_summary.py $(REGRESS)/runs --junit $(REGRESS)/junit.xml -o $(REGRESS)/summary.md
+	$(PY) -m golden regress-summary $(REGRESS)/runs --junit $(REGRESS)/junit.xml -o $(REGRESS)/summary.md
 
 # Functional coverage (golden/coverage): every program on the golden model with commit sampling,
 # then (COVERAGE_RTL=1) the lock-step regression sampling the commits the scoreboard compared;
 # all runs merged into one HTML page, a text summary and a UCIS database.
 coverage: $(SETUP)
 	rm -rf $(COVERAGE) && mkdir -p $(COVERAGE)/golden $(COVERAGE)/rtl
-	ls programs/*.sass | xargs -P 2 -I{} sh -c 'n=$$(basename {} .sass); $(PY) -m golden run {} --cov $(COVERAGE)/golden/$$n.json > $(COVERAGE)/golden/$$n.log 2>&1 || { echo "coverage: {} failed (see $(COVERAGE)/golden/$$n.log)"; exit 255; }'
+	$(PY) -m golden coverage-runs programs/*.sass -o $(COVERAGE)/golden --jobs 2
 	$(if $(filter 1,$(COVERAGE_RTL)),COVERAGE_DIR=$(COVERAGE)/rtl $(PY) -m pytest -n auto -q tests/test_rtl_lockstep.py -k "sp8" $(PYTEST_ARGS))
-	$(PY) scripts/coverage.py -o $(COVERAGE)/report $(COVERAGE)/golden/*.json $$(ls $(COVERAGE)/rtl/*.json 2>/dev/null)
+	$(PY) -m golden coverage-report -o $(COVERAGE)/report $(COVERAGE)/golden $(COVERAGE)/rtl
 	@echo "coverage: open $(COVERAGE)/report/coverage.html"
 
-# Vector files (default ../shared/vectors/fp32.txt and sfu.txt) through rtl/sm1_fp_alu.v and rtl/sm1_sfu.v.
+# Vector files (default testdata/vectors/fp32.txt and sfu.txt) through rtl/sm1_fp_alu.v and rtl/sm1_sfu.v.
+# VECTORS="a.txt b.txt" become the script's arguments, one file each.
 rtl-vectors: $(SETUP)
-	$(PY) scripts/rtl_vectors.py --sim $(SIM) $(VECTORS)
+	$(PY) scripts/rtl_vectors.py $(if $(SIM),--sim $(SIM)) $(VECTORS)
 
 lint: $(SETUP)
 	$(VENV)/bin/ruff check golden tests scripts tb
+	$$($(PY) -c 'import tb.runner as r; print(r.verilator_bin())')/verilator --lint-only -Wall -f rtl/sm.f --top-module sm_top
 	$(PY) scripts/gen_rtl_isa.py --check
 	$(PY) scripts/gen_sfu_rom.py --check
 	$(PY) scripts/gen_flexgrip_sfu_rom.py --check

@@ -1,4 +1,6 @@
-"""Command line: `python -m golden COMMAND ...` (also installed as `golden`)."""
+"""Command line: `python -m golden COMMAND ...` (also installed as `golden`): the ISA tools, the
+golden model, and the steps the Makefile's targets are made of (roundtrip, coverage-runs,
+coverage-report, regress-summary)."""
 
 from __future__ import annotations
 
@@ -14,6 +16,7 @@ from .isa.disassembler import format_listing
 from .isa.listing import check_rows, read_listing
 
 if TYPE_CHECKING:
+    from .isa.assembler import Program
     from .program import KernelSpec
 
 
@@ -50,15 +53,17 @@ def cmd_asm(args: argparse.Namespace) -> int:
         else:
             sys.stdout.buffer.write(data)
     else:
-        lines = []
-        for insn in program.instructions:
-            lines.append(" ".join(f"{w:08x}" for w in insn.words))
-        text = "\n".join(lines) + "\n"
+        text = _hex_text(program)
         if args.output:
             Path(args.output).write_text(text, encoding="utf-8")
         else:
             sys.stdout.write(text)
     return 0
+
+
+def _hex_text(program: Program) -> str:
+    """Hex words, one instruction a line (word0 first)."""
+    return "".join(" ".join(f"{w:08x}" for w in insn.words) + "\n" for insn in program.instructions)
 
 
 _HEX_WORDS_RE = re.compile(r"^(?:\s*(?:0x)?[0-9a-fA-F]{1,8}\b)*\s*$")
@@ -127,6 +132,41 @@ def cmd_check_listing(args: argparse.Namespace) -> int:
         total_failed += len(failures)
     print(f"{total_passed} passed, {total_failed} failed")
     return 0 if total_failed == 0 and total_passed > 0 else 1
+
+
+def cmd_roundtrip(args: argparse.Namespace) -> int:
+    """The text -> words -> text -> words check of `make sim`: assemble the program (OUT/NAME.hex),
+    disassemble the words (OUT/NAME.dis, also printed), assemble that text again (OUT/NAME.rt.hex)
+    and compare the two images."""
+    source = Path(args.program)
+    name = source.stem
+    out = Path(args.outdir)
+    out.mkdir(parents=True, exist_ok=True)
+    spec = _load(str(source))
+    if spec is None:
+        return 1
+    for note in spec.program.notes:
+        print(f"note: {note}", file=sys.stderr)
+    hex_path, dis_path, rt_path = out / f"{name}.hex", out / f"{name}.dis", out / f"{name}.rt.hex"
+    hex_path.write_text(_hex_text(spec.program), encoding="utf-8")
+    try:
+        lines, _ = format_listing(read_words(hex_path))
+    except (IllegalInstruction, ValueError) as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 1
+    dis_path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    print("\n".join(lines))
+    again = _load(str(dis_path))
+    if again is None:
+        return 1
+    for note in again.program.notes:
+        print(f"note: {note}", file=sys.stderr)
+    rt_path.write_text(_hex_text(again.program), encoding="utf-8")
+    if rt_path.read_bytes() != hex_path.read_bytes():
+        print(f"{name}: round trip differs (diff {hex_path} {rt_path})")
+        return 1
+    print(f"{name}: {len(spec.program.instructions)} instructions, text -> words -> text -> words identical")
+    return 0
 
 
 def cmd_run(args: argparse.Namespace) -> int:
@@ -215,6 +255,74 @@ def cmd_run_flexgrip(args: argparse.Namespace) -> int:
     return 0 if total_fail == 0 and total_pass > 0 else 1
 
 
+def cmd_coverage_runs(args: argparse.Namespace) -> int:
+    """`make coverage`, first step: every program on the golden model with commit sampling, `--jobs`
+    at a time, each in its own process: OUT/NAME.json (coverage) and OUT/NAME.log (its output)."""
+    import subprocess
+    from concurrent.futures import ThreadPoolExecutor
+
+    out = Path(args.outdir)
+    out.mkdir(parents=True, exist_ok=True)
+    names = [Path(p).stem for p in args.programs]
+    clash = sorted({n for n in names if names.count(n) > 1})
+    if clash:
+        print(f"coverage-runs: error: programs with the same name would share one output file: {', '.join(clash)}", file=sys.stderr)
+        return 2
+
+    def one(program: str) -> tuple[str, Path, int]:
+        name = Path(program).stem
+        log = out / f"{name}.log"
+        cmd = [sys.executable, "-m", "golden", "run", program, "--profile", args.profile, "--cov", str(out / f"{name}.json")]
+        with log.open("w", encoding="utf-8") as f:
+            code = subprocess.run(cmd, stdout=f, stderr=subprocess.STDOUT, check=False).returncode
+        return program, log, code
+
+    with ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
+        results = list(pool.map(one, args.programs))
+    failed = [(p, log) for p, log, code in results if code]
+    for program, log in failed:
+        print(f"coverage: {program} failed (see {log})", file=sys.stderr)
+    print(f"coverage: {len(results) - len(failed)} of {len(results)} programs run on the golden model with coverage into {out}")
+    return 1 if failed or not results else 0
+
+
+def cmd_coverage_report(args: argparse.Namespace) -> int:
+    """Merge coverage JSON files (golden-model runs, testbench runs) and write the reports:
+    coverage.html (self-contained page), coverage.txt (summary with the holes), coverage.ucis.xml
+    (UCIS database, pyucis) and the merged coverage.json; print the headline figures."""
+    from .coverage import write_reports
+
+    files: list[str] = []
+    for name in args.files:
+        path = Path(name)
+        files += sorted(str(p) for p in path.glob("*.json")) if path.is_dir() else [name]
+    if not files:
+        print(f"coverage: error: no coverage files in {', '.join(args.files)}", file=sys.stderr)
+        return 1
+    try:
+        cov = write_reports(files, args.outdir)
+    except (OSError, ValueError) as e:
+        print(f"coverage: error: {e}", file=sys.stderr)
+        return 1
+    o = cov.overall()
+    print(f"coverage: {len(files)} files, {cov.samples} commits; {o.total} bins, {o.excluded} excluded, "
+          f"{o.hit}/{o.reachable} reachable hit = {o.percent:.1f}%, {len(cov.holes())} holes")  # fmt: skip
+    bad = cov.excluded_hit()
+    if bad:
+        print(f"coverage: WARNING: {len(bad)} excluded bins were hit: {', '.join(b.key for b in bad[:5])}", file=sys.stderr)
+    print(f"coverage: reports in {args.outdir}: coverage.html coverage.txt coverage.ucis.xml coverage.json")
+    if args.fail_under is not None and o.percent < args.fail_under:
+        print(f"coverage: {o.percent:.1f}% is below --fail-under {args.fail_under}", file=sys.stderr)
+        return 1
+    return 1 if bad else 0
+
+
+def cmd_regress_summary(args: argparse.Namespace) -> int:
+    from .regress_summary import main as summary
+
+    return summary(args)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="golden", description="SM_1.0 (G80) SASS tools and golden model")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -254,6 +362,30 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("run-flexgrip", help="run FlexGripPlus kernel bundles under the flexgrip profile")
     p.add_argument("bundles", nargs="+", metavar="BUNDLE.txt")
     p.set_defaults(func=cmd_run_flexgrip)
+
+    p = sub.add_parser("roundtrip", help="assemble, disassemble, assemble again and compare the words (make sim)")
+    p.add_argument("program", help="SASS program")
+    p.add_argument("-o", "--outdir", default="build", help="where NAME.hex, NAME.dis and NAME.rt.hex go (default build)")
+    p.set_defaults(func=cmd_roundtrip)
+
+    p = sub.add_parser("coverage-runs", help="programs on the golden model with functional coverage, in parallel (make coverage)")
+    p.add_argument("programs", nargs="+", metavar="PROGRAM")
+    p.add_argument("-o", "--outdir", required=True, help="NAME.json and NAME.log per program")
+    p.add_argument("-j", "--jobs", type=int, default=2, help="programs run at once (default 2)")
+    p.add_argument("--profile", choices=["g80", "flexgrip"], default="g80")
+    p.set_defaults(func=cmd_coverage_runs)
+
+    p = sub.add_parser("coverage-report", help="merge coverage files and write HTML, text and UCIS reports")
+    p.add_argument("files", nargs="+", metavar="FILE.json|DIR", help="coverage files (golden run --cov, the testbench), or folders of them")
+    p.add_argument("-o", "--outdir", default="build/coverage/report", help="report directory")
+    p.add_argument("--fail-under", type=float, default=None, metavar="PCT", help="exit 1 when overall coverage is below PCT")
+    p.set_defaults(func=cmd_coverage_report)
+
+    from .regress_summary import add_arguments
+
+    p = sub.add_parser("regress-summary", help="one-page summary of a lock-step regression (make regress)")
+    add_arguments(p)
+    p.set_defaults(func=cmd_regress_summary)
     return parser
 
 

@@ -28,3 +28,7 @@ class RunawayError(ModelError):
 
 class LaunchError(ModelError):
     pass
+
+
+class UnimplementedError(ModelError):
+    """An instruction the encoding table decodes but the model does not execute (texture fetches)."""

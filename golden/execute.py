@@ -616,3 +616,17 @@ def exe_sfu(sm: SM, b: Batch, insn: Instruction, ops: dict) -> None:
 @family("nop")
 def exe_nop(sm: SM, b: Batch, insn: Instruction, ops: dict) -> None:
     return
+
+
+@family("tex")
+def exe_tex(sm: SM, b: Batch, insn: Instruction, ops: dict) -> None:
+    # The SM model has no texture unit, texture memory or texture/sampler state (a kernel's
+    # textures are bound by the driver, which this model does not have): refuse by name rather
+    # than compute something.
+    from .errors import UnimplementedError
+
+    w = b.warps[0]
+    raise UnimplementedError(
+        f"{insn.form.mnemonic} at PC {w.pc:#06x} is not implemented ({insn.text}; block {w.block.index} warp {w.wid}): "
+        "texture instructions are decoded but neither the model nor the RTL has a texture unit"
+    )

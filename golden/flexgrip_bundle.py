@@ -1,4 +1,4 @@
-"""FlexGripPlus kernel bundles (../shared/vectors/flexgrip_kernels) and `run-flexgrip`.
+"""FlexGripPlus kernel bundles (testdata/vectors/flexgrip_kernels) and `run-flexgrip`.
 
 A bundle NAME.txt gives the launch, the kernel parameters (4-byte words at shared 0x10), the
 constant memory words and the code; NAME.gmem.mif the input global memory (one hex byte a

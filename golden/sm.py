@@ -1,13 +1,15 @@
 """The golden model of one SM: launch, per-warp execution with the SIMT stack, and scheduling.
 
 `SM.step(warp)` executes the next instruction of one warp and returns its Commit (lock-step with
-the RTL, DESIGN.md section 5); `SM.run()` runs all blocks of the grid with a round-robin warp
-scheduler, executing warps that are at the same PC as one batch (the free-running mode).
+the RTL, DESIGN.md section 5); a lock-step user that runs out of ready warps calls
+`SM.start_next_round()` once `SM.round_done`. `SM.run()` runs all blocks of the grid with a
+round-robin warp scheduler, executing warps that are at the same PC as one batch (the free-running
+mode); `SM.commits()` is the same scheduler one warp at a time, yielding every commit record.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -108,12 +110,19 @@ class SM:
         self.thread_steps = 0  # lanes active at issue, summed over executed instructions
         self.clock = 0
         self.round = -1
-        self._start_round()
+        self.start_next_round()
 
     # -- launch ---------------------------------------------------------------------------------
 
-    def _start_round(self) -> bool:
-        """Place the next round of blocks on the SM (DESIGN.md section 3). False when none is left."""
+    @property
+    def round_done(self) -> bool:
+        """Every warp of the current round has finished (the next round may be placed)."""
+        return all(w.done for w in self.warps)
+
+    def start_next_round(self) -> bool:
+        """Place the next round of blocks on the SM (DESIGN.md section 3). False when none is left.
+
+        Call it only once `round_done`: the blocks of the current round are dropped."""
         launch = self.launch
         if self.next_block >= launch.num_blocks:
             return False
@@ -534,27 +543,38 @@ class SM:
 
     # -- free running ------------------------------------------------------------------------------
 
-    def run(self, batch: bool = True, record: bool = False, on_commit=None) -> int:
+    def run(self, batch: bool = True, record: bool = False, on_commit: Callable[[Commit], object] | None = None) -> int:
         """Run every block of the grid. Returns the number of warp-instructions executed."""
         start = self.steps
-        while True:
-            self._run_round(batch, record, on_commit)
-            if not self._start_round():
-                return self.steps - start
-
-    def _run_round(self, batch: bool, record: bool, on_commit) -> None:
-        rr = 0
-        n = len(self.warps)
-        while True:
-            ready = [w for w in self.warps if w.ready]
-            if not ready:
-                if any(not w.done for w in self.warps):
-                    stuck = ", ".join(f"warp {w.wid} at {w.pc:#06x}" for w in self.warps if not w.done)
-                    raise ModelError(f"deadlock: warps wait at a barrier that cannot complete ({stuck})")
-                return
-            w = next(self.warps[(rr + k) % n] for k in range(n) if self.warps[(rr + k) % n].ready)
-            rr = (w.wid + 1) % n
-            group = [x for x in ready if x.pc == w.pc] if batch and not record else [w]
-            for c in self._execute(group, record):
-                if on_commit is not None:
+        for commits in self._schedule(batch, record):
+            if on_commit is not None:
+                for c in commits:
                     on_commit(c)
+        return self.steps - start
+
+    def commits(self) -> Iterator[Commit]:
+        """Run every block of the grid one warp-instruction at a time, round-robin over the ready
+        warps, and yield each commit record (the order a lock-step DUT with a round-robin
+        scheduler may commit in). While a record is being handled, `warps` is still its round's."""
+        for group in self._schedule(batch=False, record=True):
+            yield from group
+
+    def _schedule(self, batch: bool, record: bool) -> Iterator[list[Commit]]:
+        """The free-running scheduler: round after round, the next ready warp after the last one
+        executed (with `batch`, together with every ready warp at the same PC)."""
+        while True:
+            rr = 0
+            n = len(self.warps)
+            while True:
+                ready = [w for w in self.warps if w.ready]
+                if not ready:
+                    if any(not w.done for w in self.warps):
+                        stuck = ", ".join(f"warp {w.wid} at {w.pc:#06x}" for w in self.warps if not w.done)
+                        raise ModelError(f"deadlock: warps wait at a barrier that cannot complete ({stuck})")
+                    break
+                w = next(self.warps[(rr + k) % n] for k in range(n) if self.warps[(rr + k) % n].ready)
+                rr = (w.wid + 1) % n
+                group = [x for x in ready if x.pc == w.pc] if batch and not record else [w]
+                yield self._execute(group, record)
+            if not self.start_next_round():
+                return

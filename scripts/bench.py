@@ -11,12 +11,12 @@ import sys
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+from golden.profile import G80
+from golden.program import load_program
+from golden.run import run_program
 
-from golden.profile import G80  # noqa: E402
-from golden.program import load_program  # noqa: E402
-from golden.run import run_program  # noqa: E402
+ROOT = Path(__file__).resolve().parents[1]
+
 
 KERNELS = [
     ("bench/alu.sass", "ALU-heavy: 24 warps, integer hash loop"),

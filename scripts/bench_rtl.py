@@ -19,11 +19,10 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "tb"))
-sys.path.insert(0, str(ROOT))
+from tb.lockstep import LockstepRun, run_lockstep
 
-from lockstep import LockstepRun, run_lockstep  # noqa: E402
+ROOT = Path(__file__).resolve().parents[1]
+
 
 KERNELS = [
     ("bench/alu.sass", "issue rate: 24 warps, a 9-instruction integer loop with one branch"),

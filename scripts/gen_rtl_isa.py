@@ -14,13 +14,13 @@ import re
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+from golden.isa import FORMS
+from golden.isa.conditions import truth_table
+from golden.isa.form import CTRL, IMM, LONG, SCTRL, SHORT
+from golden.isa.table import CATALOG
 
-from golden.isa import FORMS  # noqa: E402
-from golden.isa.conditions import truth_table  # noqa: E402
-from golden.isa.form import CTRL, IMM, LONG, SCTRL, SHORT  # noqa: E402
-from golden.isa.table import CATALOG  # noqa: E402
+ROOT = Path(__file__).resolve().parents[1]
+
 
 OUT = ROOT / "rtl" / "gen" / "sm1_isa.vh"
 FMT_CODE = {SHORT: 0, LONG: 1, IMM: 2, CTRL: 3, SCTRL: 4}

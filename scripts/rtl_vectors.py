@@ -2,13 +2,14 @@
 
     python scripts/rtl_vectors.py [--sim icarus|verilator] [paths...]
 
-Default paths: ../shared/vectors/fp32.txt and ../shared/vectors/sfu.txt. Every file goes through
+Default paths: testdata/vectors/fp32.txt and testdata/vectors/sfu.txt. Every file goes through
 both unit tests (cocotb, testcase `vectors` only): tb/test_fp_unit.py on rtl/sm1_fp_alu.v and
 tb/test_sfu_unit.py on rtl/sm1_sfu.v. Each unit runs the lines of its own ops and counts the rest;
 a line neither unit runs is reported as a count, not an error. Prints `fp: N passed, M failed`,
-`sfu: N passed, M failed`, the first failures, and the total `N passed, M failed`. Exit code 1 when
-anything failed, when a unit could not run (a malformed line is an error naming file:line), or when
-no line at all was an FP or SFU line.
+`sfu: N passed, M failed`, the first failures, and the total `N passed, M failed`; when no check
+ran at all (no FP or SFU line in the files, or both units stopped before running one) the last line
+is `nothing ran: ...` with the reason instead. Exit code 1 when anything failed, when a unit could
+not run (a malformed line is an error naming file:line), or when nothing ran.
 """
 
 from __future__ import annotations
@@ -20,17 +21,11 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from golden.vectors import FP_OPS, SFU_OPS, read_vectors
+from tb.runner import BUILD, failure_messages, run
+
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "tb"))
-sys.path.insert(0, str(ROOT))
-
-from runner import BUILD, failure_messages, run  # noqa: E402
-from test_fp_unit import FP_LINE_OPS  # noqa: E402
-from test_sfu_unit import LINE_OPS as SFU_LINE_OPS  # noqa: E402
-
-from golden.vectors import read_vectors  # noqa: E402
-
-DEFAULT_PATHS = (ROOT.parent / "shared" / "vectors" / "fp32.txt", ROOT.parent / "shared" / "vectors" / "sfu.txt")
+DEFAULT_PATHS = (ROOT / "testdata" / "vectors" / "fp32.txt", ROOT / "testdata" / "vectors" / "sfu.txt")
 SHOW_FAILURES = 20
 
 
@@ -40,12 +35,12 @@ class Unit:
     toplevel: str
     files: tuple[str, ...]
     test_module: str
-    ops: frozenset[str]  # the vector ops the unit's test runs (golden/checkvec.py), to check that it ran all their lines
+    ops: frozenset[str]  # the vector ops the unit's test runs (golden.vectors), to check that it ran all their lines
 
 
 UNITS = (
-    Unit("fp", "sm1_fp_alu", ("sm1_fp_alu.v",), "test_fp_unit", frozenset(FP_LINE_OPS)),
-    Unit("sfu", "sm1_sfu", ("sm1_sfu.v",), "test_sfu_unit", frozenset(SFU_LINE_OPS)),
+    Unit("fp", "sm1_fp_alu", ("sm1_fp_alu.v",), "tb.test_fp_unit", frozenset(FP_OPS)),
+    Unit("sfu", "sm1_sfu", ("sm1_sfu.v",), "tb.test_sfu_unit", frozenset(SFU_OPS)),
 )
 
 
@@ -105,7 +100,7 @@ def count_lines(paths: list[Path]) -> tuple[int, dict[str, int]]:
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--sim", default="icarus", choices=["icarus", "verilator"])
-    ap.add_argument("paths", nargs="*", type=Path, help="vector files (default: ../shared/vectors/fp32.txt and sfu.txt)")
+    ap.add_argument("paths", nargs="*", type=Path, help="vector files (default: testdata/vectors/fp32.txt and sfu.txt)")
     args = ap.parse_args()
     paths = [p.resolve() for p in (args.paths or DEFAULT_PATHS)]
     missing = [p for p in paths if not p.is_file()]
@@ -116,6 +111,10 @@ def main() -> int:
         total, per_unit = count_lines(paths)
     except ValueError as e:
         print(f"error: {e}", file=sys.stderr)
+        return 1
+
+    if sum(per_unit.values()) == 0:  # no simulation can check anything: say so without building
+        print(f"nothing ran: none of the {total} lines of {', '.join(map(str, paths))} is an FP or SFU line")
         return 1
 
     outcomes = [run_unit(u, args.sim, paths, per_unit[u.name]) for u in UNITS]
@@ -140,10 +139,12 @@ def main() -> int:
     neither = total - sum(per_unit.values())
     if neither:
         print(f"not FP/SFU: {neither} lines (neither unit runs their ops)")
-    if sum(per_unit.values()) == 0:
-        print("no line is an FP or SFU line")
-        bad = True
-    print(f"{sum(o.passed for o in outcomes)} passed, {sum(o.failed for o in outcomes)} failed")
+    passed, failed = sum(o.passed for o in outcomes), sum(o.failed for o in outcomes)
+    if passed + failed == 0:
+        reasons = "; ".join(f"{o.unit.name}: {o.error or 'no check'}" for o in outcomes)
+        print(f"nothing ran: no FP or SFU check completed ({reasons})")
+        return 1
+    print(f"{passed} passed, {failed} failed")
     return 1 if bad else 0
 
 

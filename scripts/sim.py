@@ -1,8 +1,9 @@
-"""`make sim`: run programs/<TEST>.sass on the RTL in lock-step with the golden model.
+"""`make sim`: run programs/<TEST>.sass on a DUT in lock-step with the golden model.
 
-    python scripts/sim.py TEST [--sim icarus|verilator] [--num-sp 8|16|32] [--seed N] [--profile g80|flexgrip]
-                               [--waves | --no-waves] [--defines MUTANT_X,...]
+    python scripts/sim.py TEST [--dut rtl|flexgrip] [--sim icarus|verilator|...] [--num-sp 8|16|32] [--seed N]
+                               [--profile g80|flexgrip] [--waves | --no-waves] [--defines MUTANT_X,...]
 
+The simulator defaults to the DUT's first (rtl: icarus).
 Prints the outcome, the commits compared and the simulated cycles. On a failure it prints the
 report (DESIGN.md section 6), which is also in build/sim/<run>/report.json, after rerunning with
 FST waveforms (unless --no-waves) so that the report names the wave file and the cycle.
@@ -14,17 +15,17 @@ import argparse
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "tb"))
-sys.path.insert(0, str(ROOT))
+from tb.adapters import ADAPTERS, DEFAULT, adapter
+from tb.lockstep import LockstepRun, run_lockstep
 
-from lockstep import LockstepRun, run_lockstep  # noqa: E402
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("test")
-    ap.add_argument("--sim", default="icarus", choices=["icarus", "verilator"])
+    ap.add_argument("--dut", default=DEFAULT, choices=sorted(ADAPTERS), help="the design under test (default %(default)s)")
+    ap.add_argument("--sim", help="the simulator (default: the DUT's first)")
     ap.add_argument("--num-sp", type=int, default=8, choices=[8, 16, 32])
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--profile", default="g80", choices=["g80", "flexgrip"])
@@ -32,7 +33,16 @@ def main() -> int:
     ap.add_argument("--no-waves", action="store_true", help="do not rerun a failing test with waveforms")
     ap.add_argument("--defines", default="", help="comma-separated Verilog defines (e.g. a MUTANT_* variant)")
     args = ap.parse_args()
-    r = LockstepRun(args.test, args.sim, args.num_sp, args.seed, args.profile, tuple(d for d in args.defines.split(",") if d))
+    try:
+        dut = adapter(args.dut)
+    except ValueError as exc:
+        print(exc, file=sys.stderr)
+        return 2
+    sim = args.sim or dut.simulators[0]
+    if sim not in dut.simulators:
+        print(f"DUT {args.dut} runs on {', '.join(dut.simulators)}, not {sim}", file=sys.stderr)
+        return 2
+    r = LockstepRun(args.test, sim, args.num_sp, args.seed, args.profile, tuple(d for d in args.defines.split(",") if d), dut=args.dut)
     if not r.path.exists():
         print(f"no program {r.path}", file=sys.stderr)
         return 2

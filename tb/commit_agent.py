@@ -2,7 +2,8 @@
 
 `CommitMonitor` (cocotb-bus) wakes on a rising `commit_valid` and then once per clock while it
 stays high (back-to-back commits), samples every field in the read-only phase, checks that none
-is X or Z (fields qualified by a write enable only while it is 1), and hands an `RtlCommit` to `CommitAgent`, whose analysis port the scoreboard reads.
+is X or Z (fields qualified by a write enable only while it is 1), and hands an `RtlCommit` to its
+callback: the rtl adapter (tb/adapters/rtl.py), which turns it into the golden model's `Commit`.
 """
 
 from __future__ import annotations
@@ -13,8 +14,9 @@ from typing import ClassVar
 
 from cocotb.triggers import ReadOnly, RisingEdge
 from cocotb_bus.monitors import BusMonitor
-from mem_agent import Cycles
-from pyuvm import uvm_analysis_port, uvm_component
+
+from .dut import UnknownValue
+from .mem_agent import Cycles
 
 # commit port fields after the `commit_` prefix, in rtl/README.md order
 FIELDS = (
@@ -70,14 +72,6 @@ QUALIFIED = {
 }
 
 
-class UnknownValue(AssertionError):
-    """X or Z on a field of a valid commit record."""
-
-    def __init__(self, cycle: int, fields: list[str], where: str, warp: int | None = None, pc: int | None = None, cta: int | None = None) -> None:
-        self.cycle, self.fields, self.warp, self.pc, self.cta = cycle, fields, warp, pc, cta
-        super().__init__(f"cycle {cycle}: X/Z on commit port field(s) {', '.join('commit_' + f for f in fields)} ({where})")
-
-
 class CommitMonitor(BusMonitor):
     _signals: ClassVar[list[str]] = ["valid", *FIELDS]
 
@@ -124,24 +118,4 @@ class CommitMonitor(BusMonitor):
                     await RisingEdge(self.clock)
                     await ReadOnly()
         except Exception as exc:  # reported through the test's verdict, not lost in a background task
-            self.on_error(exc)
-
-
-class CommitAgent(uvm_component):
-    """Publishes every record of the commit port on `ap`."""
-
-    def __init__(self, name: str, parent, dut, cycles: Cycles, on_error: Callable[[Exception], None]) -> None:
-        super().__init__(name, parent)
-        self.dut, self.cycles, self.on_error = dut, cycles, on_error
-
-    def build_phase(self) -> None:
-        self.ap = uvm_analysis_port("ap", self)
-
-    def start(self) -> None:
-        self.monitor = CommitMonitor(self.dut, self.dut.clk, self.cycles, self._publish, self.on_error)
-
-    def _publish(self, record: RtlCommit) -> None:
-        try:
-            self.ap.write(record)
-        except Exception as exc:
             self.on_error(exc)

@@ -10,9 +10,10 @@ from __future__ import annotations
 from pathlib import Path
 
 from pyuvm import uvm_subscriber
-from scoreboard import Compared
 
 from golden.coverage import Coverage
+
+from .scoreboard import Compared
 
 
 class CoverageSubscriber(uvm_subscriber):

@@ -1,5 +1,5 @@
 """What the testbench loads into the DUT and the golden model: a program of programs/ or a
-FlexGripPlus kernel bundle (../shared/vectors/flexgrip_kernels/NAME.txt, used to compare cycle
+FlexGripPlus kernel bundle (testdata/vectors/flexgrip_kernels/NAME.txt, used to compare cycle
 counts with FlexGripPlus on its own kernels).
 """
 
@@ -18,12 +18,14 @@ from golden.run import build
 from golden.sm import SM
 from golden.state import Launch, SMConfig
 
+from .dut import LaunchConfig
+
 
 @dataclass
 class Kernel:
     words: list[int]
     consts: list[tuple[int, int, bytes]]  # (bank, byte offset, data)
-    launch: list[int]  # launch registers 0-8 (rtl/README.md, "Ports")
+    launch: LaunchConfig
     params: bytes
     model: SM
     gmem: Memory
@@ -34,7 +36,7 @@ def load_kernel(path: Path, profile: Profile) -> Kernel:
         spec = load_program(path)
         model, gmem = build(spec, profile)
         params = spec.param_bytes(profile.param_slot_bytes_pointer)
-        launch = [spec.grid[0], spec.grid[1], *spec.block, spec.registers, spec.shared, len(params), model.config.local_bytes]
+        launch = LaunchConfig((spec.grid[0], spec.grid[1]), tuple(spec.block), spec.registers, spec.shared, len(params), model.config.local_bytes)
         return Kernel(list(spec.program.words), list(spec.consts), launch, params, model, gmem)
     # a FlexGripPlus bundle: 4-byte parameter words, constant bank 0, the shipped global image
     b = load_bundle(path)
@@ -44,5 +46,5 @@ def load_kernel(path: Path, profile: Profile) -> Kernel:
     shared = max(0, b.shared - len(params))
     registers = max(1, min(b.registers, 128))
     model = SM(b.code, Launch(b.grid, b.block, registers, shared, params), gmem, {0: Memory("constant", CONST_BYTES, const)}, profile, SMConfig())
-    launch = [b.grid[0], b.grid[1], *b.block, registers, shared, len(params), model.config.local_bytes]
+    launch = LaunchConfig((b.grid[0], b.grid[1]), tuple(b.block), registers, shared, len(params), model.config.local_bytes)
     return Kernel(b.code, [(0, 0, const)] if const else [], launch, params, model, gmem)

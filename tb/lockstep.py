@@ -1,8 +1,9 @@
-"""Run one program on the RTL in lock-step with the golden model, from Python (make sim, pytest, regress).
+"""Run one program on a DUT in lock-step with the golden model, from Python (make sim, pytest, regress).
 
-`run_lockstep()` builds (once per simulator, parameter set and define set) and runs tb/test_sm.py
-through cocotb_tools.runner, reads the outcome the test wrote (result.json), and on a failure
-repeats the run with FST waveforms unless told not to, so that the report names the wave file and
+`run_lockstep()` builds through the DUT's adapter (tb/adapters/: once per simulator, parameter set
+and define set), writes the run's configuration (tb/config.py) as config.json and runs tb/test_sm.py
+with `+tb_config=config.json`, reads the outcome the test wrote (result.json), and on a failure
+repeats the run with waveforms unless told not to, so that the report names the wave file and
 the cycle to look at. The report is also written as JSON (report.json) next to the run's logs.
 """
 
@@ -13,8 +14,10 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from report import FailureReport
-from runner import ROOT, SM_SOURCES, build, failure_messages, run, wave_file
+from .adapters import DEFAULT, adapter
+from .config import LockstepConfig
+from .report import FailureReport
+from .runner import ROOT, failure_messages
 
 OUT = ROOT / "build" / "sim"
 
@@ -32,6 +35,8 @@ class LockstepRun:
     watchdog: int = 200_000  # cycles without a commit that count as a hang
     coverage: Path | None = None  # write functional coverage of the compared commits here
     out: Path | None = None
+    dut: str = DEFAULT  # the DUT adapter (tb/adapters): rtl | flexgrip
+    max_mismatches: int = 1  # mismatches let through before the run ends
 
     @property
     def path(self) -> Path:
@@ -47,18 +52,22 @@ class LockstepRun:
         if self.out is not None:
             return self.out
         variant = "_".join(d.lower() for d in self.defines)
-        return OUT / f"{self.name}_{self.sim}_sp{self.num_sp}_s{self.seed}{'_' + variant if variant else ''}"
+        dut = "" if self.dut == DEFAULT else f"{self.dut}_"
+        return OUT / f"{dut}{self.name}_{self.sim}_sp{self.num_sp}_s{self.seed}{'_' + variant if variant else ''}"
 
-    @property
-    def parameters(self) -> tuple[tuple[str, object], ...]:
-        return (("NUM_SP", self.num_sp),) if self.num_sp != 8 else ()
+    def config(self, result: Path | None = None) -> LockstepConfig:
+        """The configuration the test reads from ConfigDB (tb/config.py)."""
+        return LockstepConfig(str(self.path), self.dut, self.sim, self.num_sp, self.seed, self.profile, tuple(self.defines), self.max_latency,
+                              self.ready_p, self.max_mismatches, self.watchdog, str(result) if result else "", self.rerun_command(),
+                              str(Path(self.coverage).resolve()) if self.coverage is not None else "")  # fmt: skip
 
     def build(self, waves: bool = False) -> Path:
         """Build (or reuse) the simulator model of this run; a run builds it anyway, benchmarks do it first."""
-        return build(self.sim, "sm_top", SM_SOURCES, self.parameters, waves, self.defines)
+        return adapter(self.dut).build(self.config(), waves)
 
     def rerun_command(self, waves: bool = True) -> str:
-        cmd = f"make sim TEST={self.name} SIM={self.sim} NUM_SP={self.num_sp} SEED={self.seed}"
+        dut = "" if self.dut == DEFAULT else f" DUT={self.dut}"
+        cmd = f"make sim TEST={self.name}{dut} SIM={self.sim} NUM_SP={self.num_sp} SEED={self.seed}"
         if self.profile != "g80":
             cmd += f" PROFILE={self.profile}"
         if self.defines:
@@ -90,13 +99,10 @@ def _once(r: LockstepRun, out: Path, waves: bool) -> tuple[dict | None, float]:
     out.mkdir(parents=True, exist_ok=True)
     result = out / "result.json"
     result.unlink(missing_ok=True)
-    env = {"PROGRAM": str(r.path), "SEED": str(r.seed), "PROFILE": r.profile, "SIM": r.sim, "NUM_SP": str(r.num_sp),
-           "MAX_LATENCY": str(r.max_latency), "READY_P": str(r.ready_p),
-           "WATCHDOG_CYCLES": str(r.watchdog), "RESULT": str(result), "RERUN": r.rerun_command()}  # fmt: skip
-    if r.coverage is not None:
-        env["FUNC_COVERAGE"] = str(Path(r.coverage).resolve())  # the simulator runs in the output directory
+    config = r.config(result)
+    path = config.write(out / "config.json")
     t0 = time.perf_counter()
-    run(r.sim, "sm_top", SM_SOURCES, "test_sm", r.parameters, extra_env=env, waves=waves, test_dir=out, defines=r.defines)
+    adapter(r.dut).run_test(config, out, waves, (config.plusarg(path),))
     wall = time.perf_counter() - t0
     return (json.loads(result.read_text()) if result.exists() else None), wall
 
@@ -119,12 +125,13 @@ def run_lockstep(r: LockstepRun, waves: bool = False, rerun_with_waves: bool = T
     report = FailureReport.read_dict(data["report"]) if data["report"] else None
     result = LockstepResult(r, data["status"] == "pass", data["commits"], data["cycles"], data["mem_requests"], data["thread_instructions"], wall, report)
     if report is not None:
+        dut = adapter(r.dut)
         if waves:
-            report.wave_file = str(wave_file(r.sim, "sm_top", out))
+            report.wave_file = str(dut.wave_file(r.config(), out))
         elif rerun_with_waves:
             wout = out / "waves"
             again, _ = _once(r, wout, True)
-            report.wave_file = str(wave_file(r.sim, "sm_top", wout))
+            report.wave_file = str(dut.wave_file(r.config(), wout))
             if again is None or again["report"] is None or again["report"]["cycle"] != report.cycle:
                 report.message += " (the rerun with waves did not fail at the same cycle)"
         report.write(out / "report.json")

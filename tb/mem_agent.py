@@ -2,10 +2,12 @@
 
 cocotb-bus components do the pin work: `MemRequestMonitor` turns each valid/ready handshake into a
 `MemRequest`, `MemResponseDriver` drives load data back after its latency, and `BackPressure`
-wiggles `mem_req_ready`. `MemoryAgent` (pyuvm) ties them to `TbMemory`, the testbench's own global
-and local memory, and publishes every request on its analysis port.
+wiggles `mem_req_ready`. `MemoryPort` (used by the rtl adapter's BFM, tb/adapters/rtl.py) ties them
+to `TbMemory`, the testbench's own global and local memory, and hands every accepted request to a
+callback (the environment's store monitor: the scoreboard checks stores where they leave the SM).
+`TbMemory`, `MemRequest` and `Cycles` are not tied to the RTL's pins: other adapters may use them.
 
-Latency (1..MAX_LATENCY cycles) and back-pressure (ready with probability READY_P) are drawn from
+Latency (1..max_latency cycles) and back-pressure (ready with probability ready_p, tb/config.py) are drawn from
 the test's seeded random generator. Python sleeps while the port is idle: the monitor waits for a
 rising `mem_req_valid`, the driver for its next due response (TOOLCHAIN.md: no wake-up per clock).
 """
@@ -21,7 +23,6 @@ import numpy as np
 from cocotb.triggers import ClockCycles, ReadOnly, RisingEdge
 from cocotb_bus.drivers import BusDriver
 from cocotb_bus.monitors import BusMonitor
-from pyuvm import uvm_analysis_port, uvm_component
 
 
 class MemoryFault(AssertionError):
@@ -30,6 +31,9 @@ class MemoryFault(AssertionError):
 
 @dataclass(frozen=True)
 class MemRequest:
+    """One accepted 32-bit memory-port request: `addr` word-aligned bytes of global memory, or of
+    local memory laid out thread by thread (thread t's byte a at t * local_bytes + a)."""
+
     cycle: int
     local: bool
     addr: int
@@ -138,18 +142,14 @@ class BackPressure:
             dut.mem_req_ready.value = 1 if self.rng.random() < self.ready_p else 0
 
 
-class MemoryAgent(uvm_component):
-    """Serves the memory port from `TbMemory`; `ap` publishes every accepted request."""
+class MemoryPort:
+    """Serves the RTL's memory port from `TbMemory`; `on_request` sees every accepted request."""
 
-    def __init__(self, name: str, parent, dut, memory: TbMemory, rng: random.Random, max_latency: int, ready_p: float, cycles: Cycles,
-                 on_error: Callable[[Exception], None]) -> None:  # fmt: skip
-        super().__init__(name, parent)
+    def __init__(self, dut, memory: TbMemory, rng: random.Random, max_latency: int, ready_p: float, cycles: Cycles,
+                 on_request: Callable[[MemRequest], None], on_error: Callable[[Exception], None]) -> None:  # fmt: skip
         self.dut, self.memory, self.rng, self.max_latency, self.ready_p, self.cycles = dut, memory, rng, max_latency, ready_p, cycles
-        self.on_error = on_error
+        self.on_request, self.on_error = on_request, on_error
         self.requests = 0
-
-    def build_phase(self) -> None:
-        self.ap = uvm_analysis_port("ap", self)
 
     def start(self) -> None:
         """Attach to the pins (after reset, once the configuration bus is done)."""
@@ -173,4 +173,4 @@ class MemoryAgent(uvm_component):
             due = max(req.cycle + self.rng.randint(1, self.max_latency), self.last_due + 1)
             self.last_due = due
             self.driver.append(MemResponse(due, req.tag, data))
-        self.ap.write(req)
+        self.on_request(req)

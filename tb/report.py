@@ -48,7 +48,7 @@ class FailureReport:
     warps: str = ""  # each warp's last PC (hangs, end-of-test)
     rerun: str = ""
     wave_file: str | None = None
-    mismatches: int = 1  # how many mismatches this run saw (MAX_MISMATCHES lets more through)
+    mismatches: int = 1  # how many mismatches this run saw (the configuration's max_mismatches lets more through)
 
     def to_text(self) -> str:
         where = []

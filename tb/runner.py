@@ -7,9 +7,10 @@ disk under build/sim/, where an unchanged design rebuilds in well under a second
 from __future__ import annotations
 
 import fcntl
+import hashlib
 import os
 import shutil
-import sys
+from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
@@ -17,10 +18,45 @@ ROOT = Path(__file__).resolve().parents[1]
 RTL = ROOT / "rtl"
 BUILD = ROOT / "build" / "sim"
 SIMULATORS = ("icarus", "verilator")
-# The SM top level and every file it needs: the one list the lock-step runs and make sim use.
-SM_SOURCES = ("sm_top.v", "sm_launch.v", "sm_warp_sched.v", "sm_exec_ctrl.v", "sm_decode.v", "sm_operands.v", "sm_execute.v",
-              "sm1_int_alu.v", "sm1_fp_alu.v", "sm1_sfu.v", "sm_regfile.v", "sm_flagfile.v", "sm_addrfile.v", "sm_mem_unit.v",
-              "sm_simt.v", "sm_commit.v")  # fmt: skip
+# The SM top level and every file it needs: the one list the lock-step runs, make lint and any
+# simulator read (`iverilog -g2012 -c rtl/sm.f`, `verilator -f rtl/sm.f`).
+SM_FILE_LIST = RTL / "sm.f"
+
+
+@dataclass(frozen=True)
+class FileList:
+    """HDL sources in compile order and include directories (a `.f` file, or one unit's file)."""
+
+    sources: tuple[Path, ...]
+    includes: tuple[Path, ...] = (RTL / "gen", RTL)
+
+
+def read_file_list(path: Path) -> FileList:
+    """Read a simulator command file: one source a line, `+incdir+DIR`, `//` and `#` comments;
+    paths relative to the repository root. A line of any other option is an error naming it."""
+    sources: list[Path] = []
+    includes: list[Path] = []
+    for number, raw in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        line = raw.split("//")[0].split("#")[0].strip()
+        if not line:
+            continue
+        if line.startswith("+incdir+"):
+            includes += [ROOT / d for d in line[len("+incdir+") :].split("+") if d]
+        elif line.startswith(("-", "+")):
+            raise ValueError(f"{path}:{number}: option {line!r} is not supported in a file list (sources and +incdir+ only)")
+        else:
+            source = ROOT / line
+            if not source.is_file():
+                raise ValueError(f"{path}:{number}: no file {source}")
+            sources.append(source)
+    if not sources:
+        raise ValueError(f"{path}: no source file listed")
+    return FileList(tuple(sources), tuple(includes))
+
+
+def unit_files(*names: str) -> FileList:
+    """Files of rtl/ by name (the unit tests' single-module designs)."""
+    return FileList(tuple(RTL / name for name in names))
 
 
 def verilator_bin() -> str:
@@ -39,14 +75,28 @@ def _environment(sim: str) -> None:
         raise RuntimeError(f"simulator {sim} not found: run make setup")
 
 
-def sources(*names: str) -> list[Path]:
-    return [RTL / name for name in names]
+def _files(files: FileList | tuple[str, ...]) -> FileList:
+    return files if isinstance(files, FileList) else unit_files(*files)
+
+
+def _inputs_digest(files: FileList) -> str:
+    """A digest of the sources and of every header in the include directories: cocotb's runner
+    rebuilds only when a source is newer than its output, so a regenerated rtl/gen/*.vh alone
+    would otherwise leave a stale build."""
+    h = hashlib.sha256()
+    headers = sorted(f for d in files.includes for f in d.glob("*.vh"))
+    for path in [*files.sources, *headers]:
+        h.update(str(path).encode() + b"\0" + path.read_bytes())
+    return h.hexdigest()
 
 
 @cache
-def build(sim: str, toplevel: str, files: tuple[str, ...], parameters: tuple[tuple[str, object], ...] = (), waves: bool = False,
+def build(sim: str, toplevel: str, files: FileList | tuple[str, ...], parameters: tuple[tuple[str, object], ...] = (), waves: bool = False,
           defines: tuple[str, ...] = ()) -> Path:  # fmt: skip
+    """Build `toplevel` from `files` (a FileList, or names of files in rtl/) once per argument set."""
     from cocotb_tools.runner import get_runner
+
+    files = _files(files)
 
     _environment(sim)
     tag = "_".join([f"{k}{v}" for k, v in parameters] + list(defines)) or "default"
@@ -59,17 +109,20 @@ def build(sim: str, toplevel: str, files: tuple[str, ...], parameters: tuple[tup
     # pytest-xdist workers may build the same design at once: one builds, the others wait and reuse it
     with open(build_dir.parent / f".{build_dir.name}.lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
+        digest, stamp = _inputs_digest(files), build_dir / ".inputs.sha256"
+        changed = not stamp.exists() or stamp.read_text() != digest
         runner.build(
-            sources=sources(*files),
-            includes=[RTL / "gen", RTL],
+            sources=list(files.sources),
+            includes=list(files.includes),
             hdl_toplevel=toplevel,
             parameters=dict(parameters),
             defines=dict.fromkeys(defines, 1),
             build_dir=build_dir,
             build_args=args,
             waves=waves,
-            always=False,
+            always=changed,
         )
+        stamp.write_text(digest)
     return build_dir
 
 
@@ -100,20 +153,22 @@ def wave_file(sim: str, toplevel: str, test_dir: Path) -> Path:
     return test_dir / (f"{toplevel}.fst" if sim == "icarus" else "dump.fst")
 
 
-def run(sim: str, toplevel: str, files: tuple[str, ...], test_module: str, parameters: tuple[tuple[str, object], ...] = (),
+def run(sim: str, toplevel: str, files: FileList | tuple[str, ...], test_module: str, parameters: tuple[tuple[str, object], ...] = (),
         extra_env: dict[str, str] | None = None, waves: bool = False, test_dir: Path | None = None,
-        defines: tuple[str, ...] = ()) -> Path:  # fmt: skip
-    """Run the cocotb tests of `test_module` (a module under tb/); returns the results XML path."""
+        defines: tuple[str, ...] = (), plusargs: tuple[str, ...] = ()) -> Path:  # fmt: skip
+    """Run the cocotb tests of `test_module` (a module of the tb package, e.g. "tb.test_sm"); returns
+    the results XML path. The tb and golden packages are installed (editable), so the simulator's
+    Python imports them like this process does."""
     from cocotb_tools.runner import get_runner
 
     build_dir = build(sim, toplevel, files, parameters, waves, defines)
     test_dir = test_dir or build_dir
-    tb_dir = str(ROOT / "tb")
-    if tb_dir not in sys.path:  # the runner hands the simulator this process's sys.path (TOOLCHAIN.md)
-        sys.path.insert(0, tb_dir)
-    if str(ROOT) not in sys.path:
-        sys.path.insert(0, str(ROOT))
     runner = get_runner(sim)
+    # cocotb_tools' runner lays this process's environment over extra_env, so a variable the caller
+    # also has in its environment would win over the value asked for here (make exports its
+    # command-line variables: `make rtl-vectors VECTORS="a b"` reached the test as one path).
+    saved = {name: os.environ.get(name) for name in extra_env or {}}
+    os.environ.update(extra_env or {})
     try:
         return Path(runner.test(
             hdl_toplevel=toplevel,
@@ -124,8 +179,14 @@ def run(sim: str, toplevel: str, files: tuple[str, ...], test_module: str, param
             extra_env=extra_env or {},
             waves=waves,
             results_xml=str(test_dir / "results.xml"),  # one name, with or without pytest
-            plusargs=[f"+dumpfile_path={wave_file(sim, toplevel, test_dir)}"] if waves and sim == "icarus" else [],
+            plusargs=[*plusargs, *([f"+dumpfile_path={wave_file(sim, toplevel, test_dir)}"] if waves and sim == "icarus" else [])],
         ))  # fmt: skip
     except SystemExit:
         # under pytest the runner exits on a failed cocotb test; the caller reads the results instead
         return test_dir / "results.xml"
+    finally:
+        for name, value in saved.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value

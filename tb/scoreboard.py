@@ -1,19 +1,21 @@
-"""The lock-step scoreboard (DESIGN.md sections 5 and 6).
+"""The lock-step scoreboard (DESIGN.md sections 5 and 6), the same for every DUT.
 
-The RTL leads: for every record of the commit port the golden model executes the next instruction
-of the same warp (`SM.step`) and the two records are compared field by field. Values the model
-cannot know (the clock special register) are taken from the RTL and marked synchronised. Every
-compared pair is published on `ap` (coverage subscribes there). The first failure (or the
-MAX_MISMATCHES-th mismatch) ends the run through `Verdict`.
+The DUT leads: for every record the DUT commits (a `DutCommit`: the golden model's own `Commit`
+plus the cycle, made by the DUT's adapter, tb/dut.py) the golden model executes the next
+instruction of the same warp (`SM.step`) and the two records are compared field by field. Values
+the model cannot know (the clock special register) are taken from the DUT and marked
+synchronised. Every compared pair is published on `ap` (coverage subscribes there). The first
+failure (or the max_mismatches-th mismatch, tb/config.py) ends the run through `Verdict`.
 
-`commit_barrier` is not compared: whether the last warp to arrive "waits" is a matter of naming.
+`barrier` is not compared: whether the last warp to arrive "waits" is a matter of naming.
 What matters is checked by the model itself: stepping a warp the model still holds at a barrier
-raises, so an RTL that releases a barrier early is reported at that warp's next commit.
+raises, so a DUT that releases a barrier early is reported at that warp's next commit.
 
-Stores are also checked where they leave the SM: the memory agent's analysis port feeds
-`port_export`, and the global/local bytes written on the memory port since the previous commit
-(one instruction executes at a time) must be exactly the bytes the model's record stores. A wrong
-byte enable or a lost store is so reported at its instruction, not only by the final memory image.
+Stores are also checked where they leave the SM, for a DUT whose adapter observes its memory
+interface (`check_stores`): the requests on `port_export` since the previous commit (one
+instruction executes at a time) must write exactly the global/local bytes the model's record
+stores. A wrong byte enable or a lost store is so reported at its instruction, not only by the
+final memory image.
 """
 
 from __future__ import annotations
@@ -21,24 +23,36 @@ from __future__ import annotations
 from collections import Counter, deque
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
-from commit_agent import RtlCommit
-from mem_agent import MemRequest
 from pyuvm import uvm_analysis_port, uvm_subscriber
-from report import FailureReport, FieldDiff, LaneDiff
 
-from golden.commit import Commit
+from golden.commit import Commit, MemWrite, RegWrite
 from golden.errors import ModelError
 from golden.sm import SM
 
+from .dut import DutCommit
+from .mem_agent import MemRequest
+from .report import FailureReport, FieldDiff, LaneDiff
+
 HISTORY = 8
-SPACES = ("shared", "global", "local")
+_BITS = np.arange(32, dtype=np.uint64)
 
 
-def lanes(value: int, mask: int, width: int = 32) -> list[int]:
-    m = (1 << width) - 1
-    return [(value >> (width * i)) & m if mask >> i & 1 else 0 for i in range(32)]
+@lru_cache(maxsize=4096)
+def _keep(mask: int) -> np.ndarray:
+    return ((np.uint64(mask) >> _BITS) & np.uint64(1)).astype(bool)
+
+
+def lane_values(values: np.ndarray, mask: int) -> list[int]:
+    """The 32 lane values with the lanes outside `mask` as 0 (only executing lanes are compared)."""
+    return np.where(_keep(mask), np.asarray(values, np.uint64), 0).tolist()
+
+
+def store_size(mem: list[MemWrite]) -> int:
+    """Bytes per lane of one store instruction (its records are 32-bit parts when wider than 4 bytes)."""
+    return mem[0].size if len(mem) == 1 else 4 * len(mem)
 
 
 @dataclass
@@ -46,7 +60,7 @@ class Compared:
     """One warp-instruction both sides agreed on: what coverage samples."""
 
     model: Commit
-    rtl: RtlCommit
+    dut: DutCommit
     stack_depth: int  # the warp's SIMT stack depth when the instruction issued
 
 
@@ -72,9 +86,9 @@ def _hex(value: int, width: int = 32) -> str:
 
 
 class Scoreboard(uvm_subscriber):
-    def __init__(self, name: str, parent, model: SM, verdict: Verdict, max_mismatches: int = 1) -> None:
+    def __init__(self, name: str, parent, model: SM, verdict: Verdict, max_mismatches: int = 1, check_stores: bool = True) -> None:
         super().__init__(name, parent)
-        self.model, self.verdict, self.max_mismatches = model, verdict, max_mismatches
+        self.model, self.verdict, self.max_mismatches, self.check_stores = model, verdict, max_mismatches, check_stores
         self.compared = 0
         self.history: dict[int, deque[str]] = {}
 
@@ -89,80 +103,80 @@ class Scoreboard(uvm_subscriber):
 
     # -- one record ------------------------------------------------------------------------------
 
-    def write(self, rtl: RtlCommit) -> None:
+    def write(self, dut: DutCommit) -> None:
         if self.verdict.report is not None and self.verdict.mismatches >= self.max_mismatches:
             return
         try:
-            self._compare(rtl)
-        except ModelError as exc:  # the model refuses (e.g. the RTL commits for a finished warp)
-            self._fail("mismatch", f"the golden model cannot follow the RTL: {exc}", rtl)
+            self._compare(dut)
+        except ModelError as exc:  # the model refuses (e.g. the DUT commits for a finished warp)
+            self._fail("mismatch", f"the golden model cannot follow the RTL: {exc}", dut)
 
-    def _fail(self, kind: str, message: str, rtl: RtlCommit, text: str = "", diffs: list[FieldDiff] | None = None) -> None:
+    def _fail(self, kind: str, message: str, dut: DutCommit, text: str = "", diffs: list[FieldDiff] | None = None) -> None:
         self.verdict.mismatches += 1
-        report = FailureReport(kind, message, cycle=rtl.cycle, cta=rtl.cta, warp=rtl.warp, pc=rtl.pc, text=text, diffs=diffs or [],
-                               history=list(self.history.get(rtl.warp, [])), mismatches=self.verdict.mismatches)  # fmt: skip
+        d = dut.commit
+        report = FailureReport(kind, message, cycle=dut.cycle, cta=d.cta, warp=d.warp, pc=d.pc, text=text, diffs=diffs or [],
+                               history=list(self.history.get(d.warp, [])), mismatches=self.verdict.mismatches)  # fmt: skip
         if self.verdict.report is not None:
             self.verdict.report.mismatches = self.verdict.mismatches
             self.logger.error(report.to_text())
         if kind != "mismatch" or self.verdict.mismatches >= self.max_mismatches or self.verdict.report is None:
             self.verdict.fail(report)
 
-    def _compare(self, rtl: RtlCommit) -> None:
+    def _compare(self, dut: DutCommit) -> None:
         model = self.model
-        if all(w.done for w in model.warps) and not model._start_round():
-            self._fail("mismatch", "the RTL commits after the model finished every block", rtl)
+        d = dut.commit
+        if model.round_done and not model.start_next_round():
+            self._fail("mismatch", "the RTL commits after the model finished every block", dut)
             return
-        if rtl.warp >= len(model.warps):
-            self._fail("mismatch", f"the RTL commits for warp slot {rtl.warp}, which the model has not placed (it has {len(model.warps)})", rtl)
+        if d.warp >= len(model.warps):
+            self._fail("mismatch", f"the RTL commits for warp slot {d.warp}, which the model has not placed (it has {len(model.warps)})", dut)
             return
-        warp = model.warps[rtl.warp]
-        plan = model.plan(rtl.pc)
-        if rtl.unimpl:
-            self._fail("unimplemented", f"the RTL does not implement {plan.text} ({plan.insn.form.name}, family {plan.insn.form.family})", rtl, plan.text)
+        warp = model.warps[d.warp]
+        plan = model.plan(d.pc)
+        if dut.unimplemented:
+            self._fail("unimplemented", f"the RTL does not implement {plan.text} ({plan.insn.form.name}, family {plan.insn.form.family})", dut, plan.text)
             return
-        if plan.insn.form.name == "S2R" and plan.insn.fields["sreg"] == 1:
-            # the clock cannot be known by the model: take the RTL's values (DESIGN.md 5), marked synchronised
-            model.sync_clock = np.array(lanes(rtl.gpr_data, 0xFFFFFFFF), np.uint32)
+        if plan.insn.form.name == "S2R" and plan.insn.fields["sreg"] == 1 and d.gpr:
+            # the clock cannot be known by the model: take the DUT's values (DESIGN.md 5), marked synchronised
+            model.sync_clock = np.asarray(d.gpr[0].values, np.uint32)
         depth = len(warp.stack)
         c = model.step(warp)
         assert c is not None
-        history = self.history.setdefault(rtl.warp, deque(maxlen=HISTORY))
+        history = self.history.setdefault(d.warp, deque(maxlen=HISTORY))
         history.append(f"{c.pc:04x}  {c.text}")
-        diffs = self._diffs(rtl, c) + self._port_diffs(c, warp.base)
+        diffs = self._diffs(dut, c) + (self._port_diffs(c, warp.base) if self.check_stores else [])
         if diffs:
-            fields = ", ".join(d.field for d in diffs)
-            self._fail("mismatch", f"{fields} differ{'s' if len(diffs) == 1 else ''}", rtl, c.text, diffs)
+            fields = ", ".join(f.field for f in diffs)
+            self._fail("mismatch", f"{fields} differ{'s' if len(diffs) == 1 else ''}", dut, c.text, diffs)
             return
         self.compared += 1
-        self.ap.write(Compared(c, rtl, depth))
+        self.ap.write(Compared(c, dut, depth))
 
     # -- field by field --------------------------------------------------------------------------
 
-    def _diffs(self, rtl: RtlCommit, c: Commit) -> list[FieldDiff]:
+    def _diffs(self, dut: DutCommit, c: Commit) -> list[FieldDiff]:
+        d = dut.commit
+        skip = dut.unchecked
         diffs: list[FieldDiff] = []
-        for name, got, want, width in (("pc", rtl.pc, c.pc, 24), ("seq", rtl.seq, c.seq, 32), ("insn", rtl.insn if rtl.long else rtl.insn & 0xFFFFFFFF, c.insn, 64),
-                                       ("active_mask", rtl.active, c.active_mask, 32), ("exec_mask", rtl.exec, c.exec_mask, 32)):  # fmt: skip
-            if got != want:
+        for name, got, want, width in (("pc", d.pc, c.pc, 24), ("seq", d.seq, c.seq, 32), ("insn", d.insn, c.insn, 64),
+                                       ("active_mask", d.active_mask, c.active_mask, 32), ("exec_mask", d.exec_mask, c.exec_mask, 32)):  # fmt: skip
+            if got != want and name not in skip:
                 diffs.append(FieldDiff(name, _hex(want, width), _hex(got, width)))
         exe = c.exec_mask
-        half_names = (None, "L", "H")
         # registers: (register, half) written and the values of the lanes that executed
-        want_gpr = [(w.index, w.half, [int(x) for x in w.values]) for w in c.gpr]
-        got_gpr = [(rtl.gpr_reg + k, half_names[rtl.gpr_half] if rtl.gpr_half < 3 else "?", lanes(rtl.gpr_data >> (1024 * k), exe))
-                   for k in range(rtl.gpr_count)] if rtl.gpr_we else []  # fmt: skip
-        diffs += self._writes("gpr", got_gpr, want_gpr, exe, lambda r: f"R{r[0]}{r[1] or ''}", 32)
-        want_cc = [(w.index, None, [int(x) for x in w.values]) for w in c.cc]
-        got_cc = [(rtl.cc_reg, None, lanes(rtl.cc_data, exe, 4))] if rtl.cc_we else []
-        diffs += self._writes("cc", got_cc, want_cc, exe, lambda r: f"$c{r[0]}", 4)
-        want_a = [(w.index, None, [int(x) for x in w.values]) for w in c.addr[-1:]]  # post-increment after R2A: the last write wins
-        got_a = [(rtl.a_reg, None, lanes(rtl.a_data, exe, 16))] if rtl.a_we else []
-        diffs += self._writes("addr", got_a, want_a, exe, lambda r: f"$a{r[0]}", 16)
-        diffs += self._mem(rtl, c)
-        for name, got, want, width in (("next_pc", rtl.next_pc, c.next_pc, 24), ("next_mask", rtl.next_mask, c.next_mask, 32)):
-            if got != want:
+        if "gpr" not in skip:
+            diffs += self._writes("gpr", _regs(d.gpr, exe), _regs(c.gpr, exe), exe, lambda r: f"R{r[0]}{r[1] or ''}", 32)
+        if "cc" not in skip:
+            diffs += self._writes("cc", _regs(d.cc, exe), _regs(c.cc, exe), exe, lambda r: f"$c{r[0]}", 4)
+        if "addr" not in skip:  # post-increment after R2A: the last write wins
+            diffs += self._writes("addr", _regs(d.addr[-1:], exe), _regs(c.addr[-1:], exe), exe, lambda r: f"$a{r[0]}", 16)
+        if "mem" not in skip:
+            diffs += self._mem(d, c)
+        for name, got, want, width in (("next_pc", d.next_pc, c.next_pc, 24), ("next_mask", d.next_mask, c.next_mask, 32)):
+            if got != want and name not in skip:
                 diffs.append(FieldDiff(name, _hex(want, width), _hex(got, width)))
-        if bool(rtl.done) != c.done:
-            diffs.append(FieldDiff("done", str(c.done), str(bool(rtl.done))))
+        if d.done != c.done and "done" not in skip:
+            diffs.append(FieldDiff("done", str(c.done), str(d.done)))
         return diffs
 
     def _port_diffs(self, c: Commit, base: int) -> list[FieldDiff]:
@@ -209,28 +223,34 @@ class Scoreboard(uvm_subscriber):
         return out
 
     @staticmethod
-    def _mem(rtl: RtlCommit, c: Commit) -> list[FieldDiff]:
-        if not rtl.mem_we and not c.mem:
+    def _mem(d: Commit, c: Commit) -> list[FieldDiff]:
+        if not d.mem and not c.mem:
             return []
-        if not rtl.mem_we or not c.mem:
+        if not d.mem or not c.mem:
             want = f"{c.mem[0].space} store of {c.mem[0].size * len(c.mem)} bytes" if c.mem else "no store"
-            got = f"{SPACES[rtl.mem_space] if rtl.mem_space < 3 else '?'} store of {rtl.mem_size} bytes" if rtl.mem_we else "no store"
+            got = f"{d.mem[0].space} store of {store_size(d.mem)} bytes" if d.mem else "no store"
             return [FieldDiff("mem", want, got)]
-        first = c.mem[0]
-        size = first.size if len(c.mem) == 1 else 4 * len(c.mem)
-        space = SPACES[rtl.mem_space] if rtl.mem_space < 3 else f"space {rtl.mem_space}"
-        if (space, rtl.mem_size, rtl.mem_lanes) != (first.space, size, first.lanes):
-            return [FieldDiff("mem", f"{first.space} store of {size} bytes, lanes {first.lanes:#010x}", f"{space} store of {rtl.mem_size} bytes, lanes {rtl.mem_lanes:#010x}")]
+        first, dfirst = c.mem[0], d.mem[0]
+        size, dsize = store_size(c.mem), store_size(d.mem)
+        if (dfirst.space, dsize, dfirst.lanes) != (first.space, size, first.lanes):
+            return [FieldDiff("mem", f"{first.space} store of {size} bytes, lanes {first.lanes:#010x}", f"{dfirst.space} store of {dsize} bytes, lanes {dfirst.lanes:#010x}")]
+        if len(d.mem) != len(c.mem):  # a DUT record that does not split a wide store into 32-bit parts as golden/commit.py says
+            return [FieldDiff("mem", f"{len(c.mem)} 32-bit part(s)", f"{len(d.mem)} record(s)")]
         m = first.lanes
         out = []
-        got_addr = lanes(rtl.mem_addr, m)
-        rows = [LaneDiff(i, _hex(int(first.addr[i])), _hex(got_addr[i])) for i in range(32) if m >> i & 1 and got_addr[i] != int(first.addr[i])]
+        got_addr, want_addr = lane_values(dfirst.addr, m), lane_values(first.addr, m)
+        rows = [LaneDiff(i, _hex(want_addr[i]), _hex(got_addr[i])) for i in range(32) if got_addr[i] != want_addr[i]]
         if rows:
             out.append(FieldDiff("mem.addr", f"{first.space} addresses", f"{len(rows)} lane(s) differ", rows))
         keep = (1 << (8 * min(size, 4))) - 1
         for k, part in enumerate(c.mem):
-            got_data = lanes(rtl.mem_data >> (1024 * k), m)
-            rows = [LaneDiff(i, _hex(int(part.data[i]) & keep), _hex(got_data[i] & keep)) for i in range(32) if m >> i & 1 and (got_data[i] ^ int(part.data[i])) & keep]
+            got_data, want_data = lane_values(d.mem[k].data, m), lane_values(part.data, m)
+            rows = [LaneDiff(i, _hex(want_data[i] & keep), _hex(got_data[i] & keep)) for i in range(32) if (got_data[i] ^ want_data[i]) & keep]
             if rows:
                 out.append(FieldDiff(f"mem.data[{k}]", f"{first.space} store data", f"{len(rows)} lane(s) differ", rows))
         return out
+
+
+def _regs(writes: list[RegWrite], exe: int) -> list[tuple[int, str | None, list[int]]]:
+    """(index, half, executing lanes' values) of register writes, in a form compared with ==."""
+    return [(w.index, w.half, lane_values(w.values, exe)) for w in writes]

@@ -1,10 +1,11 @@
 """cocotb: rtl/sm1_fp_alu.v against the silicon FP vectors (FP_SFU.md sections 1-8) and golden.arith.fp.
 
 `vectors` runs every FP line of the files named by $VECTORS (os.pathsep-separated; default
-../shared/vectors/fp32.txt) through the unit, with the instruction and modes golden/checkvec.py
-gives the line (fadd/fadd.sat/fmul rn|rz, fmad/fmad.sat, fmin, fmax, fset with its 4-bit condition,
-fslct, f2i to u32/s32/u16/s16 with rni..rzi and abs/neg, i2f from u8..s32 with rn..rz, f2f
-mov/sat/rni..rzi) and compares result and flags exactly. Lines of other ops (int, SFU) are counted,
+testdata/vectors/fp32.txt) through the unit, with the modes golden.vectors.fp_operation reads from
+the line (the fields of the instruction golden check-vectors runs: fadd/fadd.sat/fmul rn|rz,
+fmad/fmad.sat, fmin, fmax, fset with its 4-bit condition, fslct, f2i to u32/s32/u16/s16 with
+rni..rzi and abs/neg, i2f from u8..s32 with rn..rz, f2f mov/sat/rni..rzi) and compares result and
+flags exactly. Lines of other ops (int, SFU) are counted,
 not run; an FP line that does not parse is an error naming file:line. The summary goes to $RESULT
 as JSON {"unit", "passed", "failed", "other_lines", "failures" (the first 50), "lines", "seconds"}.
 
@@ -22,20 +23,17 @@ from pathlib import Path
 
 import cocotb
 from cocotb.triggers import Timer
-from vector_tally import Tally, vector_paths
 
 from golden.arith import fp
-from golden.vectors import Vector, read_vectors
+from golden.vectors import FP_OPS, Vector, fp_operation, read_vectors
+from tb.vector_tally import Tally, vector_paths
 
 ROOT = Path(__file__).resolve().parents[1]
-DEFAULT_VECTORS = ROOT.parent / "shared" / "vectors" / "fp32.txt"
+DEFAULT_VECTORS = ROOT / "testdata" / "vectors" / "fp32.txt"
 
 # sm1_fp_alu's op codes (its header comment)
 OP = {"fadd": 0, "fmul": 1, "fmad": 2, "fmin": 3, "fmax": 4, "fset": 5, "fslct": 6, "f2i": 7, "i2f": 8, "f2f": 9}
-FP_LINE_OPS = ("fadd", "fadd.sat", "fmul", "fmad", "fmad.sat", "fmin", "fmax", "fset", "fslct", "f2i", "i2f", "f2f")
-# rounding tokens of the vector format (golden/checkvec.py ROUND): rn/rm/rp/rz, and the rni.. spellings of f2i
-ROUND = {"rn": 0, "rm": 1, "rp": 2, "rz": 3, "rni": 0, "rmi": 1, "rpi": 2, "rzi": 3}
-F2F_MODES = {"mov": (0, 0, 0), "sat": (0, 0, 1), "rni": (0, 1, 0), "rmi": (1, 1, 0), "rpi": (2, 1, 0), "rzi": (3, 1, 0)}  # (rnd, rint, sat)
+RND = {"rn": 0, "rm": 1, "rp": 2, "rz": 3}  # the unit's rnd input (the instruction's rounding field)
 F2I_DST = {"u32": (0, 1), "s32": (1, 1), "u16": (0, 0), "s16": (1, 0)}  # (sgn, wide)
 # I2F source type = the srct field (ISA.md 4.3): 8-bit types have two encodings (from a half / a full register)
 I2F_SRC = {"u16": (0,), "u32": (1,), "u8": (2, 3), "s16": (4,), "s32": (5,), "s8": (6, 7)}
@@ -47,74 +45,33 @@ DEFAULTS = {
 }  # fmt: skip
 
 
-def _word(v: Vector, text: str) -> int:
-    try:
-        value = int(text, 16)
-    except ValueError:
-        raise ValueError(f"{v.where()}: {text!r} is not a hex number: {v.text}") from None
-    if not 0 <= value < 1 << 32:
-        raise ValueError(f"{v.where()}: {text!r} does not fit 32 bits: {v.text}")
-    return value
-
-
-def _pick(v: Vector, table: dict, key: str, what: str):
-    if key not in table:
-        raise ValueError(f"{v.where()}: unknown {what} {key!r} for {v.op} (expected one of {', '.join(table)}): {v.text}")
-    return table[key]
-
-
-def _bit(v: Vector, text: str, what: str) -> int:
-    if text not in ("0", "1"):
-        raise ValueError(f"{v.where()}: {what} must be 0 or 1, not {text!r}: {v.text}")
-    return int(text)
-
-
-_ARITY = {"fadd": 3, "fadd.sat": 3, "fmul": 3, "fmad": 4, "fmad.sat": 4, "fmin": 2, "fmax": 2, "fset": 3, "fslct": 3, "f2i": 5, "i2f": 3, "f2f": 2}
-
-
 def inputs_of(v: Vector) -> dict[str, int] | None:
-    """The unit's inputs for one vector line (columns as in the fp32.txt header and golden/checkvec.py);
+    """The unit's inputs for one vector line (its fields as golden.vectors.fp_operation names them);
     None for a line of another unit; ValueError naming file:line for an FP line that does not fit."""
-    if v.op not in FP_LINE_OPS:
+    if v.op not in FP_OPS:
         return None
-    a = v.args
-    if len(a) != _ARITY[v.op]:
-        raise ValueError(f"{v.where()}: {v.op} takes {_ARITY[v.op]} fields before '->', got {len(a)}: {v.text}")
-    if v.flags is not None and not 0 <= v.flags < 16:
-        raise ValueError(f"{v.where()}: flags {v.flags:x} do not fit 4 bits: {v.text}")
-    if not 0 <= v.result < 1 << 32:
-        raise ValueError(f"{v.where()}: result {v.result:x} does not fit 32 bits: {v.text}")
-    if v.op in ("fadd", "fadd.sat", "fmul"):
-        if a[0] not in ("rn", "rz"):
-            raise ValueError(f"{v.where()}: {v.op} rounds rn or rz on G80, not {a[0]!r}: {v.text}")
-        return {"op": OP[v.op[:4]], "rnd": ROUND[a[0]], "sat": int(v.op == "fadd.sat"), "a": _word(v, a[1]), "b": _word(v, a[2])}
-    if v.op in ("fmad", "fmad.sat"):
+    o = fp_operation(v)
+    if o.op in ("fadd", "fmul"):
+        return {"op": OP[o.op], "rnd": RND[o.rnd], "sat": int(o.sat), "a": o.a, "b": o.b}
+    if o.op == "fmad":
         # the rounding column is ignored by the chip (checkvec does not encode it either); rnd is driven
         # anyway so that a unit that used it would fail
-        rnd = _pick(v, ROUND, a[0], "rounding")
-        return {"op": OP["fmad"], "rnd": rnd, "sat": int(v.op == "fmad.sat"), "a": _word(v, a[1]), "b": _word(v, a[2]), "c": _word(v, a[3])}
-    if v.op in ("fmin", "fmax"):
-        return {"op": OP[v.op], "a": _word(v, a[0]), "b": _word(v, a[1])}
-    if v.op == "fset":
-        cond = _word(v, a[0])
-        if cond > 15:
-            raise ValueError(f"{v.where()}: fset condition {a[0]!r} is not a 4-bit mask: {v.text}")
-        return {"op": OP["fset"], "cond": cond, "a": _word(v, a[1]), "b": _word(v, a[2])}
-    if v.op == "fslct":
-        return {"op": OP["fslct"], "a": _word(v, a[0]), "b": _word(v, a[1]), "c": _word(v, a[2])}
-    if v.op == "f2i":
-        sgn, wide = _pick(v, F2I_DST, a[0], "destination")
-        return {"op": OP["f2i"], "sgn": sgn, "wide": wide, "rnd": _pick(v, ROUND, a[1], "rounding"),
-                "abs_a": _bit(v, a[2], "abs"), "neg_a": _bit(v, a[3], "neg"), "a": _word(v, a[4])}  # fmt: skip
-    if v.op == "i2f":
-        codes = _pick(v, I2F_SRC, a[0], "source type")
+        return {"op": OP["fmad"], "rnd": RND[o.rnd], "sat": int(o.sat), "a": o.a, "b": o.b, "c": o.c}
+    if o.op in ("fmin", "fmax"):
+        return {"op": OP[o.op], "a": o.a, "b": o.b}
+    if o.op == "fset":
+        return {"op": OP["fset"], "cond": o.cond, "a": o.a, "b": o.b}
+    if o.op == "fslct":
+        return {"op": OP["fslct"], "a": o.a, "b": o.b, "c": o.c}
+    if o.op == "f2i":
+        sgn, wide = F2I_DST[o.dst]
+        return {"op": OP["f2i"], "sgn": sgn, "wide": wide, "rnd": RND[o.rnd], "abs_a": int(o.abs_a), "neg_a": int(o.neg_a), "a": o.a}
+    if o.op == "i2f":
+        codes = I2F_SRC[o.src]
         src_type = codes[v.line % len(codes)]  # both encodings of the 8-bit types get exercised
-        x = _word(v, a[2])
-        if src_type in HALF_SRC_TYPES:
-            x &= 0xFFFF  # checkvec reads these from R1L: the execute stage hands the unit the half
-        return {"op": OP["i2f"], "src_type": src_type, "rnd": _pick(v, ROUND, a[1], "rounding"), "a": x}
-    rnd, rint, sat = _pick(v, F2F_MODES, a[0], "mode")
-    return {"op": OP["f2f"], "rnd": rnd, "rint": rint, "sat": sat, "a": _word(v, a[1])}
+        x = o.a & 0xFFFF if src_type in HALF_SRC_TYPES else o.a  # checkvec reads these from R1L: the execute stage hands the unit the half
+        return {"op": OP["i2f"], "src_type": src_type, "rnd": RND[o.rnd], "a": x}
+    return {"op": OP["f2f"], "rnd": RND[o.rnd], "rint": int(o.rint), "sat": int(o.sat), "a": o.a}
 
 
 class Driver:

@@ -1,6 +1,6 @@
 """cocotb: rtl/sm1_int_alu.v against the silicon integer vectors (ISA.md section 3) and the golden model.
 
-`int_vectors` drives every line of shared/vectors/int.txt (or $INT_VECTORS) through the ALU;
+`int_vectors` drives every line of testdata/vectors/int.txt (or $INT_VECTORS) through the ALU;
 `directed` covers what the vector file cannot show (I2I into a full register, PASS, undefined
 MAD kinds, shift-count edges); `random_against_golden` compares random operands and fields with
 golden.arith.intops (G80 profile).
@@ -36,7 +36,7 @@ DEFAULTS = {
 
 def vector_path() -> Path:
     env = os.environ.get("INT_VECTORS")
-    return Path(env) if env else Path(golden.__file__).resolve().parents[2] / "shared" / "vectors" / "int.txt"
+    return Path(env) if env else Path(golden.__file__).resolve().parents[1] / "testdata" / "vectors" / "int.txt"
 
 
 def _type(t: str) -> tuple[int, int]:

@@ -1,10 +1,10 @@
 """cocotb: rtl/sm1_sfu.v against the silicon SFU vectors (FP_SFU.md sections 9-12) and golden.arith.sfu.
 
 `vectors` runs every SFU line of the files named by $VECTORS (os.pathsep-separated; default
-../shared/vectors/sfu.txt) through the unit: rcp/rsqrt/lg2 lines once, presin/preex2 lines once for
-the pre-op and once per follow-up (SIN and COS, or EX2 / EX2.SAT) on the line's code, as
-golden/checkvec.py runs them as instruction pairs. Lines of other ops are counted, not run. One
-check is one value compared; the summary goes to $RESULT as JSON
+testdata/vectors/sfu.txt) through the unit: rcp/rsqrt/lg2 lines once, presin/preex2 lines once for
+the pre-op and once per follow-up (SIN and COS, or EX2 / EX2.SAT) on the line's code, as golden
+check-vectors runs them as instruction pairs (golden.vectors.sfu_operation reads the line). Lines
+of other ops are counted, not run. One check is one value compared; the summary goes to $RESULT as JSON
 {"unit", "passed", "failed", "other_lines", "failures" (the first 50), "lines", "seconds"}.
 
 `random_against_model` compares $SFU_RANDOM (default 4000) random operations, seed $SEED, with
@@ -24,18 +24,16 @@ from pathlib import Path
 import cocotb
 import numpy as np
 from cocotb.triggers import Timer
-from vector_tally import Tally, vector_paths
 
 from golden.arith import sfu
-from golden.vectors import Vector, read_vectors
+from golden.vectors import SFU_OPS, Vector, read_vectors, sfu_operation
+from tb.vector_tally import Tally, vector_paths
 
 ROOT = Path(__file__).resolve().parents[1]
-DEFAULT_VECTORS = ROOT.parent / "shared" / "vectors" / "sfu.txt"
+DEFAULT_VECTORS = ROOT / "testdata" / "vectors" / "sfu.txt"
 
 # sm1_sfu's op codes (its header): the SFU subop, RRO in the two free codes
 OP = {"rcp": 0, "presin": 1, "rsqrt": 2, "lg2": 3, "sin": 4, "cos": 5, "ex2": 6, "preex2": 7}
-# what a vector line's op runs first, and the follow-ups its `; name -> value` segments may name
-LINE_OPS = {"rcp": (), "rsqrt": (), "lg2": (), "presin": ("sin", "cos"), "preex2": ("ex2", "ex2.sat")}
 CODE_OPS = ("sin", "cos", "ex2")  # take a raw RRO code: the unit must ignore abs/neg
 
 
@@ -52,22 +50,10 @@ def _op_sat(name: str) -> tuple[int, int]:
 
 def checks_of(v: Vector) -> list[Check]:
     """The unit checks of one SFU line; ValueError naming file:line for a line that does not fit."""
-    follow = LINE_OPS[v.op]
-    if len(v.args) != 1:
-        raise ValueError(f"{v.where()}: {v.op} takes one input, got {v.args!r}: {v.text}")
-    try:
-        x = int(v.args[0], 16)
-    except ValueError:
-        raise ValueError(f"{v.where()}: input {v.args[0]!r} is not hex: {v.text}") from None
-    values = (x, v.result, *v.then.values())
-    if any(not 0 <= n < 1 << 32 for n in values):
-        raise ValueError(f"{v.where()}: a value does not fit 32 bits: {v.text}")
-    unknown = sorted(set(v.then) - set(follow))
-    if unknown:
-        raise ValueError(f"{v.where()}: {v.op} has no follow-up {', '.join(unknown)}: {v.text}")
+    o = sfu_operation(v)
     # the follow-ups run on the line's code (as the RRO result feeds SIN/COS/EX2), so a wrong
     # pre-op in the RTL does not hide or fake the follow-up results
-    return [Check(v.op, x, v.result)] + [Check(name, v.result, want) for name, want in v.then.items()]
+    return [Check(o.op, o.x, o.result)] + [Check(name, o.result, want) for name, want in o.follow_ups]
 
 
 class Driver:
@@ -95,7 +81,7 @@ async def vectors(dut) -> None:
     tally = Tally("sfu")
     for path in paths:
         for v in read_vectors(path):
-            if v.op not in LINE_OPS:
+            if v.op not in SFU_OPS:
                 tally.other += 1
                 continue
             tally.lines += 1

@@ -1,17 +1,22 @@
-"""cocotb test module: one program on sm_top in lock-step with the golden model (pyuvm, tb/sm_env.py).
+"""cocotb test module: one program on the DUT in lock-step with the golden model (pyuvm, tb/sm_env.py).
 
-Environment: PROGRAM (a programs/*.sass path), SEED, PROFILE (g80 | flexgrip), MAX_LATENCY,
-READY_P, MAX_MISMATCHES, WATCHDOG_CYCLES, RESULT (JSON outcome file), RERUN (the command printed
-in a failure report), NUM_SP and SIM (for the report), FUNC_COVERAGE (functional coverage JSON to write; COVERAGE is cocotb's own variable).
-Started by tb/lockstep.py, never by hand.
+The configuration (tb/config.py) arrives as one JSON file named by the `+tb_config=PATH` plusarg;
+the test publishes it in ConfigDB, where every component reads it. Started by tb/lockstep.py
+(make sim, the pytest suites, make regress), never by hand.
 """
 
 from __future__ import annotations
 
+import cocotb
 import pyuvm
-from sm_env import LockstepTest
+from pyuvm import ConfigDB
+
+from tb.config import CONFIG_KEY, LockstepConfig
+from tb.sm_env import LockstepTest
 
 
 @pyuvm.test()
 class Lockstep(LockstepTest):
-    pass
+    def build_phase(self) -> None:
+        ConfigDB().set(None, "*", CONFIG_KEY, LockstepConfig.from_plusargs(cocotb.plusargs))
+        super().build_phase()

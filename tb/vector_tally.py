@@ -15,7 +15,7 @@ MAX_FAILURES = 50  # kept in the summary; the counts are always complete
 
 
 def vector_paths(default: Path) -> list[Path]:
-    """$VECTORS (os.pathsep-separated files) or the default file of ../shared/vectors."""
+    """$VECTORS (os.pathsep-separated files) or the default file of testdata/vectors."""
     env = os.environ.get("VECTORS")
     return [Path(p) for p in env.split(os.pathsep) if p] if env else [default]
 

@@ -1,25 +1,24 @@
-"""The example encodings printed in the FlexGripPlus manual (../shared/seeds), read from the seed.
+"""The example encodings printed in the FlexGripPlus manual, read from testdata/manual_examples.json
+(extracted from the manual by scripts/extract_manual_examples.py; tests/test_manual_examples.py
+checks the file against a fresh extraction when ../shared is there).
 
-Each example is a line `TEXT (HEX [HEX])`. The manual prints some pairs as `word1 word0` and
-some as `word0 word1`; an example matches when one of the two orders decodes to its text and its
-text assembles to those words.
+Each example is a line `TEXT (HEX [HEX])` of the manual. The manual prints some pairs as
+`word1 word0` and some as `word0 word1`; an example matches when one of the two orders decodes to
+its text and its text assembles to those words.
 """
 
 from __future__ import annotations
 
-import re
+import json
 from dataclasses import dataclass
 from pathlib import Path
 
-SHARED = Path(__file__).resolve().parents[1].parent / "shared"
-MANUAL = SHARED / "seeds" / "000_9fef78f1a33c7237.txt"
-
-_EXAMPLE_RE = re.compile(r"^(?P<text>.*?\S)\s*;?\s*\(\s*(?P<a>[0-9A-Fa-f]{8})(?:\s+(?P<b>[0-9A-Fa-f]{8}))?\s*\)\s*$")
+DATA = Path(__file__).resolve().parents[1] / "testdata" / "manual_examples.json"
 
 
 @dataclass(frozen=True)
 class Example:
-    line: int
+    line: int  # in the manual text
     text: str
     hex: tuple[int, ...]  # as printed
 
@@ -34,11 +33,6 @@ class Example:
         return f"L{self.line}:{self.text}"
 
 
-def manual_examples() -> list[Example]:
-    out = []
-    for number, line in enumerate(MANUAL.read_text(encoding="utf-8").splitlines(), 1):
-        m = _EXAMPLE_RE.match(line.strip())
-        if m:
-            words = tuple(int(w, 16) for w in (m.group("a"), m.group("b")) if w)
-            out.append(Example(number, m.group("text").rstrip(";").strip(), words))
-    return out
+def manual_examples(path: Path = DATA) -> list[Example]:
+    data = json.loads(path.read_text(encoding="utf-8"))
+    return [Example(e["line"], e["text"], tuple(int(w, 16) for w in e["hex"])) for e in data["examples"]]

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from conftest import SHARED
+from conftest import TESTDATA
 
 from golden.isa import AsmError, IllegalInstruction, assemble, assemble_instruction, decode, format_listing
 from golden.isa.listing import kernels, read_listing
@@ -82,14 +82,14 @@ def test_exit_marker_is_implicit_at_the_end() -> None:
 
 
 def test_real_listings_assemble_as_programs() -> None:
-    for path in sorted((SHARED / "vectors" / "listings").glob("*.txt")):
+    for path in sorted((TESTDATA / "vectors" / "listings").glob("*.txt")):
         for kernel in kernels(read_listing(str(path))):
             expected = [w for row in kernel for w in row.words]
             assert words("\n".join(row.nvidia for row in kernel)) == expected, path.name
 
 
 def test_disassembly_reassembles() -> None:
-    for path in sorted((SHARED / "vectors" / "listings").glob("*.txt")):
+    for path in sorted((TESTDATA / "vectors" / "listings").glob("*.txt")):
         for kernel in kernels(read_listing(str(path))):
             code = [w for row in kernel for w in row.words]
             lines, _ = format_listing(code)

@@ -2,16 +2,18 @@
 
 from __future__ import annotations
 
+import json
 import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from conftest import ROOT
 
 from golden.cli import main
 
-SRC = """// VectorAdd, as nvcc compiled it (../shared/vectors/listings/VectorAdd_integer_kernel.txt)
+SRC = """// VectorAdd, as nvcc compiled it (testdata/vectors/listings/VectorAdd_integer_kernel.txt)
 MOV.U16 R0H, g [0x1].U16
 I2I.U32.U16 R1, R0L
 IMAD.U16 R0, g [0x6].U16, R0H, R1
@@ -100,3 +102,63 @@ def test_console_scripts_and_module(source: Path) -> None:
     out = subprocess.run([sys.executable, "-m", "golden", "disasm", "--hex", "30000003", "00000780"],
                          capture_output=True, text=True, check=True).stdout  # fmt: skip
     assert out.startswith("/*0000*/ RET ")
+
+
+def test_roundtrip_writes_the_images_and_compares(source: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """`golden roundtrip` (make sim's first step): the words are nvcc's (the listing), the printed
+    disassembly has one line per instruction, and the re-assembled image is identical."""
+    out = tmp_path / "out"
+    assert main(["roundtrip", str(source), "-o", str(out)]) == 0
+    printed = capsys.readouterr().out.splitlines()
+    assert [int(w, 16) for w in (out / "vadd.hex").read_text().split()] == WORDS
+    assert (out / "vadd.rt.hex").read_bytes() == (out / "vadd.hex").read_bytes()
+    assert printed[-1] == "vadd: 11 instructions, text -> words -> text -> words identical"
+    assert printed[:-1] == (out / "vadd.dis").read_text().splitlines() and len(printed) == 12
+    assert printed[0].startswith("/*0000*/ MOV.U16 R0H, g [0x1].U16")
+
+
+def test_roundtrip_names_a_bad_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "bad.sass"
+    path.write_text("NOP\nIADD R0, R1, R999\n", encoding="utf-8")
+    assert main(["roundtrip", str(path), "-o", str(tmp_path)]) == 1
+    assert f"{path}:2:14: error: register R999 out of range" in capsys.readouterr().err
+
+
+def test_coverage_runs_and_report(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """make coverage's fan-out: one JSON and one log per program; a program that fails on the model
+    (programs/bad/trap.sass executes TRAP) is named with its log, and the exit code is 1."""
+    programs = [str(ROOT / "programs" / "vecadd.sass"), str(ROOT / "programs" / "iadd.sass")]
+    out = tmp_path / "golden"
+    assert main(["coverage-runs", *programs, "-o", str(out), "--jobs", "2"]) == 0
+    assert sorted(p.name for p in out.iterdir()) == ["iadd.json", "iadd.log", "vecadd.json", "vecadd.log"]
+    assert "passed, 0 failed" in (out / "vecadd.log").read_text()
+    (tmp_path / "rtl").mkdir()  # make coverage with COVERAGE_RTL=0: an empty folder of testbench runs
+    assert main(["coverage-report", "-o", str(tmp_path / "rep"), str(out), str(tmp_path / "rtl")]) == 0
+    assert "coverage: 2 files," in capsys.readouterr().out
+    trap = str(ROOT / "programs" / "bad" / "trap.sass")
+    assert main(["coverage-runs", programs[0], trap, "-o", str(tmp_path / "g2")]) == 1
+    err = capsys.readouterr().err
+    assert f"coverage: {trap} failed (see {tmp_path / 'g2' / 'trap.log'})" in err and "TRAP" in (tmp_path / "g2" / "trap.log").read_text()
+
+
+def test_regress_summary(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    runs = tmp_path / "runs"
+    runs.mkdir()
+    base = {"seed": 1, "mem_requests": 0, "thread_instructions": 0, "wave_file": None}
+    records = [
+        {**base, "program": "iadd", "sim": "icarus", "num_sp": 8, "passed": True, "commits": 195, "cycles": 3343, "wall": 2.0,
+         "rerun": "make sim TEST=iadd", "kind": None, "message": None},
+        {**base, "program": "vecadd", "sim": "icarus", "num_sp": 8, "passed": False, "commits": 3, "cycles": 10, "wall": 1.0,
+         "rerun": "make sim TEST=vecadd SIM=icarus NUM_SP=8 SEED=1 WAVES=1", "kind": "mismatch", "message": "gpr differs"},
+    ]  # fmt: skip
+    for r in records:
+        (runs / f"{r['program']}.json").write_text(json.dumps(r))
+    page = tmp_path / "summary.md"
+    assert main(["regress-summary", str(runs), "--junit", str(tmp_path / "none.xml"), "-o", str(page)]) == 1
+    text = page.read_text()
+    assert "2 runs, 1 passed, 1 failed" in text and "| iadd | 3343 / 195 |" in text and "| vecadd | **FAIL** (mismatch) |" in text
+    assert "rerun: `make sim TEST=vecadd SIM=icarus NUM_SP=8 SEED=1 WAVES=1`" in text
+    (runs / "vecadd.json").unlink()
+    assert main(["regress-summary", str(runs), "--junit", str(tmp_path / "none.xml")]) == 0
+    assert main(["regress-summary", str(tmp_path / "nothing"), "--junit", str(tmp_path / "none.xml")]) == 1
+    assert "no runs recorded" in capsys.readouterr().err

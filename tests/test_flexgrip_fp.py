@@ -14,7 +14,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from conftest import ROOT, SHARED
+from conftest import ROOT, SHARED, TESTDATA
 
 from golden.arith import flexgrip_fp as ffp
 from golden.arith import flexgrip_rro as frro
@@ -24,7 +24,7 @@ from golden.flexgrip_bundle import read_expected, run_bundle
 sys.path.insert(0, str(ROOT / "tb" / "flexgrip_units"))
 import harness
 
-KERNELS = SHARED / "vectors" / "flexgrip_kernels"
+KERNELS = TESTDATA / "vectors" / "flexgrip_kernels"
 
 
 def _bits(x: np.ndarray) -> np.ndarray:
@@ -218,7 +218,7 @@ def _app_bundle(tmp_path: Path, app: str, name: str, expected: Path | None = Non
 
 def test_app_bundle_reads_an_application_as_the_shared_bundle_does(tmp_path: Path) -> None:
     """scripts/flexgrip_app_bundle.py on applications/cos/soft gives the launch, parameters,
-    constants and code of ../shared/vectors/flexgrip_kernels/cos_soft.txt (made independently)."""
+    constants and code of testdata/vectors/flexgrip_kernels/cos_soft.txt (made independently)."""
     from golden.flexgrip_bundle import load_bundle
 
     mine, theirs = load_bundle(_app_bundle(tmp_path, "cos/soft", "cos_soft")), load_bundle(KERNELS / "cos_soft.txt")
@@ -238,7 +238,7 @@ def test_log2_soft_matches_flexgrip_dump(tmp_path: Path) -> None:
 
 def test_log2_hard_matches_flexgrip_ghdl_output(tmp_path: Path) -> None:
     """applications/Log2/hard (LG2 on the SFU) against FlexGripPlus's own GHDL run
-    (tests/data/flexgrip_apps): all 3001 dumped words exact."""
-    r = run_bundle(_app_bundle(tmp_path, "Log2/hard", "Log2_hard", ROOT / "tests" / "data" / "flexgrip_apps" / "Log2_hard.ghdl.log"))
+    (testdata/flexgrip_apps, testdata/PROVENANCE.md): all 3001 dumped words exact."""
+    r = run_bundle(_app_bundle(tmp_path, "Log2/hard", "Log2_hard", TESTDATA / "flexgrip_apps" / "Log2_hard.ghdl.log"))
     assert not r.int_failed and not r.float_failed, (r.int_failed + r.float_failed)[:5]
     assert r.int_passed + r.float_passed == 3001 and r.float_passed == 1024

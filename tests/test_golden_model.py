@@ -8,11 +8,11 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from conftest import ROOT, SHARED
+from conftest import ROOT, TESTDATA
 
 from golden.checkvec import check_files
 from golden.cli import main
-from golden.errors import MemoryFault, ModelError, RunawayError, StackError, TrapError
+from golden.errors import MemoryFault, ModelError, RunawayError, StackError, TrapError, UnimplementedError
 from golden.flexgrip_bundle import run_bundle
 from golden.isa import assemble
 from golden.memory import Memory
@@ -53,6 +53,7 @@ BAD_EXPECT = {
     "trap": (TrapError, r"PC 0x0008: TRAP"),
     "join_empty": (StackError, r"PC 0x0000: join \(.S\) with an empty SIMT stack"),
     "brk_no_pbk": (StackError, r"BRK without a PBK entry"),
+    "tex": (UnimplementedError, r"^TEX at PC 0x0008 is not implemented \(TEX.FETCH.1D R0, 0x0, 0x0, 0x1; block 0 warp 0\)"),
 }
 
 
@@ -197,7 +198,7 @@ def test_barrier_commit_and_divergence_records() -> None:
 
 @pytest.mark.parametrize("name", ["int.txt", "fp32.txt", "sfu.txt"])
 def test_vectors_as_instructions(name: str) -> None:
-    path = SHARED / "vectors" / name
+    path = TESTDATA / "vectors" / name
     lines = sum(1 for line in path.read_text().splitlines() if line.strip() and not line.startswith("#"))
     passed, failures, errors = check_files([str(path)])
     assert not errors and not failures, "\n".join([*errors, *(f.format() for f in failures[:10])])
@@ -206,16 +207,16 @@ def test_vectors_as_instructions(name: str) -> None:
 
 @pytest.mark.parametrize("name", ["Reduction", "VectorAdd_integer", "cos_soft"])
 def test_flexgrip_bundle(name: str) -> None:
-    r = run_bundle(SHARED / "vectors" / "flexgrip_kernels" / f"{name}.txt")
+    r = run_bundle(TESTDATA / "vectors" / "flexgrip_kernels" / f"{name}.txt")
     assert not r.int_failed, r.int_failed[:5]
     assert not r.float_failed, r.float_failed[:5]
-    assert r.int_passed + r.float_passed == len((SHARED / "vectors" / "flexgrip_kernels" / f"{name}.expected.log").read_text().split("\n")) - 1
+    assert r.int_passed + r.float_passed == len((TESTDATA / "vectors" / "flexgrip_kernels" / f"{name}.expected.log").read_text().split("\n")) - 1
 
 
 def test_flexgrip_bundle_differs_under_g80_semantics() -> None:
     """Reduction's results depend on FlexGripPlus deviations (LOP.PASS_B as NOT src1, ...): under
     silicon semantics its 33 output words differ, so the profile is what makes it pass."""
-    r = run_bundle(SHARED / "vectors" / "flexgrip_kernels" / "Reduction.txt", G80)
+    r = run_bundle(TESTDATA / "vectors" / "flexgrip_kernels" / "Reduction.txt", G80)
     assert len(r.int_failed) == 33
 
 
@@ -273,3 +274,11 @@ def test_program_disassembly_reassembles(path: Path) -> None:
     words = load_program(path).program.words
     lines, _ = format_listing(words)
     assert assemble("\n".join(lines)).words == words
+
+
+def test_texture_32bit_form_is_unimplemented_by_name() -> None:
+    """TEX32 (the 32-bit form) is refused by name too, at its own PC."""
+    code = assemble("MOV32 R1, R0\nTEX32.2D R0, 0x1, 0x1\nNOP").words
+    sm = SM(code, Launch(), Memory("global", 16))
+    with pytest.raises(UnimplementedError, match=r"^TEX32 at PC 0x0004 is not implemented \(TEX32.2D R0, 0x1, 0x1;"):
+        sm.run()

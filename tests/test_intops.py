@@ -1,6 +1,6 @@
 """golden.arith.intops against the shared integer vectors and the FlexGripPlus deviations.
 
-1. Every line of ../shared/vectors/int.txt (or the file named by $G80_INT_VECTORS), result and
+1. Every line of testdata/vectors/int.txt (or the file named by $G80_INT_VECTORS), result and
    flags exact, one test per op; each group of lines that share their modifiers runs as one
    vectorised call, and a failure lists the first 20 mismatching lines.
 2. Directed tests of each FlexGripPlus switch; the expected values are worked out by hand from
@@ -24,8 +24,7 @@ from golden.arith import intops
 from golden.profile import FLEXGRIP, G80, Profile
 from golden.vectors import Vector, read_vectors
 
-SHARED = Path(__file__).resolve().parents[1].parent / "shared"
-INT_VECTORS = Path(os.environ.get("G80_INT_VECTORS", SHARED / "vectors" / "int.txt"))
+INT_VECTORS = Path(os.environ.get("G80_INT_VECTORS", Path(__file__).resolve().parents[1] / "testdata" / "vectors" / "int.txt"))
 
 FZ, FS, FC, FO = 1, 2, 4, 8  # $c bits (ISA.md 2.1)
 
@@ -64,7 +63,7 @@ _OPS: dict[str, tuple[int, Runner]] = {
 @cache
 def _vectors_by_op() -> dict[str, list[Vector]]:
     if not INT_VECTORS.is_file():
-        pytest.fail(f"reference vectors {INT_VECTORS} are missing: check out shared/ beside the project")
+        pytest.fail(f"reference vectors {INT_VECTORS} are missing: testdata/vectors/int.txt is part of the project (testdata/PROVENANCE.md)")
     by_op: dict[str, list[Vector]] = defaultdict(list)
     for v in read_vectors(INT_VECTORS):
         by_op[v.op].append(v)

@@ -1,16 +1,16 @@
-"""Every row of every real nvcc listing in ../shared/vectors/listings, through check-listing."""
+"""Every row of every real nvcc listing in testdata/vectors/listings, through check-listing."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 import pytest
-from conftest import SHARED
+from conftest import TESTDATA
 
 from golden.cli import main
 from golden.isa.listing import check_rows, normalise, read_listing
 
-LISTINGS = sorted((SHARED / "vectors" / "listings").glob("*.txt"))
+LISTINGS = sorted((TESTDATA / "vectors" / "listings").glob("*.txt"))
 
 
 def test_there_are_listings() -> None:
@@ -74,7 +74,7 @@ def test_empty_listing_fails(tmp_path: Path, capsys: pytest.CaptureFixture[str])
 
 
 def test_listing_text_with_absolute_value_bars() -> None:
-    rows = read_listing(str(SHARED / "vectors" / "listings" / "Reduction_kernel.txt"))
+    rows = read_listing(str(TESTDATA / "vectors" / "listings" / "Reduction_kernel.txt"))
     assert any(r.nvidia == "I2I.U32.S32 R8, |R3|" for r in rows)
 
 

@@ -1,8 +1,13 @@
-"""Every example encoding printed in the FlexGripPlus manual, read from ../shared/seeds."""
+"""Every example encoding printed in the FlexGripPlus manual (testdata/manual_examples.json, extracted
+from the manual text; the extraction is re-run and compared when ../shared is there)."""
 
 from __future__ import annotations
 
+import importlib.util
+from types import ModuleType
+
 import pytest
+from conftest import ROOT, SHARED
 from manual_errata import ERRATA
 from manual_examples import Example, manual_examples
 
@@ -31,6 +36,22 @@ def _match(ex: Example, text: str) -> tuple[int, ...] | None:
         if _same(insn.render(implicit_exit=True), text) or _same(insn.text, text):
             return insn.words
     return None
+
+
+def _extractor() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("extract_manual_examples", ROOT / "scripts" / "extract_manual_examples.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_data_file_is_the_manuals_examples() -> None:
+    """testdata/manual_examples.json is what the extraction gives on the manual today."""
+    ex = _extractor()
+    if not ex.MANUAL.is_file():
+        pytest.skip(f"the manual {ex.MANUAL} is not there (no {SHARED} beside the project): the copy in testdata/ cannot be re-extracted")
+    assert ex.OUT.read_text(encoding="utf-8") == ex.render(ex.extract(ex.MANUAL)), "stale: run scripts/extract_manual_examples.py"
 
 
 def test_manual_has_the_examples() -> None:

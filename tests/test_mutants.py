@@ -9,35 +9,22 @@ golden model (what the instruction is, which lanes it touches), not from the fai
 from __future__ import annotations
 
 import re
-import sys
 from collections.abc import Callable
 
 import pytest
 from conftest import ROOT
 
-sys.path.insert(0, str(ROOT / "tb"))
-from lockstep import LockstepRun, run_lockstep
-
 from golden.commit import Commit
 from golden.profile import G80
 from golden.program import load_program
 from golden.run import build
+from tb.lockstep import LockstepRun, run_lockstep
 
 
 def commits(program: str) -> list[Commit]:
     """Every commit of the program in round-robin warp order (the model on its own)."""
     sm, _ = build(load_program(ROOT / "programs" / f"{program}.sass"), G80)
-    out: list[Commit] = []
-    while True:
-        ready = [w for w in sm.warps if w.ready]
-        if not ready:
-            if all(w.done for w in sm.warps) and not sm._start_round():
-                return out
-            continue
-        for w in ready:
-            c = sm.step(w)
-            assert c is not None
-            out.append(c)
+    return list(sm.commits())
 
 
 def carry_from_c1_to_c3(c: Commit) -> bool:

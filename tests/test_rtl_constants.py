@@ -8,8 +8,7 @@ import sys
 import pytest
 from conftest import ROOT
 
-sys.path.insert(0, str(ROOT / "tb"))
-from runner import SIMULATORS, assert_passed, run
+from tb.runner import SIMULATORS, assert_passed, run
 
 
 def test_generated_header_is_up_to_date() -> None:
@@ -19,4 +18,4 @@ def test_generated_header_is_up_to_date() -> None:
 
 @pytest.mark.parametrize("sim", SIMULATORS)
 def test_rtl_decode_matches_table(sim: str) -> None:
-    assert_passed(run(sim, "sm1_decode", ("sm1_decode.v",), "test_decode_unit"))
+    assert_passed(run(sim, "sm1_decode", ("sm1_decode.v",), "tb.test_decode_unit"))

@@ -10,16 +10,14 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import ROOT
+from conftest import ROOT, TESTDATA
 
-sys.path.insert(0, str(ROOT / "tb"))
-from runner import SIMULATORS, assert_passed, run
-
-# the FP ops of the vector format (fp32.txt header, golden/checkvec.py), counted here on their own
-FP_OPS = {"fadd", "fadd.sat", "fmul", "fmad", "fmad.sat", "fmin", "fmax", "fset", "fslct", "f2i", "i2f", "f2f"}
+from golden.vectors import FP_OPS
+from tb.runner import SIMULATORS, assert_passed, run
 
 
 def fp_line_count(path: Path) -> int:
+    """FP lines of a file, counted from its text (not through the reader the unit test uses)."""
     count = 0
     for raw in path.read_text(encoding="utf-8").splitlines():
         text = raw.strip()
@@ -29,12 +27,12 @@ def fp_line_count(path: Path) -> int:
 
 
 @pytest.mark.parametrize("sim", SIMULATORS)
-def test_rtl_fp_unit(sim: str, shared: Path) -> None:
-    vectors = shared / "vectors" / "fp32.txt"
+def test_rtl_fp_unit(sim: str) -> None:
+    vectors = TESTDATA / "vectors" / "fp32.txt"
     test_dir = ROOT / "build" / "sim" / f"fp_unit_{sim}"
     result = test_dir / "fp_unit.json"
     result.unlink(missing_ok=True)
-    assert_passed(run(sim, "sm1_fp_alu", ("sm1_fp_alu.v",), "test_fp_unit", extra_env={"VECTORS": str(vectors), "RESULT": str(result)},
+    assert_passed(run(sim, "sm1_fp_alu", ("sm1_fp_alu.v",), "tb.test_fp_unit", extra_env={"VECTORS": str(vectors), "RESULT": str(result)},
                       test_dir=test_dir))  # fmt: skip
     summary = json.loads(result.read_text(encoding="utf-8"))
     expected = fp_line_count(vectors)
@@ -58,9 +56,8 @@ def test_rtl_fp_unit(sim: str, shared: Path) -> None:
     ],
 )
 def test_malformed_fp_line_names_file_and_line(tmp_path: Path, line: str, message: str) -> None:
-    from test_fp_unit import inputs_of
-
     from golden.vectors import read_vectors
+    from tb.test_fp_unit import inputs_of
 
     path = tmp_path / "bad.txt"
     path.write_text(f"# header\nrcp 3f800000 -> 3f800000\n{line}\n", encoding="utf-8")
@@ -84,3 +81,46 @@ def test_rtl_vectors_script_counts_and_fails(tmp_path: Path) -> None:
     assert f"{path}:2: fadd rn 3f800000 3f800000 -> 40000001 0 -> got 40000000 0" in out
     assert "not FP/SFU: 1 lines" in out
     assert out.rstrip().endswith("1 passed, 1 failed")
+
+
+def _rtl_vectors_by_make(vectors: str) -> subprocess.CompletedProcess[str]:
+    """`make rtl-vectors VECTORS=...` as the README shows it (SETUP= skips the setup prerequisite;
+    the test's own interpreter runs the script); make exports VECTORS to the script's environment."""
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTEST_CURRENT_TEST", "MAKEFLAGS", "MAKELEVEL")}
+    return subprocess.run(["make", "-s", "-C", str(ROOT), "rtl-vectors", "SETUP=", f"PY={sys.executable}", f"VECTORS={vectors}", "SIM=icarus"],
+                          capture_output=True, text=True, env=env)  # fmt: skip
+
+
+def test_make_rtl_vectors_takes_two_files(tmp_path: Path) -> None:
+    """Two names in VECTORS are two files: 1.0 + 1.0 = 2.0 (fp32 0x40000000) in one, rcp(2.0) = 0.5
+    (FP_SFU.md 11.1) in the other; each unit runs its line and the total counts both."""
+    a, b = tmp_path / "a.txt", tmp_path / "b.txt"
+    a.write_text("fadd rn 3f800000 3f800000 -> 40000000 0\n", encoding="utf-8")
+    b.write_text("rcp 40000000 -> 3f000000\n", encoding="utf-8")
+    proc = _rtl_vectors_by_make(f"{a} {b}")
+    out = proc.stdout
+    assert proc.returncode == 0, out[-3000:] + proc.stderr[-3000:]
+    assert "2 file(s), 2 lines" in out
+    assert "fp: 1 passed, 0 failed (1 lines)" in out and "sfu: 1 passed, 0 failed (1 lines)" in out
+    assert out.rstrip().endswith("2 passed, 0 failed")
+
+
+def test_rtl_vectors_nothing_ran_is_a_failure(tmp_path: Path) -> None:
+    """A file with no FP or SFU line checks nothing: the last line says so and the exit code is 1."""
+    path = tmp_path / "int_only.txt"
+    path.write_text("# iadd: op width sat a b cin -> result flags\niadd add b32 0 00000001 00000002 0 -> 00000003 0\n", encoding="utf-8")
+    proc = _rtl_vectors_by_make(str(path))
+    assert proc.returncode != 0
+    assert proc.stdout.rstrip().splitlines()[-1] == f"nothing ran: none of the 1 lines of {path} is an FP or SFU line"
+
+
+def test_rtl_vectors_nothing_ran_when_both_units_stop(tmp_path: Path) -> None:
+    """An FP line the unit test rejects (G80's FADD rounds rn or rz only) and no SFU line: neither
+    unit completes a check, so the summary is `nothing ran` with each unit's reason, not `0 passed`."""
+    path = tmp_path / "bad_fp.txt"
+    path.write_text("fadd rm 3f800000 3f800000 -> 40000000 0\n", encoding="utf-8")
+    env = {k: v for k, v in os.environ.items() if k != "PYTEST_CURRENT_TEST"}
+    proc = subprocess.run([sys.executable, str(ROOT / "scripts" / "rtl_vectors.py"), "--sim", "icarus", str(path)], capture_output=True, text=True, env=env)
+    last = proc.stdout.rstrip().splitlines()[-1]
+    assert proc.returncode == 1
+    assert last.startswith("nothing ran: no FP or SFU check completed (fp: ") and "rounds rn or rz" in last and "sfu: " in last, last

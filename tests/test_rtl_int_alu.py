@@ -2,15 +2,11 @@
 
 from __future__ import annotations
 
-import sys
-
 import pytest
-from conftest import ROOT
 
-sys.path.insert(0, str(ROOT / "tb"))
-from runner import SIMULATORS, assert_passed, run
+from tb.runner import SIMULATORS, assert_passed, run
 
 
 @pytest.mark.parametrize("sim", SIMULATORS)
 def test_rtl_int_alu_matches_vectors(sim: str) -> None:
-    assert_passed(run(sim, "sm1_int_alu", ("sm1_int_alu.v",), "test_int_alu_unit"))
+    assert_passed(run(sim, "sm1_int_alu", ("sm1_int_alu.v",), "tb.test_int_alu_unit"))

@@ -2,22 +2,20 @@
 
 The default (what `make test` and CI run): every program at NUM_SP = 8 and a smoke
 set at 16 and 32. With --regress (`make regress`): every program at 8, 16 and 32. Each run's
-outcome is also recorded as JSON in $REGRESS_DIR when that is set (scripts/regress_summary.py).
+outcome is also recorded as JSON in $REGRESS_DIR when that is set (`golden regress-summary`, golden/regress_summary.py).
 """
 
 from __future__ import annotations
 
 import json
 import os
-import sys
 from pathlib import Path
 
 import pytest
 from conftest import ROOT
 
-sys.path.insert(0, str(ROOT / "tb"))
-from lockstep import LockstepRun, run_lockstep
-from runner import SIMULATORS
+from tb.lockstep import LockstepRun, run_lockstep
+from tb.runner import SIMULATORS
 
 PROGRAMS = sorted(p.stem for p in (ROOT / "programs").glob("*.sass"))
 SMOKE = ["vecadd", "cf_ifelse", "cf_barrier", "global"]
@@ -65,3 +63,24 @@ def test_watchdog_reports_a_hang_with_the_warps_pcs() -> None:
     assert result.report.kind == "hang", result.summary()
     assert "no commit for 50 cycles" in result.report.message and "warp 0 0x" in result.report.warps
     assert (r.out_dir / "report.json").exists()
+
+
+@pytest.mark.parametrize(
+    ("source", "pc", "text"),
+    [(None, 0x8, "TEX.FETCH.1D R0, 0x0, 0x0, 0x1"),  # programs/bad/tex.sass
+     (".block 32\n        MOV32 R1, R0\n        TEX32.2D R2, 0x1, 0x1\n        NOP\n", 0x4, "TEX32.2D R2, 0x1, 0x1")],
+    ids=["TEX", "TEX32"],
+)  # fmt: skip
+def test_texture_instruction_is_reported_unimplemented_by_name(tmp_path: Path, source: str | None, pc: int, text: str) -> None:
+    """The RTL raises commit_unimpl for a texture form (no texture unit); the run fails as
+    `unimplemented` at that instruction, naming it, not as a mismatch, hang or crash."""
+    path = ROOT / "programs" / "bad" / "tex.sass"
+    if source is not None:
+        path = tmp_path / "tex32.sass"
+        path.write_text(source, encoding="utf-8")
+    r = LockstepRun(str(path), "icarus", out=tmp_path / "run")
+    result = run_lockstep(r, rerun_with_waves=False)
+    assert not result.passed and result.report is not None
+    assert result.report.kind == "unimplemented", result.summary()
+    assert result.report.pc == pc and result.report.text == text
+    assert f"the RTL does not implement {text}" in result.report.message

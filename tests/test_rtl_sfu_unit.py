@@ -1,4 +1,4 @@
-"""rtl/sm1_sfu.v on both simulators: every check of the shared SFU vectors (both stages of the
+"""rtl/sm1_sfu.v on both simulators: every check of the SFU vectors (testdata/vectors/sfu.txt) (both stages of the
 presin/preex2 lines) and random operations against golden.arith.sfu (tb/test_sfu_unit.py), with the
 RESULT JSON contract of scripts/rtl_vectors.py checked against counts taken from the files here."""
 
@@ -7,17 +7,15 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
-from conftest import ROOT
+from conftest import ROOT, TESTDATA
 
-sys.path.insert(0, str(ROOT / "tb"))
-from runner import SIMULATORS, assert_passed, run
+from golden.vectors import SFU_OPS
+from tb.runner import SIMULATORS, assert_passed, run
 
-SFU_LINE_OPS = ("rcp", "rsqrt", "lg2", "presin", "preex2")  # the ops of sfu.txt's header
 BUILD = ROOT / "build" / "sim"
 
 
@@ -29,7 +27,7 @@ def count(path: Path) -> tuple[int, int]:
         text = raw.strip()
         if not text or text.startswith("#"):
             continue
-        if text.split()[0] in SFU_LINE_OPS:
+        if text.split()[0] in SFU_OPS:
             checks += 1 + text.count(";")
         else:
             other += 1
@@ -48,16 +46,16 @@ def run_unit(sim: str, name: str, vectors: list[Path], test_filter: str | None =
     if test_filter:
         env["COCOTB_TEST_FILTER"] = test_filter
     if not expect_fail:
-        return run(sim, "sm1_sfu", ("sm1_sfu.v",), "test_sfu_unit", extra_env=env, test_dir=test_dir), result
+        return run(sim, "sm1_sfu", ("sm1_sfu.v",), "tb.test_sfu_unit", extra_env=env, test_dir=test_dir), result
     with contextlib.suppress(SystemExit):
-        run(sim, "sm1_sfu", ("sm1_sfu.v",), "test_sfu_unit", extra_env=env, test_dir=test_dir)
+        run(sim, "sm1_sfu", ("sm1_sfu.v",), "tb.test_sfu_unit", extra_env=env, test_dir=test_dir)
     (xml,) = test_dir.glob("*.xml")
     return xml, result
 
 
 @pytest.mark.parametrize("sim", SIMULATORS)
-def test_rtl_sfu_unit(sim: str, shared: Path) -> None:
-    sfu_txt, fp32_txt = shared / "vectors" / "sfu.txt", shared / "vectors" / "fp32.txt"
+def test_rtl_sfu_unit(sim: str) -> None:
+    sfu_txt, fp32_txt = TESTDATA / "vectors" / "sfu.txt", TESTDATA / "vectors" / "fp32.txt"
     checks, others = count(sfu_txt)
     fp_checks, fp_lines = count(fp32_txt)
     assert checks > 0 and others == 0 and fp_checks == 0
@@ -71,7 +69,7 @@ def test_rtl_sfu_unit(sim: str, shared: Path) -> None:
     assert data["other_lines"] == fp_lines
 
 
-def test_rtl_sfu_unit_reports_a_wrong_value(shared: Path, tmp_path: Path) -> None:
+def test_rtl_sfu_unit_reports_a_wrong_value(tmp_path: Path) -> None:
     # rcp(2.0) = 0.5 and rsqrt(4.0) = 0.5 exactly (FP_SFU.md 11.1, 11.2); the second line's sin
     # value is deliberately wrong (sin of the +0 code is +0, 12.1), so exactly one check fails
     bad = tmp_path / "wrong.txt"

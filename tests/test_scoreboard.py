@@ -1,31 +1,31 @@
-"""The lock-step scoreboard's comparison, without a simulator.
+"""The lock-step scoreboard's comparison and the rtl adapter's commit-port conversion, without a simulator.
 
 A second, independent golden-model instance plays the RTL: its commit records are packed into
 commit-port records exactly as rtl/README.md lays them out, and its global/local stores into
-memory-port requests (one per lane and 32-bit part, byte enables for the stored bytes). Unchanged records must all compare
-equal; a record with one field or one lane changed must be reported as a mismatch at that
-instruction, naming the field and (for lane values) exactly the changed lane.
+memory-port requests (one per lane and 32-bit part, byte enables for the stored bytes). The
+records reach the scoreboard the way they do in a run: through the rtl adapter's conversion to
+the DUT-neutral `DutCommit` (tb/adapters/rtl.py). Unchanged records must all compare equal; a
+record with one field or one lane changed must be reported as a mismatch at that instruction,
+naming the field and (for lane values) exactly the changed lane.
 """
 
 from __future__ import annotations
 
 import itertools
-import sys
 from dataclasses import replace
 from functools import cache
 
 import pytest
 from conftest import ROOT
 
-sys.path.insert(0, str(ROOT / "tb"))
-from commit_agent import RtlCommit
-from mem_agent import MemRequest
-from scoreboard import Scoreboard, Verdict
-
 from golden.commit import Commit
 from golden.profile import G80
 from golden.program import load_program
 from golden.run import build
+from tb.adapters.rtl import to_dut_commit
+from tb.commit_agent import RtlCommit
+from tb.mem_agent import MemRequest
+from tb.scoreboard import Scoreboard, Verdict
 
 SPACE = {"shared": 0, "global": 1, "local": 2}
 NAMES = itertools.count()
@@ -72,17 +72,13 @@ def rtl_records(program: str) -> tuple[tuple[RtlCommit, tuple[MemRequest, ...]],
     """Every commit of `program` with its memory-port stores, one warp at a time in round-robin, from an independent model."""
     spec = load_program(ROOT / "programs" / f"{program}.sass")
     sm, _ = build(spec, G80)
-    out: list[RtlCommit] = []
-    while True:
-        ready = [w for w in sm.warps if w.ready]
-        if not ready:
-            if all(w.done for w in sm.warps) and not sm._start_round():
-                return tuple(out)
-            continue
-        for w in ready:
-            c = sm.step(w)
-            assert c is not None
-            out.append((as_port(c, len(out)), port_requests(c, w.base, sm.config.local_bytes)))
+    out: list[Pair] = []
+    for c in sm.commits():
+        out.append((as_port(c, len(out)), port_requests(c, sm.warps[c.warp].base, sm.config.local_bytes)))
+    return tuple(out)
+
+
+Pair = tuple[RtlCommit, tuple[MemRequest, ...]]
 
 
 def scoreboard(program: str) -> tuple[Scoreboard, Verdict]:
@@ -94,14 +90,11 @@ def scoreboard(program: str) -> tuple[Scoreboard, Verdict]:
     return sb, verdict
 
 
-Pair = tuple[RtlCommit, tuple[MemRequest, ...]]
-
-
 def feed(sb: Scoreboard, verdict: Verdict, pairs) -> None:
     for rec, reqs in pairs:
         for q in reqs:
             sb.write_request(q)
-        sb.write(rec)
+        sb.write(to_dut_commit(rec))
         if verdict.report is not None:
             return
 
@@ -188,3 +181,63 @@ def test_commit_after_the_end_and_unimplemented() -> None:
     assert "finished" in report.message
     report = run_until_failure("cf_ifelse", [(replace(pairs[0][0], unimpl=1), ())])
     assert report.kind == "unimplemented" and pairs[0][0].pc == report.pc
+
+
+def test_fields_a_dut_cannot_produce_are_not_compared() -> None:
+    """A DUT adapter names the Commit fields its DUT has no equivalent for (DutCommit.unchecked); a
+    wrong value there passes, the same wrong value in a checked field is named."""
+    pairs = rtl_records("iadd")
+    sb, verdict = scoreboard("iadd")
+    for k, (rec, reqs) in enumerate(pairs):
+        for q in reqs:
+            sb.write_request(q)
+        dut = to_dut_commit(replace(rec, seq=rec.seq + 1000))
+        sb.write(replace(dut, unchecked=frozenset({"seq"})) if k < len(pairs) - 1 else dut)
+    assert verdict.report is not None and [d.field for d in verdict.report.diffs] == ["seq"]
+    assert sb.compared == len(pairs) - 1
+
+
+def test_stores_are_not_checked_at_the_port_of_a_dut_that_cannot_see_it() -> None:
+    """check_stores=False (a DUT whose memory interface the adapter does not observe): no port requests, no failure."""
+    pairs = rtl_records("global")
+    spec = load_program(ROOT / "programs" / "global.sass")
+    sm, _ = build(spec, G80)
+    verdict = Verdict({"test": "global"}, lambda: None)
+    sb = Scoreboard(f"scoreboard{next(NAMES)}", None, sm, verdict, check_stores=False)
+    sb.build_phase()
+    feed(sb, verdict, [(rec, ()) for rec, _ in pairs])
+    assert verdict.report is None and sb.compared == len(pairs)
+
+
+def test_adapters_by_name() -> None:
+    from tb.adapters import adapter
+
+    rtl = adapter("rtl")
+    assert rtl.name == "rtl" and rtl.simulators[0] == "icarus" and rtl.sources()[0].name == "sm_top.v"
+    with pytest.raises(ValueError, match="unknown DUT 'nope'"):
+        adapter("nope")
+
+
+def test_commit_port_fields_become_the_model_record() -> None:
+    """The rtl adapter reads the port as rtl/README.md lays it out: lane i of 32-bit vectors at bit
+    32i (part k of 64/128-bit data at bit 1024k), flags at 4i, address registers at 16i; a short
+    instruction's word is the low 32 bits; lanes outside the exec (or store) mask are not values."""
+    exe = 0b1011  # lanes 0, 1, 3
+    rec = RtlCommit(
+        cycle=7, cta=1, warp=2, seq=5, pc=0x40, insn=0xDEADBEEF_12345678, long=0, active=0xF, exec=exe,
+        gpr_we=1, gpr_reg=4, gpr_half=2, gpr_count=2, gpr_data=sum((0x100 * k + i) << (1024 * k + 32 * i) for k in range(2) for i in range(4)),
+        cc_we=1, cc_reg=3, cc_data=0x9 << 4 | 0x2 << 12 | 0xF << 8, a_we=1, a_reg=2, a_data=0xBEEF << 16,
+        mem_we=1, mem_space=2, mem_size=8, mem_lanes=0b10, mem_addr=0x20 << 32, mem_data=0x11 << 32 | 0x22 << (1024 + 32),
+        next_pc=0x48, next_mask=0xF, done=0, barrier=1, unimpl=0,
+    )  # fmt: skip
+    d = to_dut_commit(rec)
+    c = d.commit
+    assert (d.cycle, c.cta, c.warp, c.seq, c.pc, c.insn, c.size, c.active_mask, c.exec_mask) == (7, 1, 2, 5, 0x40, 0x12345678, 4, 0xF, exe)
+    assert [(w.index, w.half) for w in c.gpr] == [(4, "H"), (5, "H")]
+    assert c.gpr[0].values[:4].tolist() == [0, 1, 0, 3] and c.gpr[1].values[:4].tolist() == [0x100, 0x101, 0, 0x103]  # lane 2 is not executing
+    assert (c.cc[0].index, c.cc[0].values[:4].tolist()) == (3, [0, 9, 0, 2])
+    assert (c.addr[0].index, c.addr[0].values[:2].tolist()) == (2, [0, 0xBEEF])
+    assert [(m.space, m.size, m.lanes) for m in c.mem] == [("local", 4, 0b10), ("local", 4, 0b10)]
+    assert [int(m.addr[1]) for m in c.mem] == [0x20, 0x24] and [int(m.data[1]) for m in c.mem] == [0x11, 0x22]
+    assert (c.next_pc, c.next_mask, c.done, c.barrier, d.unimplemented) == (0x48, 0xF, False, True, False)
+    assert to_dut_commit(replace(rec, long=1)).commit.insn == 0xDEADBEEF_12345678

@@ -151,6 +151,8 @@ NO_MARKER = "only 64-bit normal instructions carry a join/exit marker (ISA.md 1.
 NO_CW = "the form has no $c write field in the encoding table (control, 32-bit and immediate forms, moves, SFU: ISA.md 1.3)"
 JOIN_EMPTY = "a join with an empty SIMT stack is an error under g80 (README: model decisions)"
 BRK_EMPTY = "BRK needs a PBK entry on the stack: at depth 0 it is an error under g80 (README: model decisions)"
+NO_TEXTURE_UNIT = ("texture instructions are decoded but not executed: neither the model nor the RTL has a texture unit, "
+                   "so a TEX is reported as not implemented and never commits (README: the encoding table)")
 JUMPS = frozenset({"BRA", "CAL"})  # forms whose target is where the warp goes (SSY/PBK only push it)
 
 # Crosses of two modifier groups of one form, where the pair selects a distinct datapath.
@@ -379,6 +381,14 @@ def _form_group(b: _Builder, form: Form) -> Group:
         names = [f"{x} x {y}" for x in _mods_names(ga) for y in _mods_names(gc)]
         la, lc = _mods_label(ga), _mods_label(gc)
         b.point(g, f"{a} x {c}", "modifiers", names, _static(lambda f, la=la, lc=lc: f"{la(f)} x {lc(f)}"))
+
+    if form.family == "tex":
+        # Not reachable on this SM: the form's universal and modifier points are kept (so the
+        # report lists them) with every bin excluded; its operands get no points.
+        for p in g.points:
+            for bn in p.bins:
+                bn.excluded = bn.excluded or NO_TEXTURE_UNIT
+        return g
 
     # -- operands ---------------------------------------------------------------------------
     for op in form.operands:

@@ -173,7 +173,7 @@ class Form:
                     continue
                 raise SyntaxProblem(texts[-1][1] + len(texts[-1][0]) if texts else -1, "missing operand")
             text, col = texts[k]
-            if spec.optional:
+            if spec.optional and not spec.trailing:
                 try:
                     spec.parse(text, col, f, ctx)
                 except SyntaxProblem:

@@ -1,4 +1,4 @@
-"""The listing format of ../shared/vectors/listings, and `check-listing`.
+"""The listing format of testdata/vectors/listings (nvcc listings), and `check-listing`.
 
 Rows are `addr | word0 [word1] | NVIDIA text | envytools text`; `#` lines are comments. A
 listing may hold several kernels: addresses starting again from a lower value begin a new one.

@@ -159,6 +159,7 @@ def choice(name: str, spellings: dict[int, str], what: str) -> Mods:
 
 class Operand:
     optional = False
+    trailing = False  # optional only by being left out at the end: present, it must parse
     role = ""
 
     def render(self, f: Fields) -> str:

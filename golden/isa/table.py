@@ -35,6 +35,7 @@ from .syntax import (
     Operand,
     OptImm,
     ParseContext,
+    Reg,
     Src,
     SyntaxProblem,
     Target,
@@ -114,6 +115,17 @@ LONG_FIELDS = {
     "lanes": bf("lanes", (w1(14), 4)),
     "pmev": bf("pmev", (w1(2), 1)),
     "pmid": bf("pmid", (10, 4)),
+    # texture instructions (op f, sec 0-3; envytools envydis/g80.c): the register base is `dst`
+    "tex": bf("tex", (9, 8)),  # texture $t
+    "samp": bf("samp", (17, 5)),  # sampler $s
+    "tcnt": bf("tcnt", (22, 2)),  # coordinate registers - 1
+    "tfetch": bf("tfetch", (24, 1)),  # texfetch: integer coordinates, one texel
+    "tmask": bf("tmask", (25, 2), (w1(14), 2)),  # components written (r g | b a)
+    "tcube": bf("tcube", (27, 1)),
+    "tlive": bf("tlive", (w1(2), 1)),  # 1 live, 0 all (only fragment programs tell them apart)
+    "tderiv": bf("tderiv", (w1(3), 1)),  # implicit derivatives
+    "toff": bf("toff", (w1(16), 12)),  # texel offsets: z w1[19:16], y w1[23:20], x w1[27:24], signed
+    "tsub": bf("tsub", (w1(16), 4)),  # sec 3: 0 texsize (1 texprep, 2 texquerylod: GT215)
 }
 
 SHORT_FIELDS = {
@@ -132,10 +144,18 @@ SHORT_FIELDS = {
     "addop": bf("addop", (22, 1), (28, 1)),
     "kind": bf("kind", (8, 1), (15, 1)),  # IMAD32: 0 u16, 1 s16, 2 sat s16, 3 u24
     "lop": bf("lop", (8, 1), (15, 1)),
+    # TEX32 (envydis/g80.c): always all four components
+    "tlive": bf("tlive", (8, 1)),
+    "tex": bf("tex", (9, 8)),
+    "samp": bf("samp", (17, 5)),
+    "tcnt": bf("tcnt", (22, 2)),
+    "tfetch": bf("tfetch", (24, 1)),
 }
 
+TEX_SHORT = ("tlive", "tex", "samp", "tcnt", "tfetch")  # TEX32's fields: no immediate form has them
+
 IMM_FIELDS = {
-    **{k: v for k, v in SHORT_FIELDS.items() if k not in ("src2", "src2_c")},
+    **{k: v for k, v in SHORT_FIELDS.items() if k not in ("src2", "src2_c", *TEX_SHORT)},
     "f1": bf("f1", (w1(0), 2)),
     "imm": bf("imm", (16, 6), (w1(2), 26)),
     "dst7": bf("dst7", (2, 7)),  # MVI's destination is 7 bits wide (ISA.md 1.3)
@@ -305,6 +325,84 @@ BAR_COUNT = Custom(
     check_fn=lambda f: "barrier 'all' form with a count" if f["bar_all"] and f["bar_count"] else None,
     role="count",
 )
+
+
+@dataclass
+class TexMask(Operand):
+    """The components a texture instruction writes (r g b a = bits 0-3), to consecutive registers
+    from its base: left out when all four are written and no texel offset follows."""
+
+    optional = True
+    trailing = True
+    role: str = "mask"
+    offsets: bool = True  # the form has the texel-offset field after it
+
+    def render(self, f: Fields) -> str:
+        if f["tmask"] == 0xF and not (self.offsets and f["toff"]):
+            return ""
+        return f"0x{f['tmask']:x}"
+
+    def parse(self, text: str, col: int, f: Fields, ctx: ParseContext) -> None:
+        value = parse_int(text, col, "a component mask")
+        if value > 0xF:
+            raise SyntaxProblem(col, f"component mask {text.strip()} out of range 0x0..0xf (r g b a)")
+        f["tmask"] = value
+
+    def default(self, f: Fields) -> None:
+        f["tmask"] = 0xF
+
+    def fields(self) -> set[str]:
+        return {"tmask"}
+
+
+@dataclass
+class TexOffsets(Operand):
+    """Texel offsets x, y, z (signed 4 bits each) as one 12-bit number, x in the top nibble;
+    left out when zero."""
+
+    optional = True
+    trailing = True
+    role: str = "offsets"
+
+    def render(self, f: Fields) -> str:
+        return f"0x{f['toff']:x}" if f["toff"] else ""
+
+    def parse(self, text: str, col: int, f: Fields, ctx: ParseContext) -> None:
+        value = parse_int(text, col, "texel offsets")
+        if value > 0xFFF:
+            raise SyntaxProblem(col, f"texel offsets {text.strip()} out of range 0x0..0xfff (x y z nibbles)")
+        f["toff"] = value
+
+    def default(self, f: Fields) -> None:
+        f["toff"] = 0
+
+    def fields(self) -> set[str]:
+        return {"toff"}
+
+
+# Texture instructions (ISA.md 1.4 op f; envytools envydis/g80.c, decuda Opcodes.py). Decoded and
+# spelt so that real nvcc code disassembles; neither the model nor the RTL has a texture unit, so
+# executing one is reported as not implemented (README "Spellings not seen in any NVIDIA listing").
+TEX_COUNT = choice("tcnt", {0: ".1D", 1: ".2D", 2: ".3D", 3: ".4D"}, "coordinate registers")
+TEX_LIVE = Mods([("", {"tlive": 1}), (".ALL", {"tlive": 0})], "live/all")
+TEX_DERIV = flag(".DERIV", "tderiv")
+TEX_CUBE = flag(".CUBE", "tcube")
+
+
+def tex_operands(bits: int, mask: str | None) -> list[Operand]:
+    """Register base (destination and coordinates), texture, sampler[, mask[, offsets]]."""
+    ops: list[Operand] = [Reg("dst", bits=bits, role="dst"), Imm("tex", bits=8, role="texture"), Imm("samp", bits=5, role="sampler")]
+    if mask == "offsets":
+        ops += [TexMask(), TexOffsets()]
+    elif mask == "plain":
+        ops.append(TexMask(offsets=False))
+    return ops
+
+
+def tex_long(name: str, sec: int, op_mods: list[Mods], *, size: bool = False, doc: str) -> Form:
+    mods = [*op_mods, TEX_LIVE, TEX_DERIV] if size else [*op_mods, TEX_CUBE, TEX_COUNT, TEX_LIVE, TEX_DERIV]
+    fixed = {"op": 0xF, "sec": sec, **({"tsub": 0} if size else {})}
+    return long_(name, "tex", fixed, mods, tex_operands(7, "plain" if size else "offsets"), mnemonic="TEX", doc=doc)
 
 # ---------------------------------------------------------------------------------------------
 # The forms
@@ -533,6 +631,17 @@ FORMS: list[Form] = [
         [sdst(), ss1(not_=("m22", 1)), Imm()],
     ),
     _form(IMM, "FMAD32I", "fmad", {"op": 0xE}, [flag(".SAT", "m8")], [sdst(), ss1(neg=("m15", 1)), Imm(kind="f32"), SameAs(neg=("m22", 1))]),
+    # --- op f: texture (last, so that the form ids of the RTL header stay as they were) ---------------
+    tex_long("TEX", 0, [Mods([("", {"tfetch": 0}), (".FETCH", {"tfetch": 1})], "operation")],
+             doc="texture fetch: texauto (float coordinates, filtered) or .FETCH texfetch (integer, one texel)"),
+    tex_long("TEXBIAS", 1, [Mods([(".BIAS", {})], "operation")], doc="texbias: texture fetch with a LOD bias (last coordinate)"),
+    tex_long("TEXLOD", 2, [Mods([(".LOD", {})], "operation")], doc="texlod: texture fetch at an explicit LOD (last coordinate)"),
+    tex_long("TEXSIZE", 3, [Mods([(".SIZE", {})], "operation")], size=True, doc="texsize: width, height, depth, levels at the LOD in the base register"),
+    _form(
+        SHORT, "TEX32", "tex", {"op": 0xF},
+        [Mods([("", {"tfetch": 0}), (".FETCH", {"tfetch": 1})], "operation"), TEX_COUNT, TEX_LIVE],
+        tex_operands(6, None), promote="TEX", doc="32-bit texauto/texfetch: all four components",
+    ),
 ]
 
 BY_NAME: dict[str, Form] = {f.name: f for f in FORMS}
@@ -552,9 +661,11 @@ ABSENT = {
     (LONG, 0xD, 6): "red g[] (G84 and later, not sm_10)",
     (LONG, 0xD, 7): "atom g[] (G84 and later, not sm_10)",
     (LONG, 0xE, None): "f64 instructions (G200 only)",
-    (LONG, 0xF, None): "texture instructions (not modelled by this project)",
+    (LONG, 0xF, 3): "texprep/texquerylod texture instructions (w1[19:16] 1, 2: GT215 and later)",
+    (LONG, 0xF, 4): "texcsaa/texgather texture instructions (fragment programs; texgather GT215 and later)",
+    (LONG, 0xF, 5): "an unknown texture-group opcode (envytools lists it as ???)",
+    (LONG, 0xF, 6): "emit/restart (geometry programs only)",
     (SHORT, 0x8, None): "interp (fragment programs only)",
-    (SHORT, 0xF, None): "texture instructions (not modelled by this project)",
     (CTRL, 0x0, None): "discard (fragment programs only)",
     (CTRL, 0x6, None): "quadon (fragment programs only)",
     (CTRL, 0x7, None): "quadpop (fragment programs only)",

@@ -4,8 +4,8 @@
 // the rest are unused by design, hence the lint pragma.
 /* verilator lint_off UNUSEDPARAM */
 
-localparam integer SM1_NUM_FORMS = 70;  // id 0: no form (illegal)
-localparam integer SM1_NUM_FAMILIES = 35;
+localparam integer SM1_NUM_FORMS = 75;  // id 0: no form (illegal)
+localparam integer SM1_NUM_FAMILIES = 36;
 
 localparam [2:0] SM1_FMT_SHORT = 3'd0;
 localparam [2:0] SM1_FMT_LONG = 3'd1;
@@ -48,6 +48,7 @@ localparam [5:0] SM1_FAM_RRO = 6'd31;
 localparam [5:0] SM1_FAM_S2R = 6'd32;
 localparam [5:0] SM1_FAM_SFU = 6'd33;
 localparam [5:0] SM1_FAM_SHIFT = 6'd34;
+localparam [5:0] SM1_FAM_TEX = 6'd35;
 
 localparam [6:0] SM1_FORM_BRA = 7'd1;  // ctrl, control
 localparam [6:0] SM1_FORM_CAL = 7'd2;  // ctrl, control
@@ -118,6 +119,11 @@ localparam [6:0] SM1_FORM_FADD32I = 7'd66;  // imm, fadd
 localparam [6:0] SM1_FORM_FMUL32I = 7'd67;  // imm, fmul
 localparam [6:0] SM1_FORM_LOP32I = 7'd68;  // imm, lop
 localparam [6:0] SM1_FORM_FMAD32I = 7'd69;  // imm, fmad
+localparam [6:0] SM1_FORM_TEX = 7'd70;  // long, tex
+localparam [6:0] SM1_FORM_TEXBIAS = 7'd71;  // long, tex
+localparam [6:0] SM1_FORM_TEXLOD = 7'd72;  // long, tex
+localparam [6:0] SM1_FORM_TEXSIZE = 7'd73;  // long, tex
+localparam [6:0] SM1_FORM_TEX32 = 7'd74;  // short, tex
 
 localparam integer SM1_L_F0_LSB = 0;  localparam integer SM1_L_F0_W = 2;
 localparam integer SM1_L_OP_LSB = 28;  localparam integer SM1_L_OP_W = 4;
@@ -182,6 +188,17 @@ localparam integer SM1_L_CSIZE_LSB = 46;  localparam integer SM1_L_CSIZE_W = 2;
 localparam integer SM1_L_LANES_LSB = 46;  localparam integer SM1_L_LANES_W = 4;
 localparam integer SM1_L_PMEV_LSB = 34;  localparam integer SM1_L_PMEV_W = 1;
 localparam integer SM1_L_PMID_LSB = 10;  localparam integer SM1_L_PMID_W = 4;
+localparam integer SM1_L_TEX_LSB = 9;  localparam integer SM1_L_TEX_W = 8;
+localparam integer SM1_L_SAMP_LSB = 17;  localparam integer SM1_L_SAMP_W = 5;
+localparam integer SM1_L_TCNT_LSB = 22;  localparam integer SM1_L_TCNT_W = 2;
+localparam integer SM1_L_TFETCH_LSB = 24;  localparam integer SM1_L_TFETCH_W = 1;
+localparam integer SM1_L_TMASK_P0_LSB = 25;  localparam integer SM1_L_TMASK_P0_W = 2;
+localparam integer SM1_L_TMASK_P1_LSB = 46;  localparam integer SM1_L_TMASK_P1_W = 2;
+localparam integer SM1_L_TCUBE_LSB = 27;  localparam integer SM1_L_TCUBE_W = 1;
+localparam integer SM1_L_TLIVE_LSB = 34;  localparam integer SM1_L_TLIVE_W = 1;
+localparam integer SM1_L_TDERIV_LSB = 35;  localparam integer SM1_L_TDERIV_W = 1;
+localparam integer SM1_L_TOFF_LSB = 48;  localparam integer SM1_L_TOFF_W = 12;
+localparam integer SM1_L_TSUB_LSB = 48;  localparam integer SM1_L_TSUB_W = 4;
 localparam integer SM1_S_F0_LSB = 0;  localparam integer SM1_S_F0_W = 2;
 localparam integer SM1_S_OP_LSB = 28;  localparam integer SM1_S_OP_W = 4;
 localparam integer SM1_S_DST_LSB = 2;  localparam integer SM1_S_DST_W = 6;
@@ -201,6 +218,11 @@ localparam integer SM1_S_KIND_P0_LSB = 8;  localparam integer SM1_S_KIND_P0_W = 
 localparam integer SM1_S_KIND_P1_LSB = 15;  localparam integer SM1_S_KIND_P1_W = 1;
 localparam integer SM1_S_LOP_P0_LSB = 8;  localparam integer SM1_S_LOP_P0_W = 1;
 localparam integer SM1_S_LOP_P1_LSB = 15;  localparam integer SM1_S_LOP_P1_W = 1;
+localparam integer SM1_S_TLIVE_LSB = 8;  localparam integer SM1_S_TLIVE_W = 1;
+localparam integer SM1_S_TEX_LSB = 9;  localparam integer SM1_S_TEX_W = 8;
+localparam integer SM1_S_SAMP_LSB = 17;  localparam integer SM1_S_SAMP_W = 5;
+localparam integer SM1_S_TCNT_LSB = 22;  localparam integer SM1_S_TCNT_W = 2;
+localparam integer SM1_S_TFETCH_LSB = 24;  localparam integer SM1_S_TFETCH_W = 1;
 localparam integer SM1_I_F0_LSB = 0;  localparam integer SM1_I_F0_W = 2;
 localparam integer SM1_I_OP_LSB = 28;  localparam integer SM1_I_OP_W = 4;
 localparam integer SM1_I_DST_LSB = 2;  localparam integer SM1_I_DST_W = 6;
@@ -317,6 +339,11 @@ function [6:0] sm1_form_of(input [63:0] w);
         if (fmt == SM1_FMT_IMM && (w & 64'h00000003f0000003) == 64'h00000003c0000001) sm1_form_of = SM1_FORM_FMUL32I;
         if (fmt == SM1_FMT_IMM && (w & 64'h00000003f0000003) == 64'h00000003d0000001) sm1_form_of = SM1_FORM_LOP32I;
         if (fmt == SM1_FMT_IMM && (w & 64'h00000003f0000003) == 64'h00000003e0000001) sm1_form_of = SM1_FORM_FMAD32I;
+        if (fmt == SM1_FMT_LONG && (w & 64'he0000000f0000003) == 64'h00000000f0000001) sm1_form_of = SM1_FORM_TEX;
+        if (fmt == SM1_FMT_LONG && (w & 64'he0000000f0000003) == 64'h20000000f0000001) sm1_form_of = SM1_FORM_TEXBIAS;
+        if (fmt == SM1_FMT_LONG && (w & 64'he0000000f0000003) == 64'h40000000f0000001) sm1_form_of = SM1_FORM_TEXLOD;
+        if (fmt == SM1_FMT_LONG && (w & 64'he00f0000f0000003) == 64'h60000000f0000001) sm1_form_of = SM1_FORM_TEXSIZE;
+        if (fmt == SM1_FMT_SHORT && (w & 64'h00000000f0000003) == 64'h00000000f0000000) sm1_form_of = SM1_FORM_TEX32;
     end
 endfunction
 
@@ -393,6 +420,11 @@ function [5:0] sm1_family_of(input [6:0] form_id);
         SM1_FORM_FMUL32I: sm1_family_of = SM1_FAM_FMUL;
         SM1_FORM_LOP32I: sm1_family_of = SM1_FAM_LOP;
         SM1_FORM_FMAD32I: sm1_family_of = SM1_FAM_FMAD;
+        SM1_FORM_TEX: sm1_family_of = SM1_FAM_TEX;
+        SM1_FORM_TEXBIAS: sm1_family_of = SM1_FAM_TEX;
+        SM1_FORM_TEXLOD: sm1_family_of = SM1_FAM_TEX;
+        SM1_FORM_TEXSIZE: sm1_family_of = SM1_FAM_TEX;
+        SM1_FORM_TEX32: sm1_family_of = SM1_FAM_TEX;
         default: sm1_family_of = 6'd63;
         endcase
     end

@@ -1,6 +1,6 @@
 """One-page summary of a lock-step regression (`make regress`).
 
-    python scripts/regress_summary.py RUNS_DIR [--junit build/regress/junit.xml] [-o summary.md]
+    golden regress-summary RUNS_DIR [--junit build/regress/junit.xml] [-o summary.md]
 
 RUNS_DIR holds one JSON record per run (tests/test_rtl_lockstep.py writes them when REGRESS_DIR
 is set). The page lists pass/fail per program, simulator and NUM_SP with cycles and instructions,
@@ -77,12 +77,13 @@ def render(runs: list[dict], junit_failed: list[str]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def main() -> int:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("runs_dir", type=Path)
+def add_arguments(ap: argparse.ArgumentParser) -> None:
+    ap.add_argument("runs_dir", type=Path, help="one JSON record per run (tests/test_rtl_lockstep.py with REGRESS_DIR)")
     ap.add_argument("--junit", type=Path, default=Path("build/regress/junit.xml"))
-    ap.add_argument("-o", "--output", type=Path)
-    args = ap.parse_args()
+    ap.add_argument("-o", "--output", type=Path, help="also write the page here")
+
+
+def main(args: argparse.Namespace) -> int:
     runs = load(args.runs_dir) if args.runs_dir.is_dir() else []
     junit_failed = junit_failures(args.junit)
     text = render(runs, junit_failed)
@@ -93,7 +94,3 @@ def main() -> int:
         print(f"no runs recorded in {args.runs_dir}", file=sys.stderr)
         return 1
     return 1 if junit_failed or any(not r["passed"] for r in runs) else 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

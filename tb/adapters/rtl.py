@@ -1,0 +1,217 @@
+"""The `rtl` DUT: the Verilog SM of rtl/ (top level sm_top, files in rtl/sm.f) on Icarus or Verilator.
+
+Its pins (rtl/README.md, "Ports"): the configuration bus loads the program, constant banks,
+launch registers and parameters; the memory port is served by the testbench (`MemoryPort`,
+tb/mem_agent.py: random latency and back-pressure); the commit port (`CommitMonitor`,
+tb/commit_agent.py) gives one record per warp-instruction, turned here into the golden model's
+`Commit` (`to_dut_commit`).
+"""
+
+from __future__ import annotations
+
+import random
+from functools import lru_cache
+from pathlib import Path
+from typing import ClassVar
+
+import cocotb
+import numpy as np
+from cocotb.clock import Clock
+from cocotb.triggers import ClockCycles, ReadOnly, RisingEdge, ValueChange
+from cocotb_bus.drivers import BusDriver
+
+from golden.commit import Commit, MemWrite, RegWrite
+
+from ..commit_agent import CommitMonitor, RtlCommit
+from ..config import LockstepConfig
+from ..dut import DutAdapter, DutBfm, DutCommit, DutEnd, DutSink, LaunchConfig
+from ..mem_agent import Cycles, MemoryPort, TbMemory
+from ..runner import SM_FILE_LIST, build, read_file_list, run, wave_file
+
+RTL_ERRORS = {1: "illegal instruction", 2: "memory fault", 3: "TRAP", 4: "SIMT stack overflow", 5: "SIMT stack misuse", 6: "launch does not fit"}
+CFG_IMEM, CFG_CMEM, CFG_LAUNCH = 0, 1, 2
+CFG_PARAMS = 16  # launch-register index of the first parameter word
+SPACES = ("shared", "global", "local")
+HALVES = (None, "L", "H", "?")
+TOPLEVEL = "sm_top"
+
+# -- commit port -> Commit ----------------------------------------------------------------------------
+
+_BITS = np.arange(32, dtype=np.uint64)
+
+
+@lru_cache(maxsize=4096)
+def _keep(mask: int) -> np.ndarray:
+    """0/1 per lane of a 32-bit lane mask, to zero the lanes outside it (cached: masks recur; never written to)."""
+    return ((np.uint64(mask) >> _BITS) & np.uint64(1)).astype(np.uint32)
+
+
+def _words32(value: int, parts: int) -> np.ndarray:
+    """`parts` x 32 lanes of 32 bits from a packed lane vector (lane i of part k at bit 1024k + 32i)."""
+    nbytes = 128 * parts
+    return np.frombuffer((value & ((1 << (8 * nbytes)) - 1)).to_bytes(nbytes, "little"), "<u4").reshape(parts, 32)
+
+
+def _narrow(value: int, width: int, keep: np.ndarray) -> np.ndarray:
+    m = (1 << width) - 1
+    return np.array([(value >> (width * i)) & m for i in range(32)], np.uint32) * keep
+
+
+def to_dut_commit(r: RtlCommit) -> DutCommit:
+    """The commit-port record as the golden model's record (rtl/README.md, "Commit port")."""
+    keep = _keep(r.exec)
+    c = Commit(r.cta, r.warp, r.seq, r.pc, r.insn if r.long else r.insn & 0xFFFFFFFF, 8 if r.long else 4, r.active, r.exec,
+               r.next_pc, r.next_mask, bool(r.done), barrier=bool(r.barrier))  # fmt: skip
+    if r.gpr_we:
+        data = _words32(r.gpr_data, 4)
+        half = HALVES[r.gpr_half]
+        c.gpr = [RegWrite("gpr", r.gpr_reg + k, data[k] * keep if k < 4 else np.zeros(32, np.uint32), half) for k in range(r.gpr_count)]
+    if r.cc_we:
+        c.cc = [RegWrite("cc", r.cc_reg, _narrow(r.cc_data, 4, keep))]
+    if r.a_we:
+        c.addr = [RegWrite("addr", r.a_reg, _narrow(r.a_data, 16, keep))]
+    if r.mem_we:
+        space = SPACES[r.mem_space] if r.mem_space < len(SPACES) else f"space {r.mem_space}"
+        size = r.mem_size
+        parts = (size + 3) // 4 if size > 4 else 1  # one record per 32-bit part, as the model's
+        lanes = _keep(r.mem_lanes)
+        addr = _words32(r.mem_addr, 1)[0] * lanes
+        data = _words32(r.mem_data, 4)
+        c.mem = [MemWrite(space, min(size, 4), r.mem_lanes, (addr + np.uint32(4 * k)) * lanes, data[k] * lanes if k < 4 else np.zeros(32, np.uint32))
+                 for k in range(parts)]  # fmt: skip
+    return DutCommit(r.cycle, c, unimplemented=bool(r.unimpl))
+
+
+# -- the BFM ---------------------------------------------------------------------------------------------
+
+
+class CfgDriver(BusDriver):
+    """The configuration bus: one (select, address, value) write per clock."""
+
+    _signals: ClassVar[list[str]] = ["we", "sel", "addr", "wdata"]
+
+    async def _driver_send(self, transaction: tuple[int, int, int], sync: bool = True, **kwargs: object) -> None:
+        sel, addr, value = transaction
+        self.bus.we.value = 1
+        self.bus.sel.value = sel
+        self.bus.addr.value = addr
+        self.bus.wdata.value = value & 0xFFFFFFFF
+        await RisingEdge(self.clock)
+        self.bus.we.value = 0
+
+
+def _words(data: bytes) -> list[int]:
+    return [int(w) for w in np.frombuffer(data + b"\0" * (-len(data) % 4), "<u4")]
+
+
+class RtlBfm(DutBfm):
+    def __init__(self, dut, config: LockstepConfig, cycles: Cycles) -> None:
+        super().__init__(dut, config, cycles)
+        self.launch_config: LaunchConfig | None = None
+        self.memory: TbMemory | None = None
+        self.port: MemoryPort | None = None
+
+    async def reset(self) -> None:
+        dut = self.dut
+        cocotb.start_soon(Clock(dut.clk, self.cycles.period_ns, unit="ns", impl="gpi").start())  # in C: Python is not woken per clock
+        dut.rst_n.value = 0
+        dut.cfg_we.value = 0
+        dut.start.value = 0
+        dut.mem_req_ready.value = 0
+        dut.mem_rsp_valid.value = 0
+        await ClockCycles(dut.clk, 2)
+        dut.rst_n.value = 1
+        self.cfg = CfgDriver(dut, "cfg", dut.clk)
+
+    async def load_instructions(self, words: list[int]) -> None:
+        for i, w in enumerate(words):
+            await self.cfg.send((CFG_IMEM, i, w))
+
+    async def load_constants(self, bank: int, offset: int, data: bytes) -> None:
+        for k, word in enumerate(_words(data)):
+            await self.cfg.send((CFG_CMEM, bank << 16 | (offset // 4 + k), word))
+
+    async def load_launch(self, launch: LaunchConfig) -> None:
+        self.launch_config = launch
+        regs = [*launch.grid, *launch.block, launch.registers, launch.shared, launch.param_bytes, launch.local_bytes]
+        for k, value in enumerate(regs):
+            await self.cfg.send((CFG_LAUNCH, k, value))
+
+    async def load_params(self, params: bytes) -> None:
+        for k, word in enumerate(_words(params)):
+            await self.cfg.send((CFG_LAUNCH, CFG_PARAMS + k, word))
+
+    async def load_global(self, image: np.ndarray, threads: int) -> None:
+        if self.launch_config is None:
+            raise RuntimeError("the global memory item came before the launch configuration (local memory size unknown)")
+        self.memory = TbMemory(image, self.launch_config.local_bytes, threads)  # served by the testbench, not loaded into the RTL
+
+    def start_monitors(self, sink: DutSink) -> None:
+        if self.memory is None:
+            raise RuntimeError("start_monitors before the global memory item: nothing to serve")
+        cfg = self.config
+        self.port = MemoryPort(self.dut, self.memory, random.Random(cfg.seed), cfg.max_latency, cfg.ready_p, self.cycles, sink.store, sink.error)
+        self.port.start()
+        self.monitor = CommitMonitor(self.dut, self.dut.clk, self.cycles, lambda r: sink.commit(to_dut_commit(r)), sink.error)
+
+    async def launch(self) -> None:
+        self.dut.start.value = 1
+        await RisingEdge(self.dut.clk)
+        self.dut.start.value = 0
+
+    def end_triggers(self) -> list[object]:
+        return [RisingEdge(self.dut.done), ValueChange(self.dut.error)]
+
+    def end_state(self) -> DutEnd | None:
+        dut = self.dut
+        code = int(dut.error.value)
+        if code:
+            return DutEnd(False, f"the RTL stopped with error {code} ({RTL_ERRORS.get(code, 'unknown')})", int(dut.error_warp.value), int(dut.error_pc.value))
+        if int(dut.done.value):
+            return DutEnd(True)
+        return None
+
+    async def drain(self) -> None:
+        await RisingEdge(self.dut.clk)  # a commit in the same cycle as done is still being compared
+        await ReadOnly()
+
+    async def read_global(self) -> np.ndarray:
+        assert self.memory is not None
+        return self.memory.glob
+
+    @property
+    def memory_requests(self) -> int:
+        return self.port.requests if self.port is not None else 0
+
+    @property
+    def observes_stores(self) -> bool:
+        return True
+
+
+# -- host side -------------------------------------------------------------------------------------------
+
+
+class RtlAdapter(DutAdapter):
+    name = "rtl"
+    simulators = ("icarus", "verilator")
+    hdl_toplevel = TOPLEVEL
+
+    @staticmethod
+    def parameters(config: LockstepConfig) -> tuple[tuple[str, object], ...]:
+        return (("NUM_SP", config.num_sp),) if config.num_sp != 8 else ()
+
+    def sources(self) -> list[Path]:
+        return list(read_file_list(SM_FILE_LIST).sources)
+
+    def build(self, config: LockstepConfig, waves: bool = False) -> Path:
+        return build(config.sim, TOPLEVEL, read_file_list(SM_FILE_LIST), self.parameters(config), waves, config.defines)
+
+    def run_test(self, config: LockstepConfig, test_dir: Path, waves: bool, plusargs: tuple[str, ...]) -> Path:
+        return run(config.sim, TOPLEVEL, read_file_list(SM_FILE_LIST), "tb.test_sm", self.parameters(config), waves=waves, test_dir=test_dir,
+                   defines=config.defines, plusargs=plusargs)  # fmt: skip
+
+    def wave_file(self, config: LockstepConfig, test_dir: Path) -> Path:
+        return wave_file(config.sim, TOPLEVEL, test_dir)
+
+    def bfm(self, dut, config: LockstepConfig, cycles: Cycles) -> RtlBfm:
+        return RtlBfm(dut, config, cycles)

@@ -1,0 +1,42 @@
+"""The lock-step configuration object (tb/config.py): what the runner writes is what the test reads
+from ConfigDB, and a bad or missing configuration is an error that says what is wrong."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tb.config import PLUSARG, LockstepConfig
+from tb.lockstep import LockstepRun
+
+
+def test_run_settings_reach_the_test_unchanged(tmp_path: Path) -> None:
+    run = LockstepRun("cf_ifelse", "verilator", 16, 7, "flexgrip", ("MUTANT_CARRY",), max_latency=3, ready_p=0.5, watchdog=99,
+                      coverage=tmp_path / "c.json", max_mismatches=4)  # fmt: skip
+    config = run.config(tmp_path / "result.json")
+    path = config.write(tmp_path / "config.json")
+    back = LockstepConfig.from_plusargs({PLUSARG: str(path)})
+    assert back == config
+    assert (back.program, back.sim, back.num_sp, back.seed, back.profile, back.defines) == (str(run.path), "verilator", 16, 7, "flexgrip", ("MUTANT_CARRY",))
+    assert (back.max_latency, back.ready_p, back.watchdog, back.max_mismatches, back.dut) == (3, 0.5, 99, 4, "rtl")
+    assert back.result == str(tmp_path / "result.json") and back.coverage == str(tmp_path / "c.json")
+    assert back.rerun == "make sim TEST=cf_ifelse SIM=verilator NUM_SP=16 SEED=7 PROFILE=flexgrip DEFINES=MUTANT_CARRY WAVES=1"
+    assert config.plusarg(path) == f"+tb_config={path}"
+    assert back.coverage_run == "rtl:cf_ifelse:verilator:sp16:s7"
+
+
+def test_bad_configurations_are_named(tmp_path: Path) -> None:
+    with pytest.raises(RuntimeError, match=r"no \+tb_config=PATH plusarg"):
+        LockstepConfig.from_plusargs({})
+    path = tmp_path / "config.json"
+    path.write_text('{"program": "x.sass", "num_sps": 8}', encoding="utf-8")
+    with pytest.raises(ValueError, match=r"config.json: unknown lock-step setting\(s\) num_sps"):
+        LockstepConfig.read(path)
+
+
+def test_another_dut_gets_its_own_run_folder_and_rerun_command() -> None:
+    run = LockstepRun("iadd", "ghdl", dut="flexgrip")
+    assert run.out_dir.name == "flexgrip_iadd_ghdl_sp8_s1"
+    assert run.rerun_command().startswith("make sim TEST=iadd DUT=flexgrip SIM=ghdl")
+    assert LockstepRun("iadd").out_dir.name == "iadd_icarus_sp8_s1"
