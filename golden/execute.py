@@ -349,8 +349,8 @@ def fsrc(sm: SM, b: Batch, op: object, f16: bool = False) -> np.ndarray:
 
 
 # FlexGripPlus (profile.flexgrip_fpu): its decoder (pipeline_decode.vhd) picks the negations and the
-# FPU's 2-bit rounding mode from fixed instruction bits, whatever the form; bit n of a 32-bit
-# instruction above 31 reads 0 here (FlexGripPlus's fetch of a short instruction is not modelled).
+# FPU's 2-bit rounding mode from fixed instruction bits, whatever the form; bits 63:32 of a 32-bit
+# instruction are 0 (pipeline_fetch.vhd clears them when it reads a short instruction).
 
 
 def _fg_bit(insn: Instruction, n: int, width: int = 1) -> int:
