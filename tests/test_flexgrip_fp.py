@@ -95,6 +95,21 @@ def test_fadd_is_ieee_when_no_bit_is_shifted_out() -> None:
     assert np.array_equal(ffp.fadd(a, b), _bits(a.view(np.float32) + b.view(np.float32)))
 
 
+# FADD results of FlexGripPlus's fpu_single under GHDL (tb/flexgrip_units) where its subtractor's
+# pipeline is read before it settles (a denormal operand): the rounder combines two partial results,
+# or the exception stage sees a transient exponent above 254. (a, b, rmode, FlexGripPlus's result)
+FADD_TRANSIENTS = [(0x80000007, 0x8135A1D1, 0, 0x816B439C), (0x000006C7, 0x81258877, 0, 0x814B0A28),
+                   (0x8013C79E, 0x0C000000, 0, 0x0B800000), (0x007FFFFF, 0x817E937B, 0, 0x817D26F8),
+                   (0x0063ED7D, 0x8091638B, 0, 0xFF800000), (0x0048A5AC, 0x80800000, 0, 0xFF800000),
+                   (0x00000003, 0x818BF7A2, 0, 0xFF800000), (0x807FFFFF, 0x00BB6FE4, 0, 0x7F800000),
+                   (0x8057A2A9, 0x0096A7FB, 2, 0x00000000)]  # fmt: skip
+
+
+@pytest.mark.parametrize(("a", "b", "rmode", "want"), FADD_TRANSIENTS)
+def test_fadd_pipeline_transients(a: int, b: int, rmode: int, want: int) -> None:
+    assert ffp.fadd_bits(a, b, rmode) == want
+
+
 def test_two_negative_operands_subtract_magnitudes() -> None:
     """fpu_single sends an FADD with any negative operand to fpu_sub, which takes |a| - |b| with the
     larger's sign: (-1) + (-2) gives -(2 - 1) = -1 (a FlexGripPlus bug, README)."""

@@ -314,6 +314,36 @@ def run_ops(counts: dict[str, int], seed: int = 1, build_dir: Path | None = None
     return res
 
 
+def compare_saved(unit: str, unit_dir: Path, res: Result | None = None) -> Result:
+    """Compare the batches a (possibly interrupted) run of `unit` wrote to unit_dir with the model:
+    every batch that has a result line."""
+    res = res or Result()
+    keys = {(o.opcode, o.subop, o.s32, o.abs_en, o.cond, o.rmode, o.extra): o for o in OPS.values() if o.unit == unit}
+    batches = []
+    results = (unit_dir / "results.txt").read_text().splitlines()
+    with open(unit_dir / "batches.txt") as f:
+        for line, _ in zip(f, results, strict=False):
+            fields = line.split()
+            head = 6 if "," in fields[6] else 7  # files written before the scalar processor's `extra` field
+            op = keys[(*(int(x) for x in fields[:6]), int(fields[6]) if head == 7 else 0)]
+            batches.append((op, [tuple(int(v, 16) for v in t.split(",")) for t in fields[head:]]))
+    _compare(batches, results, res)
+    return res
+
+
+def _compare(batches: list[tuple[Op, list[tuple[int, int, int]]]], lines: list[str], res: Result) -> None:
+    for (op, vals), line in zip(batches, lines, strict=False):
+        for (a, b, c), g in zip(vals, line.split(), strict=True):
+            res.counts[op.name] = res.counts.get(op.name, 0) + 1
+            want = op.model(a, b, c)
+            if op.unit == "sp" and want is not None and g != "X":
+                want, got = want & op.compare, int(g, 16) & op.compare
+                g = f"{got:09x}"
+            if (g == "X") != (want is None) or (want is not None and int(g, 16) != want):
+                shown = "U" if want is None else f"{want:08x}"
+                res.mismatches.setdefault(op.name, []).append(f"{op.name}({a:08x}, {b:08x}, {c:08x}): VHDL {g}, model {shown}")
+
+
 def _run_unit(unit: str, batches: list[tuple[Op, list[tuple[int, int, int]]]], build_dir: Path, res: Result) -> None:
     from cocotb_tools.runner import get_runner
 
@@ -336,13 +366,4 @@ def _run_unit(unit: str, batches: list[tuple[Op, list[tuple[int, int, int]]]], b
     lines = result_file.read_text().splitlines() if result_file.exists() else []
     if len(lines) != len(batches):
         raise RuntimeError(f"GHDL run returned {len(lines)} of {len(batches)} batches (see {build_dir})")
-    for (op, vals), line in zip(batches, lines, strict=True):
-        for (a, b, c), g in zip(vals, line.split(), strict=True):
-            res.counts[op.name] = res.counts.get(op.name, 0) + 1
-            want = op.model(a, b, c)
-            if op.unit == "sp" and want is not None and g != "X":
-                want, got = want & op.compare, int(g, 16) & op.compare
-                g = f"{got:09x}"
-            if (g == "X") != (want is None) or (want is not None and int(g, 16) != want):
-                shown = "U" if want is None else f"{want:08x}"
-                res.mismatches.setdefault(op.name, []).append(f"{op.name}({a:08x}, {b:08x}, {c:08x}): VHDL {g}, model {shown}")
+    _compare(batches, lines, res)
