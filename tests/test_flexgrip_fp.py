@@ -251,9 +251,15 @@ def test_log2_soft_matches_flexgrip_dump(tmp_path: Path) -> None:
     assert r.float_passed == 1024
 
 
-def test_log2_hard_matches_flexgrip_ghdl_output(tmp_path: Path) -> None:
-    """applications/Log2/hard (LG2 on the SFU) against FlexGripPlus's own GHDL run
-    (testdata/flexgrip_apps, testdata/PROVENANCE.md): all 3001 dumped words exact."""
-    r = run_bundle(_app_bundle(tmp_path, "Log2/hard", "Log2_hard", TESTDATA / "flexgrip_apps" / "Log2_hard.ghdl.log"))
+# applications whose FlexGripPlus GHDL dump is kept in testdata/flexgrip_apps (PROVENANCE.md):
+# (application folder, bundle name, words the kernel computed with FP/SFU instructions)
+GHDL_APPS = [("Log2/hard", "Log2_hard", 1024), ("exp", "exp", 64)]
+
+
+@pytest.mark.parametrize(("app", "name", "fp_words"), GHDL_APPS)
+def test_app_matches_flexgrip_ghdl_output(tmp_path: Path, app: str, name: str, fp_words: int) -> None:
+    """An application (LG2; RRO.EX2 + EX2; ...) against FlexGripPlus's own GHDL run: every dumped word exact."""
+    dump = TESTDATA / "flexgrip_apps" / f"{name}.ghdl.log"
+    r = run_bundle(_app_bundle(tmp_path, app, name, dump))
     assert not r.int_failed and not r.float_failed, (r.int_failed + r.float_failed)[:5]
-    assert r.int_passed + r.float_passed == 3001 and r.float_passed == 1024
+    assert r.int_passed + r.float_passed == len(dump.read_text().splitlines()) and r.float_passed == fp_words
