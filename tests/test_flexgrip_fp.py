@@ -253,12 +253,12 @@ def test_log2_soft_matches_flexgrip_dump(tmp_path: Path) -> None:
 
 # applications whose FlexGripPlus GHDL dump is kept in testdata/flexgrip_apps (PROVENANCE.md):
 # (application folder, bundle name, words the kernel computed with FP/SFU instructions)
-GHDL_APPS = [("Log2/hard", "Log2_hard", 1024), ("exp", "exp", 64), ("cos/hard", "cos_hard", 1024), ("sin/hard", "sin_hard", 64)]
+GHDL_APPS = [("Log2/hard", "Log2_hard", 1024), ("exp", "exp", 64), ("cos/hard", "cos_hard", 1024), ("sin/hard", "sin_hard", 64), ("nn", "nn", 1024)]
 
 
 @pytest.mark.parametrize(("app", "name", "fp_words"), GHDL_APPS)
 def test_app_matches_flexgrip_ghdl_output(tmp_path: Path, app: str, name: str, fp_words: int) -> None:
-    """An application (LG2; RRO.EX2 + EX2; RRO.SINCOS + COS or SIN) against FlexGripPlus's own GHDL run: every dumped word exact."""
+    """An application (LG2; RRO.EX2 + EX2; RRO.SINCOS + COS or SIN; FMAD + RSQ + RCP) against FlexGripPlus's own GHDL run: every dumped word exact."""
     dump = TESTDATA / "flexgrip_apps" / f"{name}.ghdl.log"
     r = run_bundle(_app_bundle(tmp_path, app, name, dump))
     assert not r.int_failed and not r.float_failed, (r.int_failed + r.float_failed)[:5]
