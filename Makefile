@@ -15,6 +15,9 @@ DEFINES ?=
 REGRESS = $(BUILD)/regress
 COVERAGE = $(BUILD)/coverage
 COVERAGE_RTL ?= 1
+COVERAGE_CODE ?= 0
+# programs whose lock-step runs on a Verilator --coverage model give the RTL code coverage (COVERAGE_CODE=1)
+COVERAGE_CODE_PROGRAMS ?= vecadd cf_ifelse cf_barrier cov_fp_forms cov_int_forms
 BUILD := build
 LISTINGS ?= $(wildcard $(TESTDATA)/vectors/listings/*.txt)
 PYTEST_ARGS ?=
@@ -23,10 +26,10 @@ PYTEST_ARGS ?=
 
 help:
 	@echo "make setup              install simulators and the Python environment (.venv)"
-	@echo "make sim TEST=iadd      programs/\$$(TEST).sass: round trip, golden model, then the DUT (default the RTL) in lock-step"
+	@echo "make sim TEST=iadd      programs/\$$(TEST).sass (or TEST=path/to/x.sass): round trip, golden model, then the DUT (default the RTL) in lock-step"
 	@echo "                        (DUT=rtl|flexgrip SIM=icarus|verilator NUM_SP=8|16|32 SEED=n WAVES=0|1 PROFILE=g80|flexgrip DEFINES=MUTANT_X)"
 	@echo "make regress            every program on both simulators at NUM_SP 8/16/32 (JUnit + one-page summary in $(REGRESS))"
-	@echo "make coverage           functional coverage of every program (golden model, and RTL lock-step unless COVERAGE_RTL=0): HTML, text, UCIS in $(COVERAGE)/report"
+	@echo "make coverage           functional coverage of every program (golden model, and RTL lock-step unless COVERAGE_RTL=0; RTL code coverage with COVERAGE_CODE=1): HTML, text, UCIS in $(COVERAGE)/report"
 	@echo "make rtl-vectors        FP/SFU vector files through the RTL FP unit and SFU (VECTORS=\"a.txt b.txt\" SIM=icarus|verilator)"
 	@echo "make test               lint + the whole pytest suite (what .ci/run runs)"
 	@echo "make lint               ruff check, generated files against a regeneration"
@@ -42,12 +45,20 @@ setup: $(SETUP)
 
 # The main job: assemble the program and check that disassembly gives back the same words, run it
 # on the golden model against its expectations, then on the RTL in lock-step with the model.
+# TEST is a name of programs/ or a path (a .sass program; a .txt FlexGripPlus kernel bundle runs in
+# lock-step only). A model run that fails does not stop the lock-step run (a bad/ program's
+# fault is then seen on both sides), but fails the target.
+PROGRAM = $(if $(filter %.sass %.txt,$(TEST)),$(TEST),programs/$(TEST).sass)
 sim: $(SETUP)
-	@test -f programs/$(TEST).sass || { echo "no program programs/$(TEST).sass (see 'ls programs')"; exit 2; }
-	$(PY) -m golden roundtrip programs/$(TEST).sass -o $(BUILD)
-	$(PY) -m golden run programs/$(TEST).sass --profile $(PROFILE)
-	$(PY) scripts/sim.py $(TEST) --dut $(DUT) $(if $(SIM),--sim $(SIM)) --num-sp $(NUM_SP) --seed $(SEED) --profile $(PROFILE) \
-		$(if $(filter 1,$(WAVES)),--waves) $(if $(DEFINES),--defines $(DEFINES))
+	@test -f "$(PROGRAM)" || { echo "no program $(PROGRAM) (TEST is a name of programs/, see 'ls programs', or a path to a .sass program or kernel bundle)"; exit 2; }
+	$(if $(filter %.sass,$(PROGRAM)),$(PY) -m golden roundtrip $(PROGRAM) -o $(BUILD))
+	@status=0; \
+	$(if $(filter %.sass,$(PROGRAM)),echo "$(PY) -m golden run $(PROGRAM) --profile $(PROFILE)"; \
+	$(PY) -m golden run $(PROGRAM) --profile $(PROFILE) || { status=1; echo "make sim: the golden model alone failed (above); the lock-step run goes on"; };) \
+	echo "$(PY) scripts/sim.py $(PROGRAM) ..."; \
+	$(PY) scripts/sim.py $(PROGRAM) --dut $(DUT) $(if $(SIM),--sim $(SIM)) --num-sp $(NUM_SP) --seed $(SEED) --profile $(PROFILE) \
+		$(if $(filter 1,$(WAVES)),--waves) $(if $(DEFINES),--defines $(DEFINES)) || status=1; \
+	exit $$status
 
 # Every program on both simulators at NUM_SP 8, 16 and 32, spread over the cores by pytest-xdist.
 regress: $(SETUP)
@@ -57,12 +68,14 @@ regress: $(SETUP)
 
 # Functional coverage (golden/coverage): every program on the golden model with commit sampling,
 # then (COVERAGE_RTL=1) the lock-step regression sampling the commits the scoreboard compared;
-# all runs merged into one HTML page, a text summary and a UCIS database.
+# then (COVERAGE_CODE=1) RTL code coverage: lock-step runs of COVERAGE_CODE_PROGRAMS on a Verilator
+# --coverage model (scripts/rtl_code_coverage.py); all merged into one HTML page, a text summary and a UCIS database.
 coverage: $(SETUP)
 	rm -rf $(COVERAGE) && mkdir -p $(COVERAGE)/golden $(COVERAGE)/rtl
 	$(PY) -m golden coverage-runs programs/*.sass -o $(COVERAGE)/golden --jobs 2
 	$(if $(filter 1,$(COVERAGE_RTL)),COVERAGE_DIR=$(COVERAGE)/rtl $(PY) -m pytest -n auto -q tests/test_rtl_lockstep.py -k "sp8" $(PYTEST_ARGS))
-	$(PY) -m golden coverage-report -o $(COVERAGE)/report $(COVERAGE)/golden $(COVERAGE)/rtl
+	$(if $(filter 1,$(COVERAGE_CODE)),$(PY) scripts/rtl_code_coverage.py -o $(COVERAGE)/code $(COVERAGE_CODE_PROGRAMS))
+	$(PY) -m golden coverage-report -o $(COVERAGE)/report $(COVERAGE)/golden $(COVERAGE)/rtl $(if $(filter 1,$(COVERAGE_CODE)),--code $(COVERAGE)/code/coverage.dat)
 	@echo "coverage: open $(COVERAGE)/report/coverage.html"
 
 # Vector files (default testdata/vectors/fp32.txt and sfu.txt) through rtl/sm1_fp_alu.v and rtl/sm1_sfu.v.

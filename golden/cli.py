@@ -180,13 +180,18 @@ def cmd_run(args: argparse.Namespace) -> int:
     profile = PROFILES[args.profile]
     trace = (lambda c: print(format_commit(c))) if args.trace else None
     try:
-        if args.cov:
-            from .coverage import Coverage
+        if args.cov or args.cov_cross:
+            from .coverage import Coverage, CrossCoverage
             from .coverage.golden_run import run_with_coverage
 
-            cov = Coverage(run=f"golden {profile.name} {Path(args.program).stem}")
-            result = run_with_coverage(spec, profile, cov, trace=trace)
-            cov.save(args.cov)
+            run = f"golden {profile.name} {Path(args.program).stem}"
+            cov = Coverage(run=run) if args.cov else None
+            cross = CrossCoverage(run=run) if args.cov_cross else None
+            result = run_with_coverage(spec, profile, cov, trace=trace, cross=cross)
+            if cov is not None:
+                cov.save(args.cov)
+            if cross is not None:
+                cross.save(args.cov_cross)
         else:
             result = run_program(spec, profile, trace=trace)
     except ModelError as e:
@@ -272,7 +277,8 @@ def cmd_coverage_runs(args: argparse.Namespace) -> int:
     def one(program: str) -> tuple[str, Path, int]:
         name = Path(program).stem
         log = out / f"{name}.log"
-        cmd = [sys.executable, "-m", "golden", "run", program, "--profile", args.profile, "--cov", str(out / f"{name}.json")]
+        cmd = [sys.executable, "-m", "golden", "run", program, "--profile", args.profile, "--cov", str(out / f"{name}.json"),
+               "--cov-cross", str(out / f"{name}.cross.json")]  # fmt: skip
         with log.open("w", encoding="utf-8") as f:
             code = subprocess.run(cmd, stdout=f, stderr=subprocess.STDOUT, check=False).returncode
         return program, log, code
@@ -300,13 +306,21 @@ def cmd_coverage_report(args: argparse.Namespace) -> int:
         print(f"coverage: error: no coverage files in {', '.join(args.files)}", file=sys.stderr)
         return 1
     try:
-        cov = write_reports(files, args.outdir)
+        cov = write_reports(files, args.outdir, args.code)
     except (OSError, ValueError) as e:
         print(f"coverage: error: {e}", file=sys.stderr)
         return 1
     o = cov.overall()
     print(f"coverage: {len(files)} files, {cov.samples} commits; {o.total} bins, {o.excluded} excluded, "
           f"{o.hit}/{o.reachable} reachable hit = {o.percent:.1f}%, {len(cov.holes())} holes")  # fmt: skip
+    cross = getattr(cov, "cross", None)
+    if cross is not None and cross.samples:
+        x = cross.overall()
+        print(f"coverage: crosses: {cross.samples} commits; {x.total} bins, {x.excluded} excluded, "
+              f"{x.hit}/{x.reachable} reachable hit = {x.percent:.1f}%, {len(cross.holes())} holes")  # fmt: skip
+        xbad = cross.excluded_hit()
+        if xbad:
+            print(f"coverage: WARNING: {len(xbad)} excluded cross bins were hit: {', '.join(b.key for b in xbad[:5])}", file=sys.stderr)
     bad = cov.excluded_hit()
     if bad:
         print(f"coverage: WARNING: {len(bad)} excluded bins were hit: {', '.join(b.key for b in bad[:5])}", file=sys.stderr)
@@ -351,6 +365,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--profile", choices=["g80", "flexgrip"], default="g80", help="semantics (default g80 silicon)")
     p.add_argument("--trace", action="store_true", help="print every commit record with its disassembly")
     p.add_argument("--cov", metavar="FILE", help="run one warp-instruction at a time and write functional coverage (JSON) to FILE")
+    p.add_argument("--cov-cross", metavar="FILE", help="the same for the cross model (operand values x modifiers, hazards, guard x flags, SIMT): JSON to FILE")
     p.set_defaults(func=cmd_run)
 
     p = sub.add_parser("check-vectors", help="run int/fp32/sfu reference vectors as real instructions")
@@ -378,6 +393,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("coverage-report", help="merge coverage files and write HTML, text and UCIS reports")
     p.add_argument("files", nargs="+", metavar="FILE.json|DIR", help="coverage files (golden run --cov, the testbench), or folders of them")
     p.add_argument("-o", "--outdir", default="build/coverage/report", help="report directory")
+    p.add_argument("--code", metavar="COVERAGE.DAT", help="Verilator code coverage of rtl/ (scripts/rtl_code_coverage.py) to add to the report")
     p.add_argument("--fail-under", type=float, default=None, metavar="PCT", help="exit 1 when overall coverage is below PCT")
     p.set_defaults(func=cmd_coverage_report)
 

@@ -1,6 +1,6 @@
-"""`make sim`: run programs/<TEST>.sass on a DUT in lock-step with the golden model.
+"""`make sim`: run programs/<TEST>.sass (or a program or kernel bundle by path) on a DUT in lock-step with the golden model.
 
-    python scripts/sim.py TEST [--dut rtl|flexgrip] [--sim icarus|verilator|...] [--num-sp 8|16|32] [--seed N]
+    python scripts/sim.py TEST|PATH.sass|BUNDLE.txt [--dut rtl|flexgrip] [--sim icarus|verilator|...] [--num-sp 8|16|32] [--seed N]
                                [--profile g80|flexgrip] [--waves | --no-waves] [--defines MUTANT_X,...]
 
 The simulator defaults to the DUT's first (rtl: icarus).
@@ -23,7 +23,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("test")
+    ap.add_argument("test", help="a name of programs/ or the path of a .sass program or FlexGripPlus kernel bundle (.txt)")
     ap.add_argument("--dut", default=DEFAULT, choices=sorted(ADAPTERS), help="the design under test (default %(default)s)")
     ap.add_argument("--sim", help="the simulator (default: the DUT's first)")
     ap.add_argument("--num-sp", type=int, default=8, choices=[8, 16, 32])

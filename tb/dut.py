@@ -31,7 +31,7 @@ from golden.commit import Commit
 
 if TYPE_CHECKING:
     from .config import LockstepConfig
-    from .mem_agent import Cycles, MemRequest
+    from .mem_agent import Cycles, MemRequest, TbMemory
 
 
 @dataclass
@@ -160,6 +160,15 @@ class DutBfm(ABC):
     def memory_requests(self) -> int:
         """Requests the DUT made at its memory interface (reported in result.json; 0 when unknown)."""
         return 0
+
+    @property
+    def tb_memory(self) -> TbMemory | None:
+        """The testbench's memory (tb/mem_agent.py) when it serves the DUT's global and local
+        memory, else None. The environment then clears the local memory of a warp slot's threads
+        when the warp finishes (every block starts with zeroed local memory, README "Model
+        decisions"), and reports name it as the source of a loaded value. A DUT that holds local
+        memory itself must zero it at each block start on its own."""
+        return None
 
     @property
     def observes_stores(self) -> bool:

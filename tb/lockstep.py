@@ -10,6 +10,7 @@ the cycle to look at. The report is also written as JSON (report.json) next to t
 from __future__ import annotations
 
 import json
+import shlex
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -65,9 +66,21 @@ class LockstepRun:
         """Build (or reuse) the simulator model of this run; a run builds it anyway, benchmarks do it first."""
         return adapter(self.dut).build(self.config(), waves)
 
+    @property
+    def make_test(self) -> str:
+        """`make sim`'s TEST for this program: the name of a program of programs/, else its path
+        (relative to the checkout when inside it: make runs there)."""
+        p = self.path
+        if p.suffix == ".sass" and p.parent == ROOT / "programs":
+            return p.stem
+        try:
+            return str(p.relative_to(ROOT))
+        except ValueError:
+            return str(p)
+
     def rerun_command(self, waves: bool = True) -> str:
         dut = "" if self.dut == DEFAULT else f" DUT={self.dut}"
-        cmd = f"make sim TEST={self.name}{dut} SIM={self.sim} NUM_SP={self.num_sp} SEED={self.seed}"
+        cmd = f"make sim TEST={shlex.quote(self.make_test)}{dut} SIM={self.sim} NUM_SP={self.num_sp} SEED={self.seed}"
         if self.profile != "g80":
             cmd += f" PROFILE={self.profile}"
         if self.defines:

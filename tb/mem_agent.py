@@ -26,7 +26,11 @@ from cocotb_bus.monitors import BusMonitor
 
 
 class MemoryFault(AssertionError):
-    """The DUT addressed memory the test did not give it."""
+    """The DUT addressed memory the test did not give it (`req`: the request, when known)."""
+
+    def __init__(self, message: str, req: MemRequest | None = None) -> None:
+        super().__init__(message)
+        self.req = req
 
 
 @dataclass(frozen=True)
@@ -55,13 +59,19 @@ class TbMemory:
 
     def __init__(self, image: np.ndarray, local_bytes: int, threads: int) -> None:
         self.glob = image.copy()
+        self.local_bytes = local_bytes
         self.local = np.zeros(max(local_bytes * threads, 4), np.uint8)
+
+    def clear_local(self, first_thread: int, count: int) -> None:
+        """Zero the local memory of thread slots first_thread..first_thread+count-1: the next block
+        placed there starts with zeroed local memory, as in the golden model (README, "Model decisions")."""
+        self.local[first_thread * self.local_bytes : (first_thread + count) * self.local_bytes] = 0
 
     def access(self, req: MemRequest) -> int:
         mem = self.local if req.local else self.glob
         addr = req.addr
         if addr + 4 > mem.size:
-            raise MemoryFault(f"cycle {req.cycle}: DUT accessed {'local' if req.local else 'global'} memory at {addr:#x}, beyond {mem.size:#x}")
+            raise MemoryFault(f"cycle {req.cycle}: DUT accessed {'local' if req.local else 'global'} memory at {addr:#x}, beyond {mem.size:#x}", req)
         if req.we:
             for k in range(4):
                 if req.be >> k & 1:

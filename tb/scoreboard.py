@@ -11,6 +11,13 @@ failure (or the max_mismatches-th mismatch, tb/config.py) ends the run through `
 What matters is checked by the model itself: stepping a warp the model still holds at a barrier
 raises, so a DUT that releases a barrier early is reported at that warp's next commit.
 
+Reports name the block index with its slot, mark in the warp's history where a new block began
+in that warp slot, and, for a DUT whose global/local memory the testbench serves (`tb_memory`),
+say that a load's value came from the testbench's memory through the DUT: the DUT only passed
+it on. `explain_error` gives a DUT error's report the instruction, the block and what the golden
+model does with the same instruction of the same warp (its fault with lane and address, or its
+record when it executes without one).
+
 Stores are also checked where they leave the SM, for a DUT whose adapter observes its memory
 interface (`check_stores`): the requests on `port_export` since the previous commit (one
 instruction executes at a time) must write exactly the global/local bytes the model's record
@@ -20,6 +27,8 @@ final memory image.
 
 from __future__ import annotations
 
+import copy
+import re
 from collections import Counter, deque
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -29,14 +38,16 @@ import numpy as np
 from pyuvm import uvm_analysis_port, uvm_subscriber
 
 from golden.commit import Commit, MemWrite, RegWrite
-from golden.errors import ModelError
+from golden.errors import MemoryFault, ModelError
 from golden.sm import SM
 
 from .dut import DutCommit
 from .mem_agent import MemRequest
-from .report import FailureReport, FieldDiff, LaneDiff
+from .report import BLOCK_MARK, FailureReport, FieldDiff, LaneDiff
 
 HISTORY = 8
+LOADS = {"gld": "global", "lld": "local"}  # families whose register value the memory supplies
+MEMORY_FAMILIES = {"global": {"gld", "gst"}, "local": {"lld", "lst"}}
 _BITS = np.arange(32, dtype=np.uint64)
 
 
@@ -86,11 +97,29 @@ def _hex(value: int, width: int = 32) -> str:
 
 
 class Scoreboard(uvm_subscriber):
-    def __init__(self, name: str, parent, model: SM, verdict: Verdict, max_mismatches: int = 1, check_stores: bool = True) -> None:
+    def __init__(self, name: str, parent, model: SM, verdict: Verdict, max_mismatches: int = 1, check_stores: bool = True,
+                 tb_memory: bool = False) -> None:  # fmt: skip
         super().__init__(name, parent)
         self.model, self.verdict, self.max_mismatches, self.check_stores = model, verdict, max_mismatches, check_stores
+        self.tb_memory = tb_memory  # the testbench's memory answers the DUT's global/local loads
         self.compared = 0
-        self.history: dict[int, deque[str]] = {}
+        self.history: dict[int, deque[tuple[int, int, str]]] = {}  # warp slot -> (block index, block slot, line)
+
+    def history_of(self, warp: int | None) -> list[str]:
+        """The warp slot's last instructions, oldest first, with a line where a new block began in the slot."""
+        if warp is None:
+            return []
+        out: list[str] = []
+        last = None
+        for block, slot, line in self.history.get(warp, []):
+            if last is not None and block != last:
+                out.append(f"{BLOCK_MARK} block {block} begins (slot {slot}, warp slot {warp}) {BLOCK_MARK}")
+            out.append(line)
+            last = block
+        return out
+
+    def block_of(self, warp: int) -> int | None:
+        return self.model.warps[warp].block.index if warp < len(self.model.warps) else None
 
     def build_phase(self) -> None:
         self.ap = uvm_analysis_port("ap", self)
@@ -114,8 +143,8 @@ class Scoreboard(uvm_subscriber):
     def _fail(self, kind: str, message: str, dut: DutCommit, text: str = "", diffs: list[FieldDiff] | None = None) -> None:
         self.verdict.mismatches += 1
         d = dut.commit
-        report = FailureReport(kind, message, cycle=dut.cycle, cta=d.cta, warp=d.warp, pc=d.pc, text=text, diffs=diffs or [],
-                               history=list(self.history.get(d.warp, [])), mismatches=self.verdict.mismatches)  # fmt: skip
+        report = FailureReport(kind, message, cycle=dut.cycle, cta=d.cta, block=self.block_of(d.warp), warp=d.warp, pc=d.pc, text=text,
+                               diffs=diffs or [], history=self.history_of(d.warp), mismatches=self.verdict.mismatches)  # fmt: skip
         if self.verdict.report is not None:
             self.verdict.report.mismatches = self.verdict.mismatches
             self.logger.error(report.to_text())
@@ -143,14 +172,103 @@ class Scoreboard(uvm_subscriber):
         c = model.step(warp)
         assert c is not None
         history = self.history.setdefault(d.warp, deque(maxlen=HISTORY))
-        history.append(f"{c.pc:04x}  {c.text}")
+        history.append((warp.block.index, warp.block.slot, f"{c.pc:04x}  {c.text}"))
         diffs = self._diffs(dut, c) + (self._port_diffs(c, warp.base) if self.check_stores else [])
         if diffs:
             fields = ", ".join(f.field for f in diffs)
-            self._fail("mismatch", f"{fields} differ{'s' if len(diffs) == 1 else ''}", dut, c.text, diffs)
+            message = f"{fields} differ{'s' if len(diffs) == 1 else ''}"
+            space = LOADS.get(plan.insn.form.family)
+            if space and self.tb_memory:
+                for f in diffs:
+                    if f.field == "gpr":
+                        f.source = f"testbench {space} memory"
+                message += (f" (a loaded value: the {self.verdict.context.get('dut', 'DUT')} passed on what the testbench's {space} memory returned "
+                            "for the addresses it requested)")
+            self._fail("mismatch", message, dut, c.text, diffs)
             return
         self.compared += 1
         self.ap.write(Compared(c, dut, depth))
+
+    # -- a DUT error ------------------------------------------------------------------------------
+
+    def explain_error(self, warp: int | None, pc: int | None) -> dict:
+        """What a DUT error's report needs (FailureReport fields text, cta, block, history,
+        model_says): the golden model executes the same instruction of the same warp, so that the
+        report says at once whether the program (the model faults as well, with lane and address)
+        or the DUT (the model executes it) is wrong."""
+        out: dict = {"text": "", "cta": None, "block": None, "history": self.history_of(warp), "model_says": ""}
+        if warp is None or pc is None:
+            return out
+        model = self.model
+        try:
+            out["text"] = model.plan(pc).text
+        except ModelError as exc:
+            out["model_says"] = f"no instruction at PC {pc:#06x}: {exc}"
+            return out
+        if model.round_done and not model.start_next_round():
+            out["model_says"] = "every block has finished in the model"
+            return out
+        if warp >= len(model.warps):
+            out["model_says"] = f"the model has no warp slot {warp} (it has {len(model.warps)})"
+            return out
+        w = model.warps[warp]
+        out["cta"], out["block"] = w.block.slot, w.block.index
+        if w.done:
+            out["model_says"] = f"warp {warp} has finished in the model (block {w.block.index})"
+            return out
+        if w.pc != pc:
+            out["model_says"] = f"the model's warp {warp} is at PC {w.pc:#06x} ({model.plan(w.pc).text}), not at {pc:#06x}"
+            return out
+        try:
+            c = model.step(w)
+        except ModelError as exc:
+            out["model_says"] = f"it stops too, so the program is at fault: {type(exc).__name__}: {exc}"
+        else:
+            assert c is not None
+            writes = [f"R{g.index}{g.half or ''}" for g in c.gpr] + [f"$c{x.index}" for x in c.cc] + [f"$a{x.index}" for x in c.addr]
+            writes += [f"{m.space} store of {m.size} bytes" for m in c.mem[:1]]
+            out["model_says"] = (f"it executes without an error, so the {self.verdict.context.get('dut', 'DUT')} is wrong: lanes "
+                                 f"{c.exec_mask:#010x} execute, writes {', '.join(writes) or 'nothing'}, next PC {c.next_pc:#06x}")  # fmt: skip
+        lines = out["history"]
+        seen = self.history.get(warp)
+        if seen and seen[-1][0] != w.block.index:
+            lines.append(f"{BLOCK_MARK} block {w.block.index} begins (slot {w.block.slot}, warp slot {warp}) {BLOCK_MARK}")
+        if not lines or not lines[-1].startswith(f"{pc:04x}"):
+            lines.append(f"{pc:04x}  {out['text']}   <- the {self.verdict.context.get('dut', 'DUT')} stopped here")
+        return out
+
+    def explain_memory_fault(self, local: bool, addr: int, lane: int | None) -> dict:
+        """A DUT request outside the testbench's memory: which warp made it and what the model says.
+        The faulting memory instruction has not committed, so it is the next instruction of its
+        warp in the model; each warp whose next instruction is a global/local access is stepped on
+        a copy of the model, and the one that faults in the same lane (and, for global memory, in
+        the same 32-bit word) is reported with the model's fault."""
+        out: dict = {"text": "", "cta": None, "block": None, "warp": None, "pc": None, "history": [], "model_says": ""}
+        space = "local" if local else "global"
+        trial = copy.deepcopy(self.model)
+        if trial.round_done and not trial.start_next_round():
+            out["model_says"] = "every block has finished in the model"
+            return out
+        found = []
+        for w in trial.warps:
+            if w.done or w.waiting or trial.plan(w.pc).insn.form.family not in MEMORY_FAMILIES[space]:
+                continue
+            pc, block, slot = w.pc, w.block.index, w.block.slot
+            try:
+                trial.step(w)
+            except MemoryFault as exc:
+                fault_lane = int(m.group(1)) if (m := re.search(r"lane (\d+)", str(exc))) else None
+                if (lane is None or fault_lane == lane) and (local or exc.addr & ~3 == addr):
+                    found.append((w.wid, pc, block, slot, f"it faults too, so the program is at fault: {exc}"))
+            except ModelError:
+                continue
+        if not found:
+            out["model_says"] = f"no warp's next {space} access faults in the model (lane {lane}), so the {self.verdict.context.get('dut', 'DUT')} is wrong"
+            return out
+        warp, pc, block, slot, says = found[0]
+        out.update(warp=warp, pc=pc, block=block, cta=slot, text=self.model.plan(pc).text, history=self.history_of(warp), model_says=says)
+        out["history"].append(f"{pc:04x}  {out['text']}   <- the request of this instruction")
+        return out
 
     # -- field by field --------------------------------------------------------------------------
 

@@ -26,6 +26,7 @@ from pyuvm import ConfigDB, uvm_analysis_port, uvm_component, uvm_env, uvm_seque
 from golden.errors import ModelError
 from golden.profile import PROFILES
 from golden.sm import SM
+from golden.state import WARP
 
 from .adapters import adapter
 from .config import CONFIG_KEY, LockstepConfig
@@ -42,9 +43,9 @@ PERIOD_NS = 10
 class DutMonitor(uvm_component):
     """Publishes what the DUT's BFM observes: commits on `commit_ap`, memory-interface stores on `store_ap`."""
 
-    def __init__(self, name: str, parent, on_error) -> None:
+    def __init__(self, name: str, parent, on_error, on_warp_done) -> None:
         super().__init__(name, parent)
-        self.on_error = on_error
+        self.on_error, self.on_warp_done = on_error, on_warp_done
 
     def build_phase(self) -> None:
         self.commit_ap = uvm_analysis_port("commit_ap", self)
@@ -56,6 +57,8 @@ class DutMonitor(uvm_component):
     def _commit(self, record: DutCommit) -> None:
         try:
             self.commit_ap.write(record)
+            if record.commit.done:
+                self.on_warp_done(record.commit.warp)
         except Exception as exc:  # reported through the test's verdict, not lost in a monitor's task
             self.on_error(exc)
 
@@ -78,7 +81,7 @@ class SmEnv(uvm_env):
         self.bfm: DutBfm = adapter(self.config.dut).bfm(self.dut, self.config, self.cycles)
         self.loader = uvm_sequencer("loader", self)
         self.driver = LoadDriver("driver", self, self.bfm)
-        self.monitor = DutMonitor("monitor", self, self.error)
+        self.monitor = DutMonitor("monitor", self, self.error, self.warp_done)
         self.scoreboard = Scoreboard("scoreboard", self, self.model, self.verdict, self.config.max_mismatches, check_stores=self.bfm.observes_stores)
 
     def connect_phase(self) -> None:
@@ -88,14 +91,27 @@ class SmEnv(uvm_env):
         for sub in self.subscribers:
             self.scoreboard.ap.connect(sub.analysis_export)
 
+    def warp_done(self, warp: int) -> None:
+        """The DUT committed a warp's last instruction. Where the testbench serves local memory it
+        zeroes that warp slot's threads, so that the block placed there next starts with zeroed
+        local memory like the model's (README, "Model decisions"); the RTL places a round's blocks
+        only when every warp of the previous round is done, so no request of the next block
+        precedes this commit."""
+        mem = self.bfm.tb_memory
+        if mem is not None:
+            mem.clear_local(warp * WARP, WARP)
+
     def error(self, exc: Exception) -> None:
         """A failure raised inside a monitor's task (they run outside the test's own code)."""
         if isinstance(exc, UnknownValue):
-            history = list(self.scoreboard.history.get(exc.warp, [])) if exc.warp is not None else []
-            self.verdict.fail(FailureReport("x_or_z", str(exc), cycle=exc.cycle, cta=exc.cta, warp=exc.warp, pc=exc.pc, text=self._text(exc.pc),
-                                            history=history))  # fmt: skip
+            block = self.scoreboard.block_of(exc.warp) if exc.warp is not None else None
+            self.verdict.fail(FailureReport("x_or_z", str(exc), cycle=exc.cycle, cta=exc.cta, block=block, warp=exc.warp, pc=exc.pc,
+                                            text=self._text(exc.pc), history=self.scoreboard.history_of(exc.warp)))  # fmt: skip
         elif isinstance(exc, MemoryFault):
-            self.verdict.fail(FailureReport("memory_fault", str(exc), cycle=self.cycles.now()))
+            req = exc.req
+            why = self.scoreboard.explain_memory_fault(req.local, req.addr, req.tag & 0x1F) if req is not None else {}
+            message = str(exc) + (f" (request tag {req.tag:#x}: lane {req.tag & 0x1F}, part {req.tag >> 5})" if req is not None else "")
+            self.verdict.fail(FailureReport("memory_fault", message, cycle=self.cycles.now(), **why))
         else:
             self.verdict.fail(FailureReport("testbench", f"{type(exc).__name__}: {exc}", cycle=self.cycles.now()))
 
@@ -121,7 +137,8 @@ class LockstepTest(uvm_test):
         self.kernel = load_kernel(self.program, self.profile)
         self.model, self.gmem = self.kernel.model, self.kernel.gmem
         self.ended = Event()
-        context = {"test": self.program.stem, "seed": cfg.seed, "simulator": cfg.sim, "num_sp": cfg.num_sp, "profile": self.profile.name, "rerun": cfg.rerun}
+        context = {"test": self.program.stem, "seed": cfg.seed, "simulator": cfg.sim, "num_sp": cfg.num_sp, "profile": self.profile.name, "rerun": cfg.rerun,
+                   "dut": "RTL" if cfg.dut == "rtl" else cfg.dut}  # fmt: skip
         self.verdict = Verdict(context, self.ended.set)
         self.env = SmEnv("env", self, self.dut, self.model, self.verdict)
         self.env.subscribers.extend(self.extra_subscribers())
@@ -139,6 +156,7 @@ class LockstepTest(uvm_test):
         bfm = env.bfm
         await bfm.reset()
         await LoadSequence("load", self.kernel).start(env.loader)
+        env.scoreboard.tb_memory = bfm.tb_memory is not None
         bfm.start_monitors(env.monitor.sink())
         await LaunchSequence("launch").start(env.loader)
         self.start_cycle = env.cycles.now()
@@ -160,7 +178,7 @@ class LockstepTest(uvm_test):
             end = bfm.end_state()
             if end is not None and not end.done:
                 self.verdict.fail(FailureReport("rtl_error", end.message, cycle=self.env.cycles.now(), warp=end.warp, pc=end.pc,
-                                                history=list(sb.history.get(end.warp, [])) if end.warp is not None else []))  # fmt: skip
+                                                **sb.explain_error(end.warp, end.pc)))  # fmt: skip
                 return
             if end is not None:
                 self.done_cycle = self.env.cycles.now()

@@ -170,3 +170,36 @@ def test_illegal_instruction_messages(words_: tuple[int, ...], addr: int | None,
     assert phrase in str(info.value)
     if addr is not None:
         assert f"0x{addr:04x}" in str(info.value)
+
+
+# --- the assembler's rules (README "Assembler rules"): each error names the rule, its field and source ---
+
+RULES = [
+    # (bad source, column, phrase naming the rule, good source, (word, low bit, width, value) of the field ISA.md 1.3 gives)
+    ("IADD.CARRY1 R1 (C2.EQ), R2, R3", 17, "guard register C2 must be the carry register C1: .CARRY1 reads the guard's register (one field, w1[13:12]",
+     "IADD.CARRY1 R1 (C1.EQ), R2, R3", (1, 12, 2, 1)),
+    ("C2R R0 (C1.EQ), C2", 17, "C2 must be the guard's register C1: this instruction reads the guard's flag register (one field, w1[13:12]",
+     "C2R R0 (C2.EQ), C2", (1, 12, 2, 2)),
+    ("IADD R0, g [A1+0x1], c [0x0] [A2+0x1]", 22, "only the first memory operand of an instruction can use an address register (an instruction has one $a field",
+     "IADD R0, g [A1+0x1], c [0x0] [0x1]", (0, 26, 2, 1)),
+    ("MOV R0, g [0x20]", 9, "shared offset 0x20 out of range 0x0..0x1f (units of 4 bytes; the offset field w0[13:9] has 5 bits (ISA.md 7.2): an encoding limit",
+     "MOV R0, g [0x1f]", (0, 9, 5, 0x1F)),
+    ("MOV32 R0, g [0x10]", 11, "shared offset 0x10 out of range 0x0..0xf (units of 4 bytes; the offset field w0[12:9] has 4 bits (ISA.md 7.2): an encoding limit",
+     "MOV32 R0, g [0xf]", (0, 9, 4, 0xF)),
+    ("IADD32 R64, R1, R2", 8, "register R64 out of range for this field (R0..R63: 32-bit forms have 6-bit register fields, an encoding limit (ISA.md 1.3)",
+     "IADD32 R63, R1, R2", (0, 2, 6, 63)),
+    ("IADD32.U16 R32L, R1L, R2L", 12, "register R32L out of range for this field (R0L..R31H: 32-bit forms have 6-bit register fields, an encoding limit",
+     "IADD32.U16 R31H, R1L, R2L", (0, 2, 6, 63)),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("bad", "col", "phrase", "good", "field"), RULES, ids=[r[0] for r in RULES])
+def test_rule_error_names_the_rule(bad: str, col: int, phrase: str, good: str, field: tuple[int, int, int, int]) -> None:
+    """The error names the rule, the field that has no room and the ISA.md section; the rule's
+    legal counterpart assembles with the field where ISA.md 1.3 / 7.2 put it."""
+    err = asm_error(bad)
+    assert (err.line, err.col) == (1, col), err.format()
+    assert phrase in err.message, err.format()
+    word, low, width, value = field
+    got = words(good)
+    assert (got[word] >> low) & ((1 << width) - 1) == value, [hex(w) for w in got]

@@ -48,6 +48,8 @@ class Coverage:
     the instruction issued, i.e. `len(warp.stack)` read just before `SM.step(warp)`.
     """
 
+    FORMAT = FORMAT  # subclasses with another model (cross.CrossCoverage) have their own
+
     def __init__(self, run: str | None = None) -> None:
         self.model = model()
         self.counts = [0] * len(self.model.bins)
@@ -85,7 +87,7 @@ class Coverage:
         self.flush()
         bins = self.model.bins
         return {
-            "format": FORMAT,
+            "format": self.FORMAT,
             "version": VERSION,
             "model": model_digest(self.model),
             "runs": self.runs,
@@ -100,7 +102,7 @@ class Coverage:
 
     @classmethod
     def from_json(cls, data: dict, where: str = "coverage data") -> Coverage:
-        if data.get("format") != FORMAT:
+        if data.get("format") != cls.FORMAT:
             raise ValueError(f"{where}: not a coverage file of this project (format {data.get('format')!r})")
         cov = cls()
         unknown = [k for k in data["counts"] if k not in cov.model.by_key]

@@ -5,9 +5,10 @@ from __future__ import annotations
 
 from html import escape
 
+from .code import CodeCoverage, code_section_html
 from .db import Coverage, Figures
 from .model import CATEGORIES, Group
-from .report_text import exclusions_by_reason, holes_by_point
+from .report_text import CLOSE, ROOT, exclusions_by_reason, holes_by_point, largest_holes
 
 CSS = """
 body { font-family: sans-serif; margin: 1.5em; color: #222; max-width: 1500px; }
@@ -91,7 +92,52 @@ def _group_section(cov: Coverage, g: Group) -> str:
             + "".join(rows) + "</table></details>")  # fmt: skip
 
 
-def render_html(cov: Coverage) -> str:
+def cross_section(cross: Coverage) -> list[str]:
+    """The architectural crosses (cross.py): figures per category, the largest holes with what would
+    close them, every group's points, the exclusions with their reasons."""
+    o = cross.overall()
+    holes = cross.holes()
+    parts = [
+        '<h2 id="crosses">Architectural crosses</h2>',
+        '<p class="small">A second model (golden/coverage/cross.py, counted apart from the bins above): each source operand\'s '
+        "value class alone and x the modifiers that matter, RAW/WAW distances and half-register aliasing, result class x flags, "
+        "guard condition x outcome, lanes x SIMT depth x top stack entry.</p>",
+        '<div class="cards">',
+        f'<div class="card"><b>{o.percent:.1f}%</b>crosses ({o.hit} / {o.reachable} reachable bins)</div>',
+        f'<div class="card"><b>{o.total}</b>cross bins</div>',
+        f'<div class="card"><b>{o.excluded}</b>excluded (with a reason)</div>',
+        f'<div class="card"><b>{len(holes)}</b>holes</div>',
+        f'<div class="card"><b>{cross.samples}</b>commits sampled</div>',
+        "</div>",
+    ]
+    bad = cross.excluded_hit()
+    if bad:
+        items = "".join(f"<li>{escape(b.key)}: {cross.counts[b.index]} hits; reason given: {escape(b.excluded or '')}</li>" for b in bad)
+        parts.append(f'<div class="warn"><b>{len(bad)} excluded cross bins were hit</b> (the exclusion is wrong):<ul>{items}</ul></div>')
+    parts.append("<table><tr><th>category</th><th>bins</th><th>excluded</th><th>hit / reachable</th><th>%</th><th></th></tr>")
+    cats: dict[str, list] = {}
+    for p in cross.model.points():
+        cats.setdefault(p.category, []).extend(p.bins)
+    for cat, bins in cats.items():
+        f = cross.figures(bins)
+        parts.append(f"<tr><td>{escape(cat)}</td><td class='num'>{f.total}</td><td class='num'>{f.excluded}</td>"
+                     f"<td class='num'>{f.hit} / {f.reachable}</td><td class='num'>{f.percent:.1f}</td><td>{_bar(f)}</td></tr>")  # fmt: skip
+    parts.append("</table>")
+    parts.append("<h3>Largest holes</h3><table><tr><th>group / point</th><th>holes</th><th>what would close them</th><th>bins never hit</th></tr>")
+    for group, point, cat, names in largest_holes(cross, 10):
+        chips = "".join(f'<span class="chip hole">{escape(n)}</span>' for n in names)
+        parts.append(f"<tr><td>{escape(group)} / {escape(point)}</td><td class='num'>{len(names)}</td><td>{escape(CLOSE.get(cat, ''))}</td><td>{chips}</td></tr>")
+    parts.append("</table><h3>Per group</h3>")
+    parts.extend(_group_section(cross, g) for g in cross.model.groups if g.points)
+    parts.append('<h3>Cross exclusions</h3><table><tr><th>reason</th><th>bins</th></tr>')
+    for reason, bins in exclusions_by_reason(cross).items():
+        listed = ", ".join(escape(b.key) for b in bins)
+        parts.append(f"<tr><td class='reason'>{escape(reason)}</td><td><details><summary>{len(bins)} bins</summary>{listed}</details></td></tr>")
+    parts.append("</table>")
+    return parts
+
+
+def render_html(cov: Coverage, cross: Coverage | None = None, code: CodeCoverage | None = None) -> str:
     m = cov.model
     o = cov.overall()
     holes = cov.holes()
@@ -138,6 +184,10 @@ def render_html(cov: Coverage) -> str:
         listed = ", ".join(escape(b.key) for b in bins)
         parts.append(f"<tr><td class='reason'>{escape(reason)}</td><td><details><summary>{len(bins)} bins</summary>{listed}</details></td></tr>")
     parts.append("</table>")
+    if cross is not None:
+        parts.extend(cross_section(cross))
+    if code is not None:
+        parts.extend(code_section_html(code, ROOT))
     if cov.runs:
         runs = "".join(f"<li>{escape(r)}</li>" for r in cov.runs)
         parts.append(f"<h2>Runs</h2><details><summary>{len(cov.runs)} runs</summary><ul>{runs}</ul></details>")

@@ -12,9 +12,10 @@ from pathlib import Path
 from .db import Coverage
 
 INSTANCE = "sm1_isa"
+CROSS_INSTANCE = "sm1_isa_cross"  # the cross model (cross.py): keys read back as "sm1_isa_cross:GROUP/POINT/BIN"
 
 
-def to_ucis(cov: Coverage, test_name: str = "regression"):  # -> ucis.UCIS
+def to_ucis(cov: Coverage, test_name: str = "regression", cross: Coverage | None = None):  # -> ucis.UCIS
     from ucis import (
         UCIS_DU_MODULE,
         UCIS_ENABLED_BRANCH,
@@ -42,24 +43,29 @@ def to_ucis(cov: Coverage, test_name: str = "regression"):  # -> ucis.UCIS
     node.setVendorTool("g80-sm1-coverage")
     node.setComment(f"{len(cov.runs)} runs merged, {cov.samples} commit records sampled")
     enabled = UCIS_ENABLED_STMT | UCIS_ENABLED_BRANCH | UCIS_ENABLED_COND | UCIS_ENABLED_EXPR | UCIS_ENABLED_FSM | UCIS_ENABLED_TOGGLE
-    du = db.createScope(INSTANCE, SourceInfo(fh, 1, 0), 1, UCIS_OTHER, UCIS_DU_MODULE, enabled | UCIS_INST_ONCE | UCIS_SCOPE_UNDER_DU)
-    inst = db.createInstance(INSTANCE, None, 1, UCIS_OTHER, UCIS_INSTANCE, du, UCIS_INST_ONCE)
-    counts = cov.counts
-    cov.flush()
-    for line, g in enumerate(cov.model.groups, start=1):
-        cg = inst.createCovergroup(g.name, SourceInfo(fh, line, 0), 1, UCIS_OTHER)
-        for p in g.points:
-            cp = cg.createCoverpoint(p.name, SourceInfo(fh, line, 0), 1, UCIS_VLOG)
-            for b in p.bins:
-                kind = CoverTypeT.IGNOREBIN if b.excluded else CoverTypeT.CVGBIN
-                cp.createBin(b.name, SourceInfo(fh, line, 0), 1, counts[b.index], b.name, kind)
+    for name, c in ((INSTANCE, cov), (CROSS_INSTANCE, cross)):
+        if c is None:
+            continue
+        du = db.createScope(name, SourceInfo(fh, 1, 0), 1, UCIS_OTHER, UCIS_DU_MODULE, enabled | UCIS_INST_ONCE | UCIS_SCOPE_UNDER_DU)
+        inst = db.createInstance(name, None, 1, UCIS_OTHER, UCIS_INSTANCE, du, UCIS_INST_ONCE)
+        c.flush()
+        counts = c.counts
+        for line, g in enumerate(c.model.groups, start=1):
+            if not g.points:  # the cross model has no points for forms that never commit; UCIS wants a coverpoint
+                continue
+            cg = inst.createCovergroup(g.name, SourceInfo(fh, line, 0), 1, UCIS_OTHER)
+            for p in g.points:
+                cp = cg.createCoverpoint(p.name, SourceInfo(fh, line, 0), 1, UCIS_VLOG)
+                for b in p.bins:
+                    kind = CoverTypeT.IGNOREBIN if b.excluded else CoverTypeT.CVGBIN
+                    cp.createBin(b.name, SourceInfo(fh, line, 0), 1, counts[b.index], b.name, kind)
     return db
 
 
-def write_ucis(cov: Coverage, path: str | Path) -> None:
+def write_ucis(cov: Coverage, path: str | Path, cross: Coverage | None = None) -> None:
     from ucis.xml.xml_factory import XmlFactory
 
-    XmlFactory.write(to_ucis(cov), str(path))
+    XmlFactory.write(to_ucis(cov, cross=cross), str(path))
 
 
 def read_ucis(path: str | Path) -> dict[str, tuple[int, bool]]:
@@ -71,10 +77,11 @@ def read_ucis(path: str | Path) -> dict[str, tuple[int, bool]]:
     db = XmlFactory.read(str(path))
     out: dict[str, tuple[int, bool]] = {}
     for inst in db.scopes(ScopeTypeT.INSTANCE):
+        prefix = "" if inst.getScopeName() == INSTANCE else f"{inst.getScopeName()}:"
         for cg in inst.scopes(ScopeTypeT.COVERGROUP):
             for cp in cg.scopes(ScopeTypeT.COVERPOINT):
                 for item in cp.coverItems(CoverTypeT.CVGBIN | CoverTypeT.IGNOREBIN | CoverTypeT.ILLEGALBIN):
                     data = item.getCoverData()
-                    key = f"{cg.getScopeName()}/{cp.getScopeName()}/{item.getName()}"
+                    key = f"{prefix}{cg.getScopeName()}/{cp.getScopeName()}/{item.getName()}"
                     out[key] = (int(data.data), data.type == CoverTypeT.IGNOREBIN)
     return out

@@ -161,7 +161,8 @@ class Form:
         if reg > 3:
             raise SyntaxProblem(col, f"flag register C{reg} does not exist (C0..C3)")
         if "preg" in f and f["preg"] != reg:
-            raise SyntaxProblem(col, f"guard register C{reg} must be the carry register C{f['preg']} (same bits)")
+            raise SyntaxProblem(col, f"guard register C{reg} must be the carry register C{f['preg']}: .CARRY{f['preg']} reads the guard's "
+                                     "register (one field, w1[13:12], names both; an encoding limit, ISA.md 1.3 and 2.2)")
         f["pcond"], f["preg"] = code, reg
 
     def _parse_operands(self, texts: list[tuple[str, int]], f: Fields, ctx: ParseContext) -> None:

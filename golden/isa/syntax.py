@@ -219,7 +219,8 @@ def parse_reg(text: str, col: int, half: bool, limit: int) -> int:
     value = (n << 1 | (suffix == "H")) if half else n
     if value > limit:
         span = f"R0L..R{limit >> 1}H" if half else f"R0..R{limit}"
-        raise SyntaxProblem(col, f"register {text.strip()} out of range for this field ({span})")
+        why = ": 32-bit forms have 6-bit register fields, an encoding limit (ISA.md 1.3); the 64-bit form takes more" if limit == 63 else ""
+        raise SyntaxProblem(col, f"register {text.strip()} out of range for this field ({span}{why})")
     return value
 
 
@@ -368,11 +369,12 @@ def parse_addr(text: str, col: int, max_areg: int) -> tuple[int, int, int]:
     return areg, postinc, offset
 
 
-def check_offset(offset: int, bits: int, signed: bool, col: int, unit: int, what: str) -> int:
+def check_offset(offset: int, bits: int, signed: bool, col: int, unit: int, what: str, field: str = "") -> int:
     lo, hi = (-(1 << (bits - 1)), (1 << (bits - 1)) - 1) if signed else (0, (1 << bits) - 1)
     if not lo <= offset <= hi:
+        why = f"; the offset field {field} has {bits} bits (ISA.md 7.2): an encoding limit, an address register reaches further" if field else ""
         raise SyntaxProblem(
-            col, f"{what} offset {hexs(offset)} out of range {hexs(lo)}..{hexs(hi)} (units of {unit} bytes)"
+            col, f"{what} offset {hexs(offset)} out of range {hexs(lo)}..{hexs(hi)} (units of {unit} bytes{why})"
         )
     return offset & ((1 << bits) - 1)
 
@@ -523,7 +525,7 @@ class Src(Operand):
             areg, postinc, offset = parse_addr(m.group(2), col, self.fmt.max_areg)
             shift = self.fmt.shared_mode_shift
             unit = SHARED_MODES[mode][0]
-            raw = check_offset(offset, shift, bool(postinc), col, unit, "shared")
+            raw = check_offset(offset, shift, bool(postinc), col, unit, "shared", f"w0[{8 + shift}:9]")
             f["src1_s"] = 1
             f[self.reg_field] = mode << shift | raw
         else:
@@ -557,7 +559,8 @@ class Src(Operand):
         if first_memory_slot(f) != self.slot:
             if areg or postinc:
                 raise SyntaxProblem(
-                    col, "only the first memory operand of an instruction can use an address register"
+                    col, "only the first memory operand of an instruction can use an address register (an instruction has one $a "
+                         "field, w0[27:26] with w1[2] in 64-bit forms: an encoding limit, ISA.md 1.3)"
                 )
             return
         for name, value in (("areg", areg), ("postinc", postinc)):
@@ -745,6 +748,9 @@ class Named(Operand):
             raise SyntaxProblem(col, f"expected {self.prefix}0..{self.prefix}{self.limit}, got {text.strip()!r}")
         value = int(m.group(1))
         if self.name in f and f[self.name] != value:
+            if self.name == "preg":  # C2R's source: the guard's $c field
+                raise SyntaxProblem(col, f"{self.prefix}{value} must be the guard's register C{f[self.name]}: this instruction reads the "
+                                         "guard's flag register (one field, w1[13:12], names both; an encoding limit, ISA.md 1.3 and 2.2)")
             raise SyntaxProblem(col, f"{self.prefix}{value} conflicts with another operand sharing its bits")
         f[self.name] = value
 

@@ -184,6 +184,10 @@ class RtlBfm(DutBfm):
         return self.port.requests if self.port is not None else 0
 
     @property
+    def tb_memory(self) -> TbMemory | None:
+        return self.memory
+
+    @property
     def observes_stores(self) -> bool:
         return True
 
