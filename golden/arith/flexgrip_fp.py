@@ -156,12 +156,12 @@ def _s10(x: int) -> int:
     return x - 0x400 if x & 0x200 else x
 
 
-def fma_block(a: int, b: int, c: int, held_sum: int = 0) -> tuple[int, int, int]:
+def fma_block(a: int, b: int, c: int) -> tuple[int, int, int]:
     """fpu_fma: a*b + c with the full 48-bit product (one rounding, in fpu_round).
 
-    `held_sum` is what the VHDL's `sum_2` register holds when none of its assignments applies
-    (exact cancellation of a*b against c with exponent difference 0 or 1): the value it last took
-    while the pipeline filled, which the caller works out (see `fmad_bits`).
+    When none of the VHDL's assignments to its `sum_2` register applies (a*b cancels c exactly with
+    an exponent difference of 0 or 1), the register keeps the value it last took while the pipeline
+    filled (`_fma_fill_sum`).
     """
     sa, sb, sc = (a >> 31) & 1, (b >> 31) & 1, (c >> 31) & 1
     ea, eb, ec = (a >> 23) & 0xFF, (b >> 23) & 0xFF, (c >> 23) & 0xFF
@@ -195,7 +195,7 @@ def fma_block(a: int, b: int, c: int, held_sum: int = 0) -> tuple[int, int, int]
     elif cc < ab:
         sum_2 = diff & _mask(77)
     else:
-        sum_2 = held_sum
+        sum_2 = _fma_fill_sum(a, b, c)
     shift_2 = 0
     if ed <= 1:
         lz = clz(sum_2 & _mask(51), 51)
@@ -396,10 +396,7 @@ def _fma_fill_sum(a: int, b: int, c: int, cycles: int = 24) -> int:
 
 
 def fmad_bits(a: int, b: int, c: int, rmode: int = RMODE_RN) -> int:
-    held = 0
-    if (a ^ b ^ c) >> 31:  # an effective subtraction may cancel exactly: see _fma_fill_sum
-        held = _fma_fill_sum(a, b, c)
-    rounded, exp_final = round_block(*fma_block(a, b, c, held), rmode)
+    rounded, exp_final = round_block(*fma_block(a, b, c), rmode)
     return exceptions_block(FMAD, a, b, c, rounded, exp_final, rmode)
 
 
