@@ -110,6 +110,29 @@ def test_fadd_pipeline_transients(a: int, b: int, rmode: int, want: int) -> None
     assert ffp.fadd_bits(a, b, rmode) == want
 
 
+# The README's FlexGripPlus-bug examples, with the results FlexGripPlus's fpu_single gave for them
+# under GHDL (tb/flexgrip_units, one run of exactly these operands).
+BUG_EXAMPLES = [
+    ("fmul", (0x00400000, 0x3FFFFFFF, 0), 0x00000000),  # a denormal rounding up to 2^-126 gives 0
+    ("fmul", (0x7F800000, 0x40000000, 0), 0x7FC00000),  # inf * 2 is a NaN
+    ("fmul", (0x7F000000, 0x7F000000, 2), 0x00000000),  # overflow under a truncating mode gives +0
+    ("fmul", (0x7F000000, 0x7F000000, 1), 0x7F7FFFFF),  # rmode 01: the largest finite number
+    ("fmad", (0xE7CDFBAA, 0x1F800000, 0x47CDFBAA), 0xC8CC8116),  # exact cancellation: the fill's leftover
+    ("u2f", (0xFFFFFFFF,), 0x4F000000),  # the rounding carry is lost: 2^31
+    ("f2u", (0xBF400000,), 0xFFFFFFFF),  # -0.75 gives all ones
+    ("f2s", (0x4F000000,), 0x00000000),  # 2^31 gives 0
+    ("f2s", (0xCF000000,), 0x00000000),  # -2^31 gives 0
+    ("f2s", (0x4F800000,), 0x80000000),  # 2^32 gives 0x80000000
+]
+
+
+@pytest.mark.parametrize(("op", "args", "want"), BUG_EXAMPLES)
+def test_flexgrip_bug_examples(op: str, args: tuple[int, ...], want: int) -> None:
+    fn = {"fmul": lambda a, b, rm: ffp.fmul_bits(a, b, rm), "fmad": ffp.fmad_bits, "u2f": lambda x: ffp.i2f_bits(x, False),
+          "f2u": ffp.f2u_bits, "f2s": ffp.f2s_bits}[op]  # fmt: skip
+    assert fn(*args) == want
+
+
 def test_two_negative_operands_subtract_magnitudes() -> None:
     """fpu_single sends an FADD with any negative operand to fpu_sub, which takes |a| - |b| with the
     larger's sign: (-1) + (-2) gives -(2 - 1) = -1 (a FlexGripPlus bug, README)."""
