@@ -7,11 +7,14 @@ TESTDATA := testdata
 TEST ?= iadd
 DUT ?= rtl
 SIM ?=
+FLEXGRIP_DIR ?= ../shared/flexgripplus
+export FLEXGRIP_DIR
 NUM_SP ?= 8
 SEED ?= 1
-PROFILE ?= g80
+PROFILE ?= $(if $(filter flexgrip,$(DUT)),flexgrip,g80)
 WAVES ?= 0
 DEFINES ?=
+WAIVE ?=
 REGRESS = $(BUILD)/regress
 COVERAGE = $(BUILD)/coverage
 COVERAGE_RTL ?= 1
@@ -22,20 +25,25 @@ BUILD := build
 LISTINGS ?= $(wildcard $(TESTDATA)/vectors/listings/*.txt)
 PYTEST_ARGS ?=
 
-.PHONY: setup sim regress coverage rtl-vectors test lint check-listing bench clean help
+.PHONY: setup sim regress coverage rtl-vectors test lint check-listing bench faults faults-rerun clean help
 
 help:
 	@echo "make setup              install simulators and the Python environment (.venv)"
 	@echo "make sim TEST=iadd      programs/\$$(TEST).sass (or TEST=path/to/x.sass): round trip, golden model, then the DUT (default the RTL) in lock-step"
 	@echo "                        (DUT=rtl|flexgrip SIM=icarus|verilator NUM_SP=8|16|32 SEED=n WAVES=0|1 PROFILE=g80|flexgrip DEFINES=MUTANT_X)"
 	@echo "make regress            every program on both simulators at NUM_SP 8/16/32 (JUnit + one-page summary in $(REGRESS))"
+	@echo "                        DUT=flexgrip: every program and bundle on FlexGripPlus (GHDL), summary in $(REGRESS)_flexgrip"
 	@echo "make coverage           functional coverage of every program (golden model, and RTL lock-step unless COVERAGE_RTL=0; RTL code coverage with COVERAGE_CODE=1): HTML, text, UCIS in $(COVERAGE)/report"
 	@echo "make rtl-vectors        FP/SFU vector files through the RTL FP unit and SFU (VECTORS=\"a.txt b.txt\" SIM=icarus|verilator)"
 	@echo "make test               lint + the whole pytest suite (what .ci/run runs)"
 	@echo "make lint               ruff check, generated files against a regeneration"
 	@echo "make check-listing      check-listing over $(TESTDATA)/vectors/listings (LISTINGS=files)"
-	@echo "make bench              golden-model speed (thread-instructions per second), then the RTL issue rate and"
-	@echo "                        lock-step testbench speed (BENCH_RTL=0 skips; BENCH_RTL_ARGS=\"--sim icarus --num-sp 8\")"
+	@echo "make bench              golden-model speed (thread-instructions per second), then the RTL issue rate, the issue and"
+	@echo "                        memory bounds of the kernels and the lock-step testbench speed (BENCH_RTL=0 skips;"
+	@echo "                        BENCH_RTL_ARGS=\"--sim icarus --num-sp 8 --suite bench\")"
+	@echo "make faults TEST=vecadd N=200  fault-injection campaign on the RTL (SIM=verilator|icarus MODEL=seu|stuck0|stuck1 TARGET=pattern SEED=n JOBS=1):"
+	@echo "                        SQLite database and HTML report in build/faults/<campaign>/ (DB=path to choose); resumes an interrupted one"
+	@echo "make faults-rerun DB=... ID=n   one fault of a campaign again, alone, with waveforms"
 	@echo "make clean              remove build outputs"
 
 $(SETUP): scripts/setup.sh requirements.txt pyproject.toml
@@ -57,14 +65,19 @@ sim: $(SETUP)
 	$(PY) -m golden run $(PROGRAM) --profile $(PROFILE) || { status=1; echo "make sim: the golden model alone failed (above); the lock-step run goes on"; };) \
 	echo "$(PY) scripts/sim.py $(PROGRAM) ..."; \
 	$(PY) scripts/sim.py $(PROGRAM) --dut $(DUT) $(if $(SIM),--sim $(SIM)) --num-sp $(NUM_SP) --seed $(SEED) --profile $(PROFILE) \
-		$(if $(filter 1,$(WAVES)),--waves) $(if $(DEFINES),--defines $(DEFINES)) || status=1; \
+		$(if $(filter 1,$(WAVES)),--waves) $(if $(DEFINES),--defines $(DEFINES)) $(if $(WAIVE),--waive $(WAIVE)) || status=1; \
 	exit $$status
 
 # Every program on both simulators at NUM_SP 8, 16 and 32, spread over the cores by pytest-xdist.
 regress: $(SETUP)
+ifeq ($(DUT),flexgrip)
+	mkdir -p $(REGRESS)_flexgrip
+	$(PY) scripts/flexgrip_regress.py -o $(REGRESS)_flexgrip/summary.md
+else
 	rm -rf $(REGRESS) && mkdir -p $(REGRESS)
 	REGRESS_DIR=$(REGRESS)/runs $(PY) -m pytest -n auto -q tests/test_rtl_lockstep.py --regress --junitxml=$(REGRESS)/junit.xml $(PYTEST_ARGS) || true
 	$(PY) -m golden regress-summary $(REGRESS)/runs --junit $(REGRESS)/junit.xml -o $(REGRESS)/summary.md
+endif
 
 # Functional coverage (golden/coverage): every program on the golden model with commit sampling,
 # then (COVERAGE_RTL=1) the lock-step regression sampling the commits the scoreboard compared;
@@ -72,7 +85,7 @@ regress: $(SETUP)
 # --coverage model (scripts/rtl_code_coverage.py); all merged into one HTML page, a text summary and a UCIS database.
 coverage: $(SETUP)
 	rm -rf $(COVERAGE) && mkdir -p $(COVERAGE)/golden $(COVERAGE)/rtl
-	$(PY) -m golden coverage-runs programs/*.sass -o $(COVERAGE)/golden --jobs 2
+	$(PY) -m golden coverage-runs programs/*.sass programs/kernels/*.sass -o $(COVERAGE)/golden --jobs 2
 	$(if $(filter 1,$(COVERAGE_RTL)),COVERAGE_DIR=$(COVERAGE)/rtl $(PY) -m pytest -n auto -q tests/test_rtl_lockstep.py -k "sp8" $(PYTEST_ARGS))
 	$(if $(filter 1,$(COVERAGE_CODE)),$(PY) scripts/rtl_code_coverage.py -o $(COVERAGE)/code $(COVERAGE_CODE_PROGRAMS))
 	$(PY) -m golden coverage-report -o $(COVERAGE)/report $(COVERAGE)/golden $(COVERAGE)/rtl $(if $(filter 1,$(COVERAGE_CODE)),--code $(COVERAGE)/code/coverage.dat)
@@ -99,6 +112,21 @@ check-listing: $(SETUP)
 bench: $(SETUP)
 	$(PY) scripts/bench.py
 	$(if $(filter 0,$(BENCH_RTL)),,$(PY) scripts/bench_rtl.py $(BENCH_RTL_ARGS))
+	$(if $(filter 0,$(BENCH_FLEXGRIP)),,$(PY) scripts/flexgrip_regress.py --bench)
+
+# Fault-injection campaigns (tb/faults): a reference run, sites from the design, N faults in one
+# simulator process per job, classified at the first divergence; database and report per campaign.
+N ?= 100
+MODEL ?= seu
+TARGET ?= *
+JOBS ?= 1
+faults: $(SETUP)
+	$(PY) -m tb.faults run --test $(TEST) -n $(N) --sim $(or $(SIM),verilator) --model $(MODEL) --target '$(TARGET)' --seed $(SEED) \
+		--num-sp $(NUM_SP) --jobs $(JOBS) $(if $(DB),--db $(DB))
+
+faults-rerun: $(SETUP)
+	@test -n "$(DB)" -a -n "$(ID)" || { echo "make faults-rerun DB=path/campaign.sqlite ID=n"; exit 2; }
+	$(PY) -m tb.faults rerun $(DB) $(ID)
 
 clean:
 	rm -rf $(BUILD) .pytest_cache .hypothesis

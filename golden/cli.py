@@ -260,6 +260,20 @@ def cmd_run_flexgrip(args: argparse.Namespace) -> int:
     return 0 if total_fail == 0 and total_pass > 0 else 1
 
 
+def cmd_flexgrip_export(args: argparse.Namespace) -> int:
+    from .flexgrip_export import NotRunnable, export
+    from .isa.assembler import AsmError
+
+    try:
+        files = export(args.program, args.output, args.cores)
+    except (AsmError, NotRunnable, OSError, ValueError) as e:
+        print(f"{args.program}: error: {e}", file=sys.stderr)
+        return 1
+    for f in files:
+        print(f)
+    return 0
+
+
 def cmd_coverage_runs(args: argparse.Namespace) -> int:
     """`make coverage`, first step: every program on the golden model with commit sampling, `--jobs`
     at a time, each in its own process: OUT/NAME.json (coverage) and OUT/NAME.log (its output)."""
@@ -377,6 +391,12 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("run-flexgrip", help="run FlexGripPlus kernel bundles under the flexgrip profile")
     p.add_argument("bundles", nargs="+", metavar="BUNDLE.txt")
     p.set_defaults(func=cmd_run_flexgrip)
+
+    p = sub.add_parser("flexgrip-export", help="write FlexGripPlus testbench files (TP_instructions.vhd, pick_bench.vhd, .mif) for a program")
+    p.add_argument("program", help="a program (.sass with directives) or a FlexGripPlus kernel bundle (.txt)")
+    p.add_argument("-o", "--output", required=True, help="output directory")
+    p.add_argument("--cores", type=int, choices=[8, 16, 32], help="SPs per SM (default: 8, or the bundle's)")
+    p.set_defaults(func=cmd_flexgrip_export)
 
     p = sub.add_parser("roundtrip", help="assemble, disassemble, assemble again and compare the words (make sim)")
     p.add_argument("program", help="SASS program")

@@ -417,10 +417,18 @@ def _fg_sources(sm: SM, b: Batch, insn: Instruction, ops: dict, fam: str) -> lis
             for op, n in zip(srcs, negs, strict=True) if op is not None]  # fmt: skip
 
 
-def _fg_fp_flags(res: np.ndarray) -> np.ndarray:
-    """FlexGripPlus's flags for FP arithmetic (FLEXGRIPPLUS.md 4): Z and S come from its scalar
-    processor, whose result for an FP opcode is 0, so Z = 1 and S = C = O = 0 whatever the result."""
-    return np.ones(np.shape(res), np.uint8)
+def _fg_flags(sm: SM, res: np.ndarray, fset: bool = False) -> np.ndarray:
+    """$c of an FP instruction under the flexgrip profile. With fp_flags_from_sp, as FlexGripPlus's
+    pipeline_execute.vhd forms them: for FSET S is the comparison and Z its negation; for the other FP
+    instructions Z and S come from the scalar processor, which computed nothing (Z = 1, S = 0); C and O
+    are 0. Otherwise the G80 float flags of the result."""
+    from .arith.fp import fp_flags
+
+    if not sm.profile.fp_flags_from_sp:
+        return fp_flags(res)
+    if fset:
+        return np.where(res != 0, 2, 1).astype(np.uint8)
+    return np.ones(res.shape, np.uint8)
 
 
 def _fg_arith(sm: SM, b: Batch, insn: Instruction, ops: dict, fam: str) -> None:
@@ -429,7 +437,7 @@ def _fg_arith(sm: SM, b: Batch, insn: Instruction, ops: dict, fam: str) -> None:
     fn = {"fadd": ffp.fadd, "fmul": ffp.fmul, "fmad": ffp.fmad}[fam]
     res = fn(*_fg_sources(sm, b, insn, ops, fam), rmode=_fg_rmode(insn, fam))
     write(sm, b, ops["dst"], res)
-    flags_out(sm, b, insn, _fg_fp_flags(res))
+    flags_out(sm, b, insn, _fg_flags(sm, res))
 
 
 @family("fadd")
@@ -504,8 +512,7 @@ def exe_fset(sm: SM, b: Batch, insn: Instruction, ops: dict) -> None:
 
         res = ffp.fset(_fg_bit(insn, 46, 3), read(sm, b, ops["src1"]), read(sm, b, ops["src2"]), bool(_fg_bit(insn, 52)))
         write(sm, b, ops["dst"], res)
-        true = (res != 0).astype(np.uint8)  # FLEXGRIPPLUS.md 4: S = the comparison, Z = its negation
-        flags_out(sm, b, insn, (true << np.uint8(1)) | (true ^ np.uint8(1)))
+        flags_out(sm, b, insn, _fg_flags(sm, res, fset=True))
         return
     res, flags = fp.fset(insn.fields["fcond"], fsrc(sm, b, ops["src1"]), fsrc(sm, b, ops["src2"]))
     write(sm, b, ops["dst"], res)
@@ -532,7 +539,7 @@ def exe_i2f(sm: SM, b: Batch, insn: Instruction, ops: dict) -> None:
         signed = _SRC_TYPES[f["srct"]][0]
         res = ffp.conv(ffp.S2F if signed else ffp.U2F, read(sm, b, ops["src1"]))
         write(sm, b, ops["dst"], res)
-        flags_out(sm, b, insn, fp.fp_flags(res))  # not modelled: FlexGripPlus's CVT flags come from its integer converter
+        flags_out(sm, b, insn, fp.fp_flags(res))  # FlexGripPlus: from its scalar processor's CVT (finding cvt_flags, waived)
         return
     signed, bits = _SRC_TYPES[f["srct"]]
     res, flags = fp.i2f(read(sm, b, ops["src1"]), signed, bits, f["rnd"], dst_f16=not f["width"], sat=bool(f["m19"]),
@@ -571,7 +578,7 @@ def exe_f2f(sm: SM, b: Batch, insn: Instruction, ops: dict) -> None:
         mode = ffp.NEG if _fg_bit(insn, 61) else (ffp.ABSO if _fg_bit(insn, 52) else ffp.TRSFR)
         res = ffp.conv(mode, _fg_neg(read(sm, b, ops["src1"]), _fg_bit(insn, 48)))
         write(sm, b, ops["dst"], res)
-        flags_out(sm, b, insn, fp.fp_flags(res))  # not modelled: FlexGripPlus's CVT flags come from its integer converter
+        flags_out(sm, b, insn, fp.fp_flags(res))  # FlexGripPlus: from its scalar processor's CVT (finding cvt_flags, waived)
         return
     f16 = not f["m14"]
     res, flags = fp.f2f(fsrc(sm, b, ops["src1"], f16), f["rnd"], bool(f["m27"]), bool(f["m19"]), src_f16=f16, dst_f16=not f["width"])

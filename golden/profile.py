@@ -18,6 +18,7 @@ class Profile:
     partial_warps_full: bool = False  # every warp starts with all 32 lanes active
     param_slot_bytes_pointer: int = 8  # bytes a pointer parameter takes (g80: 64-bit host ABI)
     only_r124_zero: bool = False  # registers past the allocation are ordinary; only R124 reads 0
+    areg_32bit: bool = False  # address registers hold 32 bits (G80: 16)
     const_bank_ignored: bool = False  # constant memory is one flat space: the bank of c[bank][off] is ignored
     # integer arithmetic
     sub_negates_arith: bool = False  # sub/subr: C and O from a + (-b) (two's complement), not a + ~b + 1
@@ -31,6 +32,7 @@ class Profile:
     # floating point: whose FPU the FP instructions run on (golden.arith.fp or .flexgrip_fp)
     flexgrip_fpu: bool = False  # FADD/FMUL/FMAD/FSET and conversions as FlexGripPlus's fpu_single computes them
     flexgrip_sfu: bool = False  # RCP/RSQ/LG2/EX2/SIN/COS (and RRO) as FlexGripPlus's sfu (and rro) compute them
+    fp_flags_from_sp: bool = False  # FSET/FADD/FMUL/FMAD $c as FlexGripPlus's execute stage makes them: FSET S = true, Z = not true; the others Z = 1, S = 0; C = O = 0
 
     def describe(self) -> list[str]:
         """The switches that differ from g80, for reports."""
@@ -45,8 +47,12 @@ FLEXGRIP = replace(
     exit_marker_ignored=True,
     ret_pops_any=True,
     partial_warps_full=True,
-    param_slot_bytes_pointer=4,
+    # programs/ are written for the 64-bit host ABI (g [0x4], g [0x6], ... for pointers); FlexGripPlus copies
+    # parameter words without interpreting them, so a program's slots are its own, not the machine's
+    # (its shipped kernels, compiled for 4-byte pointers, come as bundles with explicit parameter words)
+    param_slot_bytes_pointer=8,
     only_r124_zero=True,
+    areg_32bit=True,
     const_bank_ignored=True,
     sub_negates_arith=True,
     carry16_from_sext=True,
@@ -58,5 +64,6 @@ FLEXGRIP = replace(
     pass_b_is_not1=True,
     flexgrip_fpu=True,
     flexgrip_sfu=True,
+    fp_flags_from_sp=True,
 )
 PROFILES = {p.name: p for p in (G80, FLEXGRIP)}

@@ -10,6 +10,7 @@ Directives (one a line; see README.md, "Program format"):
                                       evaluated with np, the buffers' initial contents, grid, block,
                                       nthreads and range/len/min/max/sum/abs/int/float/reduce
     .expect NAME TYPE v1 v2 ...       ... or these values (the first elements of the buffer)
+    .expect NAME ulp=N [atol=X] = EXPR  f32 buffers: each element within N ulp, or within X of the value
     .global_size BYTES   .max_steps N   .explicit_exit
 TYPE is u8 s8 u16 s16 u32 s32 f32. The expectations are computed independently of the model.
 """
@@ -50,6 +51,7 @@ class Expectation:
     expr: str | None = None
     values: np.ndarray | None = None
     ulp: int = 0  # float buffers: allowed distance in units in the last place
+    atol: float = 0.0  # float buffers: ... or allowed absolute difference (results near zero after cancellation)
 
 
 @dataclass
@@ -196,11 +198,15 @@ def _directive(spec: KernelSpec, name: str, args: str, line: Line) -> None:
     elif name == "expect":
         head, eq, expr = args.partition(" = ") if " = " in args else args.partition("=")
         parts = head.split()
-        ulp = 0
-        if len(parts) == 2 and parts[1].startswith("ulp="):
-            ulp = int(parts.pop()[4:], 0)
+        ulp, atol = 0, 0.0
+        while len(parts) >= 2 and parts[-1].startswith(("ulp=", "atol=")):
+            key, _, value = parts.pop().partition("=")
+            if key == "ulp":
+                ulp = int(value, 0)
+            else:
+                atol = float(value)
         if eq and len(parts) == 1:
-            spec.expects.append(Expectation(parts[0], line, expr=expr.strip(), ulp=ulp))
+            spec.expects.append(Expectation(parts[0], line, expr=expr.strip(), ulp=ulp, atol=atol))
         elif not eq and len(parts) >= 3 and parts[1] in DTYPES:
             bname, dtype = parts[0], parts[1]
             spec.expects.append(Expectation(bname, line, values=_values(" ".join(parts[2:]), dtype, None, line)))

@@ -237,7 +237,8 @@ class SM:
         return self.areg[reg, b.sel] if reg else np.zeros(b.n, U32)
 
     def write_areg(self, b: Batch, reg: int, value: np.ndarray) -> None:
-        value = np.asarray(value, U32) & U32(0xFFFF)  # G80 address registers are 16 bits (ISA.md 7.1)
+        # G80 address registers are 16 bits (ISA.md 7.1); FlexGripPlus's address_register_file holds 32
+        value = np.asarray(value, U32) & U32(0xFFFFFFFF if self.profile.areg_32bit else 0xFFFF)
         if b.records is not None:
             b.records[0].addr.append(RegWrite("addr", reg, np.where(b.exec, value, 0).astype(U32)))
         if reg:

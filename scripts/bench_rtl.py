@@ -1,13 +1,32 @@
-"""`make bench` (second part): the RTL's issue rate and the lock-step testbench's speed.
+"""`make bench` (second part): the RTL's issue rate, how close it gets to its bound, and the
+lock-step testbench's speed.
 
-    python scripts/bench_rtl.py [--sim verilator] [--sim icarus] [--num-sp 8 --num-sp 32] [--kernel bench/alu.sass]
+    python scripts/bench_rtl.py [--sim verilator] [--sim icarus] [--num-sp 8 --num-sp 32]
+                                [--kernel bench/alu.sass] [--suite ci|bench|none]
 
 Each kernel runs on the RTL in lock-step with the golden model (the same run as `make sim`, seed 1),
-so a fast but wrong RTL does not pass. Printed per run: kernel cycles (start pulse to done),
-warp-instructions committed, the issue rate (warp-instructions x 32/NUM_SP / cycles: 1.0 is one
-warp-instruction every 32/NUM_SP cycles, the aim of rtl/README.md) and the testbench's speed
-(wall time of the run including the simulator's start, not the build; simulated cycles and commits
-per second). The simulators' output goes to build/bench/<run>/sim.log.
+so a fast but wrong RTL does not pass. The default kernels are bench/alu.sass and cf_rounds, then
+the kernel suite of programs/kernels/ (`--suite ci`, the default; `--suite bench` runs the
+benchmark sizes of bench/kernels/, `--suite none` none). Printed per run:
+
+- cycles: kernel cycles (start pulse to done); warp-insns: warp-instructions committed;
+- issue rate: warp-instructions x 32/NUM_SP / cycles (1.0 is one warp-instruction every
+  32/NUM_SP cycles, the aim of rtl/README.md);
+- the two bounds, in cycles: `issue` = warp-instructions x 32/NUM_SP (one warp-instruction per
+  32/NUM_SP cycles), `memory` = the memory requests the program needs at one per cycle: one per
+  executing lane and 32-bit word of every GLD/GST/LLD/LST (a 64-bit access is two words, 128-bit
+  four), counted from the golden model's commit records, so independently of the RTL (inactive and
+  guarded-off lanes need nothing; accesses are not combined: with a coalescing memory port the
+  need is lower); `rtl req` is what the RTL did issue (today it walks all 32 lanes of a warp);
+  `g80 txn`: the transactions G80's coalescing rules would make of the global accesses (per
+  half-warp: lane k taking word k of an aligned 16-word segment of 4-, 8- or 16-byte words makes
+  one transaction, two for 16-byte words; otherwise one a lane), what a coalescing memory port
+  (issue 18 item 2) would need;
+- bound: the larger of the two and which one it is; `% bound` = bound / cycles;
+- the testbench's speed: wall time of the run including the simulator's start, not the build;
+  simulated cycles and commits per second.
+
+The simulators' output goes to build/bench/<run>/sim.log.
 """
 
 from __future__ import annotations
@@ -19,16 +38,69 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+import numpy as np
+
+from golden.commit import Commit
+from golden.profile import G80
+from golden.program import load_program
+from golden.run import build
 from tb.lockstep import LockstepRun, run_lockstep
 
 ROOT = Path(__file__).resolve().parents[1]
-
 
 KERNELS = [
     ("bench/alu.sass", "issue rate: 24 warps, a 9-instruction integer loop with one branch"),
     ("programs/cf_rounds.sass", "memory and launch: 40 blocks in 10 rounds, GLD/GST"),
 ]
+SUITES = {"ci": ROOT / "programs" / "kernels", "bench": ROOT / "bench" / "kernels"}
 OUT = ROOT / "build" / "bench"
+MEMORY_OPS = {"GLD", "GST", "LLD", "LST"}
+WORDS = {"S64": 2, "S128": 4}  # 32-bit words per lane; U8, S8, U16, S16, U32: one
+
+
+def memory_need(path: Path) -> tuple[int, int, int]:
+    """(warp-instructions, memory requests needed, G80 transactions) of a program, from the golden
+    model: one request per executing lane and 32-bit word of each global/local access; and the
+    transactions G80's coalescing (compute capability 1.0) would make of its global accesses: per
+    half-warp, lanes that access 4-, 8- or 16-byte words where lane k takes word k of a segment of
+    16 such words (aligned to its size) make one transaction (two for 16-byte words), otherwise
+    each accessing lane makes one."""
+    sm, gmem = build(load_program(path), G80)
+    parts: list[tuple[np.ndarray, np.ndarray, int]] = []  # (lanes, addresses, bytes) of each global access since the last commit
+
+    def spy(method):  # record the lanes and addresses of the global memory's loads and stores
+        def wrapped(addr, size, *args, **kw):  # load(addr, size, signed, where, lanes), store(addr, size, value, where, lanes)
+            lanes = kw.get("lanes", args[2] if len(args) > 2 else None)
+            if lanes is not None:
+                parts.append((np.asarray(lanes) % 32, np.asarray(addr, np.int64), size))
+            return method(addr, size, *args, **kw)
+        return wrapped
+
+    gmem.load, gmem.store = spy(gmem.load), spy(gmem.store)
+    need = txn = 0
+
+    def count(c: Commit) -> None:
+        nonlocal need, txn
+        op, *mods = c.text.split()[0].split(".")
+        if op in MEMORY_OPS:
+            need += bin(c.exec_mask).count("1") * max((WORDS.get(m, 1) for m in mods), default=1)
+        if parts:
+            lanes, addr = parts[0][0], parts[0][1]  # the first 32-bit part of each lane: its address
+            width = 4 * len(parts) if parts[0][2] == 4 else parts[0][2]
+            for half in (0, 1):
+                sel = lanes // 16 == half
+                if not sel.any():
+                    continue
+                k, a = lanes[sel] % 16, addr[sel]
+                base = a - k * width
+                if width in (4, 8, 16) and (base == base[0]).all() and base[0] % (16 * width) == 0:
+                    txn += 2 if width == 16 else 1
+                else:
+                    txn += int(sel.sum())
+            parts.clear()
+
+    steps = sm.run(batch=False, record=True, on_commit=count)
+    return steps, need, txn
 
 
 @contextmanager
@@ -55,15 +127,25 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--sim", action="append", choices=["icarus", "verilator"], help="default: verilator")
     ap.add_argument("--num-sp", action="append", type=int, choices=[8, 16, 32], help="default: 8, 16 and 32")
-    ap.add_argument("--kernel", action="append", help="a .sass file (default: " + ", ".join(k for k, _ in KERNELS) + ")")
+    ap.add_argument("--kernel", action="append", help="a .sass file (default: " + ", ".join(k for k, _ in KERNELS) + ", then the suite)")
+    ap.add_argument("--suite", choices=[*SUITES, "none"], default="ci", help="the kernel suite after the default kernels: "
+                    "ci (programs/kernels/, the default), bench (bench/kernels/) or none")  # fmt: skip
     args = ap.parse_args()
-    kernels = [(k, "") for k in args.kernel] if args.kernel else KERNELS
-    print(f"{'kernel':<16} {'sim':<9} {'SPs':>3} {'cycles':>8} {'warp-insns':>10} {'issue rate':>10} {'wall s':>7} {'cycles/s':>9} {'commits/s':>9}  lock-step")
+    if args.kernel:
+        kernels = [(k, "") for k in args.kernel]
+    else:
+        kernels = list(KERNELS)
+        if args.suite != "none":
+            kernels += [(str(p.relative_to(ROOT)), "") for p in sorted(SUITES[args.suite].glob("*.sass"))]
+    print(f"{'kernel':<16} {'sim':<9} {'SPs':>3} {'cycles':>8} {'warp-insns':>10} {'issue rate':>10} {'issue':>8} {'memory':>8} {'rtl req':>8} {'g80 txn':>8} "
+          f"{'bound':>15} {'% bound':>7} {'wall s':>7} {'cycles/s':>9} {'commits/s':>9}  lock-step")  # fmt: skip
     ok = True
     for path, what in kernels:
+        insns, need, txn = memory_need(ROOT / path)
         for sim in args.sim or ["verilator"]:
             for num_sp in args.num_sp or [8, 16, 32]:
-                out = OUT / f"{Path(path).stem}_{sim}_sp{num_sp}"
+                name = Path(path).stem
+                out = OUT / f"{'bench-' if path.startswith('bench/kernels') else ''}{name}_{sim}_sp{num_sp}"
                 out.mkdir(parents=True, exist_ok=True)
                 r = LockstepRun(str((ROOT / path).resolve()), sim, num_sp, out=out)
                 with quiet(out / "sim.log"):  # keep the table readable: the simulators' output goes to the run's log
@@ -71,10 +153,17 @@ def main() -> int:
                     res = run_lockstep(r, rerun_with_waves=False)
                 ok &= res.passed
                 rate = res.commits * (32 / num_sp) / res.cycles if res.cycles else 0.0
-                print(f"{Path(path).stem:<16} {sim:<9} {num_sp:>3} {res.cycles:>8} {res.commits:>10} {rate:>10.3f} {res.wall:>7.1f} "
-                      f"{res.cycles / res.wall:>9.0f} {res.commits / res.wall:>9.0f}  {'pass' if res.passed else 'FAIL'}", flush=True)  # fmt: skip
+                issue = insns * 32 // num_sp
+                bound, which = max((issue, "issue"), (need, "memory"))
+                pct = 100 * bound / res.cycles if res.cycles else 0.0
+                print(f"{name:<16} {sim:<9} {num_sp:>3} {res.cycles:>8} {res.commits:>10} {rate:>10.3f} {issue:>8} {need:>8} {res.mem_requests:>8} {txn:>8} "
+                      f"{f'{bound} {which}':>15} {pct:>6.1f}% {res.wall:>7.1f} {res.cycles / res.wall:>9.0f} {res.commits / res.wall:>9.0f}  "
+                      f"{'pass' if res.passed else 'FAIL'}", flush=True)  # fmt: skip
                 if not res.passed:
                     print(res.summary())
+                elif res.commits != insns:
+                    print(f"  ({name}: {res.commits} commits on the RTL, {insns} warp-instructions on the model)")
+                    ok = False
         if what:
             print(f"  ({what})")
     return 0 if ok else 1

@@ -15,8 +15,8 @@ command -v iverilog >/dev/null 2>&1 || need_apt+=(iverilog)
 command -v g++ >/dev/null 2>&1 || need_apt+=(g++)
 command -v make >/dev/null 2>&1 || need_apt+=(make)
 dpkg -s liblz4-dev >/dev/null 2>&1 || need_apt+=(liblz4-dev)  # FST waveforms from Verilator
-command -v ghdl >/dev/null 2>&1 || need_apt+=(ghdl)  # FlexGripPlus's VHDL (tb/flexgrip_units)
-command -v ghdl-llvm >/dev/null 2>&1 || need_apt+=(ghdl-llvm)  # its faster back end (the default stays mcode)
+command -v ghdl >/dev/null 2>&1 || need_apt+=(ghdl)  # FlexGripPlus: the DUT (tb/adapters/flexgrip.py) and its FPU (tb/flexgrip_units)
+command -v ghdl-llvm >/dev/null 2>&1 || need_apt+=(ghdl-llvm)  # the fastest GHDL back end for FlexGripPlus (README)
 "$PYTHON" -c 'import venv, ensurepip' >/dev/null 2>&1 || need_apt+=(python3-venv)
 if [ ${#need_apt[@]} -gt 0 ]; then
     echo "setup: installing ${need_apt[*]} with apt-get"

@@ -32,6 +32,7 @@ def main() -> int:
     ap.add_argument("--waves", action="store_true", help="record FST waveforms in the first run")
     ap.add_argument("--no-waves", action="store_true", help="do not rerun a failing test with waveforms")
     ap.add_argument("--defines", default="", help="comma-separated Verilog defines (e.g. a MUTANT_* variant)")
+    ap.add_argument("--waive", default="", choices=["", "none"], help="none: no waivers for the DUT's known behaviours (golden/flexgrip_findings.py)")
     args = ap.parse_args()
     try:
         dut = adapter(args.dut)
@@ -42,10 +43,21 @@ def main() -> int:
     if sim not in dut.simulators:
         print(f"DUT {args.dut} runs on {', '.join(dut.simulators)}, not {sim}", file=sys.stderr)
         return 2
-    r = LockstepRun(args.test, sim, args.num_sp, args.seed, args.profile, tuple(d for d in args.defines.split(",") if d), dut=args.dut)
+    if args.dut == "flexgrip" and args.profile != "flexgrip":
+        print("DUT flexgrip is checked against the flexgrip profile (--profile flexgrip; make sets it for DUT=flexgrip)", file=sys.stderr)
+        return 2
+    r = LockstepRun(args.test, sim, args.num_sp, args.seed, args.profile, tuple(d for d in args.defines.split(",") if d), dut=args.dut, waive=args.waive)
     if not r.path.exists():
         print(f"no program {r.path}", file=sys.stderr)
         return 2
+    if args.dut == "flexgrip":
+        from golden.flexgrip_export import NotRunnable, flexgrip_image
+
+        try:
+            flexgrip_image(r.path)
+        except NotRunnable as exc:
+            print(f"{r.name}: cannot run on FlexGripPlus: {exc}", file=sys.stderr)
+            return 2
     result = run_lockstep(r, waves=args.waves, rerun_with_waves=not args.no_waves)
     print(result.summary())
     if result.report is not None:

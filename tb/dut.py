@@ -156,6 +156,11 @@ class DutBfm(ABC):
     async def read_global(self) -> np.ndarray:
         """The final global memory (uint8, at least as long as the initial image) to compare with the model's."""
 
+    def stop(self) -> None:
+        """End every task the BFM started (monitors, memory port), so that the next test of the
+        same simulation (a fault campaign, tb/faults) starts from none. Default: nothing to end."""
+        return None  # not abstract: a BFM whose tasks end with the test needs nothing here
+
     @property
     def memory_requests(self) -> int:
         """Requests the DUT made at its memory interface (reported in result.json; 0 when unknown)."""
@@ -205,6 +210,11 @@ class DutAdapter(ABC):
     @abstractmethod
     def bfm(self, dut: object, config: LockstepConfig, cycles: Cycles) -> DutBfm:
         """The simulator-side BFM for `cocotb.top` (called inside the cocotb test)."""
+
+    def waivers(self, config: LockstepConfig) -> tuple:
+        """Known behaviours of this DUT whose mismatches are waived (tb/scoreboard.Waiver; the
+        FlexGripPlus findings of golden/flexgrip_findings.py). Default: none."""
+        return ()
 
     def rerun_options(self, config: LockstepConfig) -> list[str]:
         """Extra `make sim` variables that reproduce this run (the default DUT adds none)."""

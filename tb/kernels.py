@@ -5,7 +5,7 @@ counts with FlexGripPlus on its own kernels).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import numpy as np
@@ -16,7 +16,7 @@ from golden.profile import Profile
 from golden.program import load_program
 from golden.run import build
 from golden.sm import SM
-from golden.state import Launch, SMConfig
+from golden.state import FLEXGRIP_SM, Launch, SMConfig
 
 from .dut import LaunchConfig
 
@@ -37,7 +37,7 @@ def load_kernel(path: Path, profile: Profile) -> Kernel:
         model, gmem = build(spec, profile)
         params = spec.param_bytes(profile.param_slot_bytes_pointer)
         launch = LaunchConfig((spec.grid[0], spec.grid[1]), tuple(spec.block), spec.registers, spec.shared, len(params), model.config.local_bytes)
-        return Kernel(list(spec.program.words), list(spec.consts), launch, params, model, gmem)
+        return Kernel(list(model.code), list(spec.consts), launch, params, model, gmem)
     # a FlexGripPlus bundle: 4-byte parameter words, constant bank 0, the shipped global image
     b = load_bundle(path)
     gmem = Memory("global", GLOBAL_BYTES, read_mif(b.files()[0]))
@@ -45,6 +45,9 @@ def load_kernel(path: Path, profile: Profile) -> Kernel:
     params = np.array(b.params, np.uint32).tobytes()
     shared = max(0, b.shared - len(params))
     registers = max(1, min(b.registers, 128))
-    model = SM(b.code, Launch(b.grid, b.block, registers, shared, params), gmem, {0: Memory("constant", CONST_BYTES, const)}, profile, SMConfig())
+    config = SMConfig()
+    if profile.name == "flexgrip":  # FlexGripPlus's SM (golden/state.FLEXGRIP_SM) with the bundle's blocks per round
+        config = replace(FLEXGRIP_SM, max_blocks=max(1, b.blocks_per_core))
+    model = SM(b.code, Launch(b.grid, b.block, registers, shared, params), gmem, {0: Memory("constant", CONST_BYTES, const)}, profile, config)
     launch = LaunchConfig((b.grid[0], b.grid[1]), tuple(b.block), registers, shared, len(params), model.config.local_bytes)
     return Kernel(b.code, [(0, 0, const)] if const else [], launch, params, model, gmem)

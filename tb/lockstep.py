@@ -38,6 +38,7 @@ class LockstepRun:
     out: Path | None = None
     dut: str = DEFAULT  # the DUT adapter (tb/adapters): rtl | flexgrip
     max_mismatches: int = 1  # mismatches let through before the run ends
+    waive: str = ""  # "none": no waivers for the DUT's known behaviours (golden/flexgrip_findings.py)
 
     @property
     def path(self) -> Path:
@@ -60,7 +61,8 @@ class LockstepRun:
         """The configuration the test reads from ConfigDB (tb/config.py)."""
         return LockstepConfig(str(self.path), self.dut, self.sim, self.num_sp, self.seed, self.profile, tuple(self.defines), self.max_latency,
                               self.ready_p, self.max_mismatches, self.watchdog, str(result) if result else "", self.rerun_command(),
-                              str(Path(self.coverage).resolve()) if self.coverage is not None else "")  # fmt: skip
+                              str(Path(self.coverage).resolve()) if self.coverage is not None else "",
+                              {"waive": self.waive} if self.waive else {})  # fmt: skip
 
     def build(self, waves: bool = False) -> Path:
         """Build (or reuse) the simulator model of this run; a run builds it anyway, benchmarks do it first."""
@@ -103,9 +105,11 @@ class LockstepResult:
     def summary(self) -> str:
         r = self.run
         head = f"{r.name} on {r.sim} (NUM_SP={r.num_sp}, seed {r.seed}{', ' + ','.join(r.defines) if r.defines else ''})"
+        waived = self.extra.get("waived") or {}
+        note = f" (waived: {', '.join(f'{k} x{v}' for k, v in sorted(waived.items()))})" if waived else ""
         if self.passed:
-            return f"{head}: PASS, {self.commits} commits compared in lock-step, {self.cycles} cycles, {self.wall:.1f} s"
-        return f"{head}: FAIL\n{self.report.to_text() if self.report else 'no report'}"
+            return f"{head}: PASS, {self.commits} commits compared in lock-step{note}, {self.cycles} cycles, {self.wall:.1f} s"
+        return f"{head}: FAIL{note}\n{self.report.to_text() if self.report else 'no report'}"
 
 
 def _once(r: LockstepRun, out: Path, waves: bool) -> tuple[dict | None, float]:
@@ -136,7 +140,8 @@ def run_lockstep(r: LockstepRun, waves: bool = False, rerun_with_waves: bool = T
         report.write(out / "report.json")
         return LockstepResult(r, False, wall=wall, report=report)
     report = FailureReport.read_dict(data["report"]) if data["report"] else None
-    result = LockstepResult(r, data["status"] == "pass", data["commits"], data["cycles"], data["mem_requests"], data["thread_instructions"], wall, report)
+    result = LockstepResult(r, data["status"] == "pass", data["commits"], data["cycles"], data["mem_requests"], data["thread_instructions"], wall, report,
+                            {"waived": data.get("waived") or {}})  # fmt: skip
     if report is not None:
         dut = adapter(r.dut)
         if waves:

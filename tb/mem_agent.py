@@ -167,9 +167,15 @@ class MemoryPort:
 
         self.driver = MemResponseDriver(self.dut, self.dut.clk, self.cycles)
         self.backpressure = BackPressure(self.dut, self.dut.clk, self.rng, self.ready_p)
-        cocotb.start_soon(self.backpressure.run())
+        self.backpressure_task = cocotb.start_soon(self.backpressure.run())
         self.last_due = 0
         self.monitor = MemRequestMonitor(self.dut, self.dut.clk, self.cycles, self._serve)
+
+    def stop(self) -> None:
+        """End the port's tasks (a fault campaign runs many tests in one simulation, tb/faults)."""
+        self.monitor.kill()
+        self.driver.kill()
+        self.backpressure_task.cancel()
 
     def _serve(self, req: MemRequest) -> None:
         self.requests += 1

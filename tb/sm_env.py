@@ -78,11 +78,13 @@ class SmEnv(uvm_env):
     def build_phase(self) -> None:
         self.config: LockstepConfig = ConfigDB().get(self, "", CONFIG_KEY)
         self.cycles = Cycles(PERIOD_NS)
-        self.bfm: DutBfm = adapter(self.config.dut).bfm(self.dut, self.config, self.cycles)
+        dut_adapter = adapter(self.config.dut)
+        self.bfm: DutBfm = dut_adapter.bfm(self.dut, self.config, self.cycles)
         self.loader = uvm_sequencer("loader", self)
         self.driver = LoadDriver("driver", self, self.bfm)
         self.monitor = DutMonitor("monitor", self, self.error, self.warp_done)
-        self.scoreboard = Scoreboard("scoreboard", self, self.model, self.verdict, self.config.max_mismatches, check_stores=self.bfm.observes_stores)
+        self.scoreboard = Scoreboard("scoreboard", self, self.model, self.verdict, self.config.max_mismatches, check_stores=self.bfm.observes_stores,
+                                     waivers=dut_adapter.waivers(self.config))  # fmt: skip
 
     def connect_phase(self) -> None:
         self.driver.seq_item_port.connect(self.loader.seq_item_export)
@@ -212,7 +214,7 @@ class LockstepTest(uvm_test):
         # kernel cycles: from the start pulse to done (configuration loading excluded)
         cycles = self.done_cycle - self.start_cycle if self.done_cycle is not None else env.cycles.now() - self.start_cycle
         result = {"status": "fail" if self.verdict.report else "pass", "commits": sb.compared, "cycles": cycles,
-                  "mem_requests": env.bfm.memory_requests, "thread_instructions": int(model.thread_steps),
+                  "mem_requests": env.bfm.memory_requests, "thread_instructions": int(model.thread_steps), "waived": sb.waived,
                   "report": json.loads(self.verdict.report.to_json()) if self.verdict.report else None}  # fmt: skip
         if self.config.result:
             Path(self.config.result).write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")

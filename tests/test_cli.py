@@ -125,16 +125,17 @@ def test_roundtrip_names_a_bad_line(tmp_path: Path, capsys: pytest.CaptureFixtur
 
 
 def test_coverage_runs_and_report(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    """make coverage's fan-out: one JSON and one log per program; a program that fails on the model
+    """make coverage's fan-out: per program the ISA coverage JSON, the cross-coverage JSON and a log; a program that fails on the model
     (programs/bad/trap.sass executes TRAP) is named with its log, and the exit code is 1."""
     programs = [str(ROOT / "programs" / "vecadd.sass"), str(ROOT / "programs" / "iadd.sass")]
     out = tmp_path / "golden"
     assert main(["coverage-runs", *programs, "-o", str(out), "--jobs", "2"]) == 0
-    assert sorted(p.name for p in out.iterdir()) == ["iadd.json", "iadd.log", "vecadd.json", "vecadd.log"]
+    assert sorted(p.name for p in out.iterdir()) == ["iadd.cross.json", "iadd.json", "iadd.log", "vecadd.cross.json", "vecadd.json", "vecadd.log"]
     assert "passed, 0 failed" in (out / "vecadd.log").read_text()
     (tmp_path / "rtl").mkdir()  # make coverage with COVERAGE_RTL=0: an empty folder of testbench runs
     assert main(["coverage-report", "-o", str(tmp_path / "rep"), str(out), str(tmp_path / "rtl")]) == 0
-    assert "coverage: 2 files," in capsys.readouterr().out
+    report = capsys.readouterr().out
+    assert "coverage: 4 files," in report and "coverage: crosses:" in report
     trap = str(ROOT / "programs" / "bad" / "trap.sass")
     assert main(["coverage-runs", programs[0], trap, "-o", str(tmp_path / "g2")]) == 1
     err = capsys.readouterr().err

@@ -1,8 +1,10 @@
 """Programs on the RTL in lock-step with the golden model (tb/lockstep.py), on both simulators.
 
 The default (what `make test` and CI run): every program at NUM_SP = 8 and a smoke
-set at 16 and 32. With --regress (`make regress`): every program at 8, 16 and 32. Each run's
-outcome is also recorded as JSON in $REGRESS_DIR when that is set (`golden regress-summary`, golden/regress_summary.py).
+set at 16 and 32; the kernels of programs/kernels/ (CI size) on Verilator at NUM_SP 8. With
+--regress (`make regress`): every program and kernel at 8, 16 and 32 on both simulators, and the
+benchmark size of every kernel (bench/kernels/) on Verilator at 8, 16 and 32. Each run's outcome is
+also recorded as JSON in $REGRESS_DIR when that is set (`golden regress-summary`, golden/regress_summary.py).
 """
 
 from __future__ import annotations
@@ -19,27 +21,42 @@ from tb.runner import SIMULATORS
 
 PROGRAMS = sorted(p.stem for p in (ROOT / "programs").glob("*.sass"))
 SMOKE = ["vecadd", "cf_ifelse", "cf_barrier", "global"]
+# Kernels (programs/kernels/, README "Kernels"): the CI size by its name under programs/, the
+# benchmark size by its path.
+KERNELS = sorted(f"kernels/{p.stem}" for p in (ROOT / "programs" / "kernels").glob("*.sass"))
+BENCH_KERNELS = sorted(f"bench/kernels/{p.name}" for p in (ROOT / "bench" / "kernels").glob("*.sass"))
+
+
+def _tag(program: str) -> str:
+    """A run's name in file names, records and test ids: kernels/fft -> kernels-fft, bench/kernels/fft.sass -> bench-fft."""
+    if program.startswith("bench/"):
+        return "bench-" + Path(program).stem
+    return program.replace("/", "-")
 
 
 def run_program(sim: str, program: str, num_sp: int = 8, seed: int = 1) -> None:
     cov_dir = os.environ.get("COVERAGE_DIR")  # make coverage: sample the compared commits
-    r = LockstepRun(program, sim, num_sp, seed, coverage=Path(cov_dir) / f"{program}_{sim}_sp{num_sp}_s{seed}.json" if cov_dir else None)
+    tag = _tag(program)
+    path = str(ROOT / program) if program.endswith(".sass") else program
+    out = ROOT / "build" / "sim" / f"{tag}_{sim}_sp{num_sp}_s{seed}" if "/" in program else None  # a kernel's name repeats across sizes
+    r = LockstepRun(path, sim, num_sp, seed, coverage=Path(cov_dir) / f"{tag}_{sim}_sp{num_sp}_s{seed}.json" if cov_dir else None, out=out)
     result = run_lockstep(r, rerun_with_waves=os.environ.get("WAVES_ON_FAIL", "1") == "1")
     record_dir = os.environ.get("REGRESS_DIR")
     if record_dir:
-        record = {"program": program, "sim": sim, "num_sp": num_sp, "seed": seed, "passed": result.passed, "commits": result.commits,
+        record = {"program": tag, "sim": sim, "num_sp": num_sp, "seed": seed, "passed": result.passed, "commits": result.commits,
                   "cycles": result.cycles, "mem_requests": result.mem_requests, "thread_instructions": result.thread_instructions,
                   "wall": round(result.wall, 2), "rerun": r.rerun_command(), "kind": result.report.kind if result.report else None,
                   "message": result.report.message if result.report else None,
                   "wave_file": result.report.wave_file if result.report else None}  # fmt: skip
         Path(record_dir).mkdir(parents=True, exist_ok=True)
-        (Path(record_dir) / f"{program}_{sim}_sp{num_sp}_s{seed}.json").write_text(json.dumps(record) + "\n")
+        (Path(record_dir) / f"{tag}_{sim}_sp{num_sp}_s{seed}.json").write_text(json.dumps(record) + "\n")
     assert result.passed, result.summary()
     assert result.commits > 0
 
 
 def test_program_lists() -> None:
     assert len(PROGRAMS) >= 25 and set(SMOKE) <= set(PROGRAMS)
+    assert len(KERNELS) >= 14 and len(BENCH_KERNELS) == len(KERNELS)
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
@@ -48,7 +65,14 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     full = metafunc.config.getoption("--regress")
     cases = [(p, sim, 8) for p in PROGRAMS for sim in SIMULATORS]
     cases += [(p, sim, n) for n in (16, 32) for p in (PROGRAMS if full else SMOKE) for sim in SIMULATORS]
-    metafunc.parametrize(("program", "sim", "num_sp"), cases, ids=[f"{p}-{s}-sp{n}" for p, s, n in cases])
+    # kernels: seconds each on Verilator; Icarus and the other widths (and the benchmark sizes,
+    # minutes) only in the regression, to keep `make test` within a few minutes on two cores
+    if full:
+        cases += [(k, sim, n) for n in (8, 16, 32) for k in KERNELS for sim in SIMULATORS]
+        cases += [(k, "verilator", n) for n in (8, 16, 32) for k in BENCH_KERNELS]
+    else:
+        cases += [(k, "verilator", 8) for k in KERNELS]
+    metafunc.parametrize(("program", "sim", "num_sp"), cases, ids=[f"{_tag(p)}-{s}-sp{n}" for p, s, n in cases])
 
 
 def test_lockstep(program: str, sim: str, num_sp: int) -> None:

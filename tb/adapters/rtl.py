@@ -34,6 +34,7 @@ CFG_PARAMS = 16  # launch-register index of the first parameter word
 SPACES = ("shared", "global", "local")
 HALVES = (None, "L", "H", "?")
 TOPLEVEL = "sm_top"
+_CLOCKED: set[int] = set()  # top levels whose clock runs in this simulation
 
 # -- commit port -> Commit ----------------------------------------------------------------------------
 
@@ -113,7 +114,9 @@ class RtlBfm(DutBfm):
 
     async def reset(self) -> None:
         dut = self.dut
-        cocotb.start_soon(Clock(dut.clk, self.cycles.period_ns, unit="ns", impl="gpi").start())  # in C: Python is not woken per clock
+        if id(dut) not in _CLOCKED:  # once per simulation: a fault campaign resets and reruns in one process (tb/faults)
+            _CLOCKED.add(id(dut))
+            cocotb.start_soon(Clock(dut.clk, self.cycles.period_ns, unit="ns", impl="gpi").start())  # in C: Python is not woken per clock
         dut.rst_n.value = 0
         dut.cfg_we.value = 0
         dut.start.value = 0
@@ -178,6 +181,12 @@ class RtlBfm(DutBfm):
     async def read_global(self) -> np.ndarray:
         assert self.memory is not None
         return self.memory.glob
+
+    def stop(self) -> None:
+        if self.port is not None:
+            self.port.stop()
+        if getattr(self, "monitor", None) is not None:
+            self.monitor.kill()
 
     @property
     def memory_requests(self) -> int:

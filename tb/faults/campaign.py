@@ -1,0 +1,282 @@
+"""Fault-injection campaigns on the RTL (`make faults`, `python -m tb.faults`).
+
+    run      the fault-free reference run (cycles, commits; it checks the final memory against the
+             golden model), the fault sites of TARGET (tb/faults/sites.py, from the design), the
+             plan of N faults (seeded: site by its share of the state bits, then word, bit and
+             injection cycle uniform over the reference run), written to the campaign's database,
+             then the faults without an outcome, JOBS simulator processes at once (shards), and
+             the HTML report (tb/faults/report.py)
+    report   the HTML report of a database
+    rerun    one fault of a database again, alone, with waveforms (the command the report prints)
+    sites    state bits per unit (and the sites of TARGET)
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import random
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from ..adapters.rtl import TOPLEVEL, RtlAdapter
+from ..config import LockstepConfig
+from ..lockstep import LockstepRun
+from ..runner import ROOT, SM_FILE_LIST, failure_messages, read_file_list, run, wave_file
+from .db import CampaignDB, Fault
+from .sites import Site, enumerate_sites, select
+
+MODELS = ("seu", "stuck0", "stuck1")
+TEST_MODULE = "tb.faults.test_campaign"
+
+
+@dataclass(frozen=True)
+class Campaign:
+    test: str = "vecadd"
+    n: int = 100
+    sim: str = "verilator"
+    model: str = "seu"
+    target: str = "*"
+    seed: int = 1
+    num_sp: int = 8
+    jobs: int = 1
+    db: Path | None = None
+
+    @property
+    def lockstep(self) -> LockstepRun:
+        return LockstepRun(self.test, self.sim, self.num_sp, seed=self.seed)
+
+    @property
+    def folder(self) -> Path:
+        if self.db is not None:
+            return self.db.parent
+        target = "all" if self.target in ("", "*") else "".join(c if c.isalnum() or c in "._-" else "_" for c in self.target)
+        if len(target) > 32:  # a long pattern list: its start and a digest
+            target = f"{target[:24]}_{hashlib.sha1(self.target.encode()).hexdigest()[:7]}"
+        return ROOT / "build" / "faults" / f"{self.lockstep.name}_{self.sim}_sp{self.num_sp}_{self.model}_{target}_s{self.seed}"
+
+    @property
+    def db_path(self) -> Path:
+        return self.db if self.db is not None else self.folder / "campaign.sqlite"
+
+    def command(self) -> str:
+        target = f" TARGET='{self.target}'" if self.target not in ("", "*") else ""
+        return f"make faults TEST={self.lockstep.make_test} N={self.n} SIM={self.sim} MODEL={self.model}{target} SEED={self.seed}"
+
+
+def _config(c: Campaign, watchdog: int) -> LockstepConfig:
+    return replace(c.lockstep.config(), watchdog=watchdog)
+
+
+def _simulate(sim: str, config_path: Path, job: dict, test_dir: Path, waves: bool = False) -> Path:
+    """One simulator process running tb/faults/test_campaign.py on `job` (a JSON file beside it)."""
+    test_dir.mkdir(parents=True, exist_ok=True)
+    job_path = test_dir / "job.json"
+    job_path.write_text(json.dumps({**job, "config": str(config_path)}), encoding="utf-8")
+    config = LockstepConfig.read(config_path)
+    return run(sim, TOPLEVEL, read_file_list(SM_FILE_LIST), TEST_MODULE, RtlAdapter.parameters(config), waves=waves, test_dir=test_dir,
+               defines=config.defines, plusargs=(f"+faults_job={job_path}",))  # fmt: skip
+
+
+def _shard(args: tuple[str, Path, dict, Path]) -> tuple[int, str]:
+    sim, config_path, job, test_dir = args
+    results = _simulate(sim, config_path, job, test_dir)
+    failures = failure_messages(results) if results.exists() else [f"no {results} (simulator crashed?)"]
+    return job["shard"], failures[0] if failures else ""
+
+
+def plan(sites: list[Site], n: int, ref_cycles: int, model: str, seed: int) -> list[Fault]:
+    """N faults: a site with probability proportional to its bits (every state bit equally likely),
+    word and bit uniform within it, the injection cycle uniform over the reference run (stuck-at
+    faults too: from that cycle on)."""
+    rng = random.Random(seed)
+    weights = [s.bits for s in sites]
+    chosen = rng.choices(sites, weights=weights, k=n)
+    return [Fault(i, s.path, s.unit, rng.randrange(s.words), rng.randrange(s.width), rng.randrange(ref_cycles), model) for i, s in enumerate(chosen)]
+
+
+def _shapes(sites: tuple[Site, ...]) -> tuple[dict[str, int], dict[str, int]]:
+    return {s.path: s.words for s in sites}, {s.path: s.low for s in sites}
+
+
+def reference(c: Campaign) -> dict:
+    """The fault-free run in the campaign's own test module (the same process setup as the faults)."""
+    folder = c.folder / "reference"
+    config = _config(c, 200_000)
+    path = config.write(_mkdir(folder) / "config.json")
+    words, low = _shapes(enumerate_sites(config.defines, RtlAdapter.parameters(config)))
+    log = folder / "reference.jsonl"
+    t0 = time.perf_counter()
+    results = _simulate(c.sim, path, {"reference": True, "log": str(log), "words": words, "low": low}, folder)
+    wall = time.perf_counter() - t0
+    failures = failure_messages(results) if results.exists() else ["no results (simulator crashed?)"]
+    if failures or not log.exists():
+        raise RuntimeError(f"the fault-free reference run of {c.test} fails: {failures[0] if failures else 'no outcome'} (see {folder})")
+    out = json.loads(log.read_text(encoding="utf-8"))
+    return {"ref_cycles": out["cycles"], "ref_commits": out["commits"], "ref_wall_s": out["wall_s"], "ref_process_s": wall}
+
+
+def _mkdir(p: Path) -> Path:
+    p.mkdir(parents=True, exist_ok=True)
+    return p
+
+
+def prepare(c: Campaign, faults: list[Fault] | None = None, quiet: bool = True) -> dict:
+    """The campaign's database with its reference run, sites and plan (`faults`, or N drawn with
+    the seed), unless it has them already; returns its settings. Tests pass their own faults."""
+    if c.model not in MODELS:
+        raise ValueError(f"MODEL={c.model!r}: one of {', '.join(MODELS)}")
+    if c.n < 1:
+        raise ValueError(f"N={c.n}: at least one fault")
+    c.lockstep.build()
+    db = CampaignDB(c.db_path)
+    meta = db.meta()
+    if not meta:
+        if not quiet:
+            print(f"faults: reference run of {c.test} on {c.sim}", flush=True)
+        ref = reference(c)
+        config = _config(c, 0)
+        sites = enumerate_sites(config.defines, RtlAdapter.parameters(config))
+        chosen = select(sites, c.target)
+        units: dict[str, tuple[int, int]] = {}
+        for s in chosen:
+            n_sites, bits = units.get(s.unit, (0, 0))
+            units[s.unit] = (n_sites + 1, bits + s.bits)
+        # a hang: no commit for the whole reference run's length (at least 2000 cycles)
+        watchdog = max(2000, ref["ref_cycles"])
+        db.set_meta(test=c.test, program=str(c.lockstep.path), sim=c.sim, model=c.model, target=c.target, seed=c.seed, n=c.n, num_sp=c.num_sp,
+                    command=c.command(), watchdog=watchdog, state_bits=sum(s.bits for s in chosen), **ref)  # fmt: skip
+        db.set_units(units)
+        db.plan(faults if faults is not None else plan(chosen, c.n, ref["ref_cycles"], c.model, c.seed))
+        meta = db.meta()
+    elif (meta["test"], meta["sim"], meta["model"], meta["target"], meta["seed"]) != (c.test, c.sim, c.model, c.target, c.seed):
+        raise ValueError(f"{c.db_path} holds another campaign ({meta['command']}); remove it or choose another DB")
+    db.close()
+    return meta
+
+
+def execute(c: Campaign, meta: dict, quiet: bool = True) -> int:
+    """Run the faults of the database without an outcome, JOBS simulator processes at once; returns how many ran."""
+    db = CampaignDB(c.db_path)
+    pending = len(db.pending())
+    if not quiet:
+        print(f"faults: {db.planned()} planned, {pending} to run; reference {meta['ref_cycles']} cycles, {meta['ref_commits']} commits", flush=True)
+    db.close()
+    if not pending:
+        return 0
+    config = _config(c, int(meta["watchdog"]))
+    path = config.write(_mkdir(c.folder) / "config.json")
+    words, low = _shapes(enumerate_sites(config.defines, RtlAdapter.parameters(config)))
+    jobs = max(1, min(c.jobs, pending))
+    work = [(c.sim, path, {"db": str(c.db_path), "shard": k, "shards": jobs, "log": str(c.folder / f"shard{k}.jsonl"), "words": words, "low": low},
+             c.folder / f"shard{k}") for k in range(jobs)]  # fmt: skip
+    t0 = time.perf_counter()
+    with ProcessPoolExecutor(jobs) as pool:
+        problems = [(k, msg) for k, msg in pool.map(_shard, work) if msg]
+    wall = time.perf_counter() - t0
+    db = CampaignDB(c.db_path)
+    ran = pending - len(db.pending())
+    now = db.meta()
+    # faults per minute over the simulator processes' wall time (process start, reference-free)
+    db.set_meta(campaign_wall_s=float(now.get("campaign_wall_s", 0.0)) + wall, jobs=jobs, wall_faults=int(now.get("wall_faults", 0)) + ran)
+    db.close()
+    for k, msg in problems:
+        print(f"faults: shard {k} stopped: {msg} (see {c.folder / f'shard{k}'})", file=sys.stderr)
+    if problems:
+        raise RuntimeError(f"{len(problems)} shard(s) failed; the database keeps what was done (run the same command again to resume)")
+    return ran
+
+
+def run_campaign(c: Campaign, quiet: bool = False) -> Path:
+    """Plan (once) and run a campaign, then write its report; returns the database path. Resumes an interrupted one."""
+    meta = prepare(c, quiet=quiet)
+    execute(c, meta, quiet=quiet)
+    from .report import write_report
+
+    html = write_report(c.db_path)
+    if not quiet:
+        print(f"faults: report {html}", flush=True)
+    return c.db_path
+
+
+def rerun(db_path: Path, fault_id: int, waves: bool = True) -> dict:
+    """One fault of a campaign again, alone, with waveforms; the database is not changed."""
+    db = CampaignDB(db_path)
+    meta = db.meta()
+    recorded = db.get(fault_id)  # a clear error for an unknown id
+    db.close()
+    c = Campaign(meta["test"], meta["n"], meta["sim"], meta["model"], meta["target"], meta["seed"], meta["num_sp"], db=db_path)
+    folder = c.folder / f"rerun_{fault_id}"
+    config = _config(c, int(meta["watchdog"]))
+    path = config.write(_mkdir(folder) / "config.json")
+    words, low = _shapes(enumerate_sites(config.defines, RtlAdapter.parameters(config)))
+    log = folder / "rerun.jsonl"
+    log.unlink(missing_ok=True)
+    _simulate(c.sim, path, {"db": str(db_path), "shard": 0, "shards": 1, "ids": [fault_id], "record": False, "log": str(log), "words": words, "low": low},
+              folder, waves)  # fmt: skip
+    lines = [json.loads(x) for x in log.read_text(encoding="utf-8").splitlines()] if log.exists() else []
+    result = next((x for x in lines if x.get("id") == fault_id), None)
+    if result is None:
+        raise RuntimeError(f"the rerun of fault {fault_id} left no outcome (see {folder})")
+    # a fault reruns exactly: same seeds, same injection cycle, nothing left over from other faults
+    result["same_as_campaign"] = recorded["outcome"] is None or all(result[k] == recorded[k] for k in ("outcome", "field", "div_cycle", "cycles"))
+    if waves:
+        result["wave_file"] = str(wave_file(c.sim, TOPLEVEL, folder))
+    return result
+
+
+def rerun_command(db_path: Path, fault_id: int) -> str:
+    try:
+        shown = db_path.resolve().relative_to(ROOT)
+    except ValueError:
+        shown = db_path
+    return f"make faults-rerun DB={shown} ID={fault_id}"
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(prog="python -m tb.faults", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = p.add_subparsers(dest="cmd", required=True)
+    r = sub.add_parser("run", help="plan and run a campaign (resumes one with the same database)")
+    r.add_argument("--test", default="vecadd")
+    r.add_argument("-n", type=int, default=100)
+    r.add_argument("--sim", default="verilator", choices=("verilator", "icarus"))
+    r.add_argument("--model", default="seu", choices=MODELS)
+    r.add_argument("--target", default="*", help="hierarchy pattern (fnmatch) or unit: u_regfile, 'u_sched.w_*', '*'")
+    r.add_argument("--seed", type=int, default=1)
+    r.add_argument("--num-sp", type=int, default=8)
+    r.add_argument("--jobs", type=int, default=1, help="simulator processes at once")
+    r.add_argument("--db", type=Path)
+    rep = sub.add_parser("report", help="write the HTML report of a campaign database")
+    rep.add_argument("db", type=Path)
+    rr = sub.add_parser("rerun", help="rerun one fault alone with waveforms")
+    rr.add_argument("db", type=Path)
+    rr.add_argument("id", type=int)
+    rr.add_argument("--no-waves", action="store_true")
+    s = sub.add_parser("sites", help="state bits per unit")
+    s.add_argument("--target", default="*")
+    a = p.parse_args(argv)
+    try:
+        if a.cmd == "run":
+            run_campaign(Campaign(a.test, a.n, a.sim, a.model, a.target, a.seed, a.num_sp, a.jobs, a.db))
+        elif a.cmd == "report":
+            from .report import write_report
+
+            print(write_report(a.db))
+        elif a.cmd == "rerun":
+            print(json.dumps(rerun(a.db, a.id, not a.no_waves), indent=1))
+        else:
+            chosen = select(enumerate_sites(), a.target)
+            units: dict[str, list[Site]] = {}
+            for site in chosen:
+                units.setdefault(site.unit, []).append(site)
+            for unit, ss in units.items():
+                print(f"{unit:12s} {len(ss):4d} variables {sum(x.bits for x in ss):10d} bits")
+            print(f"{'total':12s} {len(chosen):4d} variables {sum(x.bits for x in chosen):10d} bits")
+    except (ValueError, RuntimeError, KeyError) as exc:
+        print(f"faults: {exc}", file=sys.stderr)
+        return 2
+    return 0

@@ -1,0 +1,103 @@
+"""One SQLite database per campaign: its settings, the reference run, the sites per unit, and one
+row per fault, planned up front (site, word, bit, cycle, model) and filled in when it has run.
+
+Resumable: the plan is written once; a campaign started again on the same database runs only the
+faults without an outcome. Several simulator processes (shards) write to it at once (SQLite's
+locking, a generous busy timeout).
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from dataclasses import dataclass
+from pathlib import Path
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS units (unit TEXT PRIMARY KEY, sites INTEGER NOT NULL, bits INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS faults (
+    id INTEGER PRIMARY KEY,
+    site TEXT NOT NULL, unit TEXT NOT NULL, word INTEGER NOT NULL, bit INTEGER NOT NULL,
+    cycle INTEGER NOT NULL,            -- kernel cycle of the injection (0 = the start pulse)
+    model TEXT NOT NULL,               -- seu | stuck0 | stuck1
+    outcome TEXT,                      -- tb/faults/classify.py OUTCOMES; NULL = not run yet
+    grp TEXT, field TEXT, kind TEXT, message TEXT,
+    warp INTEGER, pc INTEGER, insn TEXT, div_cycle INTEGER,  -- the first divergence
+    cycles INTEGER,                    -- kernel cycles simulated (to the end or to the divergence)
+    commits INTEGER, wall_s REAL, shard INTEGER
+);
+"""
+
+
+@dataclass(frozen=True)
+class Fault:
+    id: int
+    site: str
+    unit: str
+    word: int
+    bit: int
+    cycle: int
+    model: str
+
+
+class CampaignDB:
+    def __init__(self, path: Path) -> None:
+        self.path = Path(path)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self.con = sqlite3.connect(self.path, timeout=120)
+        self.con.executescript(SCHEMA)
+
+    def close(self) -> None:
+        self.con.close()
+
+    # -- settings and reference -------------------------------------------------------------------
+
+    def set_meta(self, **values: object) -> None:
+        with self.con:
+            self.con.executemany("INSERT OR REPLACE INTO meta VALUES (?, ?)", [(k, json.dumps(v)) for k, v in values.items()])
+
+    def meta(self) -> dict:
+        return {k: json.loads(v) for k, v in self.con.execute("SELECT key, value FROM meta")}
+
+    def set_units(self, units: dict[str, tuple[int, int]]) -> None:
+        with self.con:
+            self.con.execute("DELETE FROM units")
+            self.con.executemany("INSERT INTO units VALUES (?, ?, ?)", [(u, s, b) for u, (s, b) in units.items()])
+
+    def units(self) -> dict[str, tuple[int, int]]:
+        return {u: (s, b) for u, s, b in self.con.execute("SELECT unit, sites, bits FROM units ORDER BY unit")}
+
+    # -- the plan -----------------------------------------------------------------------------------
+
+    def planned(self) -> int:
+        return int(self.con.execute("SELECT COUNT(*) FROM faults").fetchone()[0])
+
+    def plan(self, faults: list[Fault]) -> None:
+        with self.con:
+            self.con.executemany("INSERT INTO faults (id, site, unit, word, bit, cycle, model) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                                 [(f.id, f.site, f.unit, f.word, f.bit, f.cycle, f.model) for f in faults])  # fmt: skip
+
+    def pending(self, shard: int = 0, shards: int = 1, ids: list[int] | None = None) -> list[Fault]:
+        rows = self.con.execute("SELECT id, site, unit, word, bit, cycle, model FROM faults WHERE outcome IS NULL AND id % ? = ? ORDER BY id",
+                                (shards, shard)).fetchall()  # fmt: skip
+        if ids is not None:
+            rows = self.con.execute(f"SELECT id, site, unit, word, bit, cycle, model FROM faults WHERE id IN ({','.join('?' * len(ids))})", ids).fetchall()
+        return [Fault(*r) for r in rows]
+
+    def get(self, fault_id: int) -> dict:
+        cur = self.con.execute("SELECT * FROM faults WHERE id = ?", (fault_id,))
+        row = cur.fetchone()
+        if row is None:
+            raise KeyError(f"{self.path}: no fault {fault_id}")
+        return dict(zip([c[0] for c in cur.description], row, strict=True))
+
+    def record(self, fault_id: int, **values: object) -> None:
+        keys = list(values)
+        with self.con:
+            self.con.execute(f"UPDATE faults SET {', '.join(k + ' = ?' for k in keys)} WHERE id = ?", [*values.values(), fault_id])
+
+    def rows(self) -> list[dict]:
+        cur = self.con.execute("SELECT * FROM faults WHERE outcome IS NOT NULL ORDER BY id")
+        names = [c[0] for c in cur.description]
+        return [dict(zip(names, r, strict=True)) for r in cur.fetchall()]

@@ -1,0 +1,166 @@
+"""The HTML report of a campaign database: one self-contained file (inline CSS and SVG, no script,
+nothing fetched), written beside the database as report.html.
+
+Error margins: statistical fault injection (Leveugle, Calvez, Maistri, Vanhauwaert, "Statistical
+fault injection: quantified error and confidence", DATE 2009) draws n faults from a population of
+N = state bits x reference cycles; for a rate p measured on n faults the margin at confidence t
+(1.96 for 95 %) is e = t * sqrt(p (1 - p) / n * (N - n) / (N - 1)), and the sample size for a
+margin e is n = N / (1 + e^2 (N - 1) / (t^2 p (1 - p))), p = 0.5 when nothing is known.
+"""
+
+from __future__ import annotations
+
+import html
+import math
+from collections import Counter, defaultdict
+from pathlib import Path
+
+from .classify import GROUPS, OUTCOMES
+from .db import CampaignDB
+
+T95 = 1.96
+COLOURS = {"masked": "#4caf50", "masked_slower": "#a5d6a7", "sdc": "#e53935", "cfe": "#fb8c00", "due": "#8e24aa", "hang": "#546e7a", "error": "#000000"}
+LABELS = {"masked": "masked", "masked_slower": "masked, slower", "sdc": "SDC", "cfe": "control-flow error", "due": "DUE", "hang": "hang",
+          "error": "testbench error"}  # fmt: skip
+
+
+def margin(p: float, n: int, population: int, t: float = T95) -> float:
+    """Leveugle et al.'s error margin of a rate p measured on n of `population` faults."""
+    if n <= 0:
+        return 1.0
+    fpc = (population - n) / (population - 1) if population > 1 else 0.0
+    return t * math.sqrt(max(p * (1 - p), 0.0) / n * max(fpc, 0.0))
+
+
+def sample_size(e: float, population: int, p: float = 0.5, t: float = T95) -> int:
+    """Leveugle et al.'s faults needed for margin e at confidence t (p = 0.5: the worst case)."""
+    return math.ceil(population / (1 + e * e * (population - 1) / (t * t * p * (1 - p))))
+
+
+def _esc(x: object) -> str:
+    return html.escape(str(x))
+
+
+def _bars(per_unit: dict[str, Counter], width: int = 560) -> str:
+    """Stacked horizontal bars, one per unit, each outcome's share of the unit's faults."""
+    row, label_w = 22, 110
+    units = sorted(per_unit)
+    h = row * len(units) + 30
+    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{label_w + width + 120}" height="{h}" role="img" aria-label="outcomes per unit">']
+    for i, unit in enumerate(units):
+        c = per_unit[unit]
+        total = sum(c.values())
+        y = i * row + 4
+        parts.append(f'<text x="{label_w - 6}" y="{y + 14}" text-anchor="end" font-size="12">{_esc(unit)}</text>')
+        x = float(label_w)
+        for outcome in OUTCOMES:
+            if c[outcome]:
+                w = width * c[outcome] / total
+                parts.append(f'<rect x="{x:.1f}" y="{y}" width="{w:.1f}" height="{row - 6}" fill="{COLOURS[outcome]}">'
+                             f"<title>{_esc(unit)}: {LABELS[outcome]} {c[outcome]} of {total}</title></rect>")  # fmt: skip
+                x += w
+        parts.append(f'<text x="{label_w + width + 6}" y="{y + 14}" font-size="12">{total}</text>')
+    x = float(label_w)
+    for outcome in OUTCOMES:
+        parts.append(f'<rect x="{x}" y="{h - 18}" width="10" height="10" fill="{COLOURS[outcome]}"/>'
+                     f'<text x="{x + 14}" y="{h - 9}" font-size="11">{LABELS[outcome]}</text>')  # fmt: skip
+        x += 14 + 7 * len(LABELS[outcome]) + 12
+    parts.append("</svg>")
+    return "".join(parts)
+
+
+def _table(head: list[str], rows: list[list[object]]) -> str:
+    out = ["<table><tr>", *(f"<th>{_esc(h)}</th>" for h in head), "</tr>"]
+    for r in rows:
+        out.append("<tr>" + "".join(f"<td>{_esc(x)}</td>" for x in r) + "</tr>")
+    out.append("</table>")
+    return "".join(out)
+
+
+def summary(db_path: Path) -> dict:
+    """The figures of a campaign (outcome counts, rates with margins, speed, saving), for the report and the CLI."""
+    db = CampaignDB(db_path)
+    meta, rows, units = db.meta(), db.rows(), db.units()
+    planned = db.planned()
+    db.close()
+    n = len(rows)
+    ref = int(meta["ref_cycles"])
+    population = int(meta["state_bits"]) * ref
+    counts = Counter(r["outcome"] for r in rows)
+    rates = {o: (counts[o], counts[o] / n if n else 0.0, margin(counts[o] / n if n else 0.0, n, population)) for o in OUTCOMES}
+    simulated = sum(r["cycles"] - r["cycle"] if r["cycles"] is not None else 0 for r in rows)  # after the injection: before it every run is the same
+    full = sum(ref - r["cycle"] for r in rows)
+    masked_walls = [r["wall_s"] for r in rows if r["outcome"] == "masked"]
+    mean_full_wall = sum(masked_walls) / len(masked_walls) if masked_walls else None
+    wall = sum(r["wall_s"] for r in rows)
+    campaign_wall = float(meta.get("campaign_wall_s", 0.0) or 0.0)
+    return {"meta": meta, "units": units, "rows": rows, "n": n, "planned": planned, "population": population, "counts": counts, "rates": rates,
+            "cycles_saving": 1 - (simulated / full) if full else 0.0,
+            "wall_saving": 1 - wall / (n * mean_full_wall) if mean_full_wall and n else None,
+            "faults_per_minute": 60 * int(meta.get("wall_faults", 0) or 0) / campaign_wall if campaign_wall else None,
+            "mean_wall_s": wall / n if n else 0.0, "process_s": float(meta.get("ref_process_s", 0.0))}  # fmt: skip
+
+
+def write_report(db_path: Path, out: Path | None = None) -> Path:
+    from .campaign import rerun_command
+
+    s = summary(db_path)
+    meta, rows, n = s["meta"], s["rows"], s["n"]
+    out = out or Path(db_path).with_name("report.html")
+    per_unit: dict[str, Counter] = defaultdict(Counter)
+    per_site: dict[str, Counter] = defaultdict(Counter)
+    per_insn: dict[str, Counter] = defaultdict(Counter)
+    groups: Counter = Counter()
+    for r in rows:
+        per_unit[r["unit"]][r["outcome"]] += 1
+        per_site[r["site"]][r["outcome"]] += 1
+        if r["insn"]:
+            per_insn[r["insn"].split()[0]][r["outcome"]] += 1
+        if r["grp"]:
+            groups[r["grp"]] += 1
+    failing = ("sdc", "cfe", "due", "hang")
+    outcome_rows = [[LABELS[o], c, f"{100 * p:.1f} %", f"± {100 * e:.1f} %"] for o, (c, p, e) in s["rates"].items() if c or o != "error"]
+    unit_rows = [[u, sites, bits, sum(per_unit[u].values()), *(per_unit[u][o] for o in OUTCOMES[:-1])] for u, (sites, bits) in s["units"].items()]
+    worst = sorted(per_site.items(), key=lambda kv: (-sum(kv[1][o] for o in failing), -sum(kv[1].values()), kv[0]))[:15]
+    worst_rows = [[site, sum(c.values()), sum(c[o] for o in failing), f"{100 * sum(c[o] for o in failing) / sum(c.values()):.0f} %",
+                   ", ".join(f"{LABELS[o]} {c[o]}" for o in failing if c[o])] for site, c in worst if sum(c[o] for o in failing)]  # fmt: skip
+    insn_rows = [[op, sum(c.values()), *(c[o] for o in failing)] for op, c in sorted(per_insn.items(), key=lambda kv: -sum(kv[1].values()))]
+    group_rows = [[g, groups[g]] for g in GROUPS]
+    fault_rows = [[r["id"], r["site"], r["word"], r["bit"], r["cycle"], LABELS[r["outcome"]], r["grp"] or "", r["field"] or "",
+                   "" if r["warp"] is None else r["warp"], "" if r["pc"] is None else f"{r['pc']:#06x}", r["insn"] or "",
+                   "" if r["div_cycle"] is None else r["div_cycle"], rerun_command(Path(db_path), r["id"])]
+                  for r in rows if r["outcome"] in failing][:200]  # fmt: skip
+    fpm = s["faults_per_minute"]
+    ws = s["wall_saving"]
+    e1 = sample_size(0.01, s["population"]) if s["population"] else 0
+    body = f"""<!doctype html><html><head><meta charset="utf-8"><title>Fault campaign: {_esc(meta["command"])}</title>
+<style>body{{font-family:sans-serif;margin:1.5em;max-width:1200px}} table{{border-collapse:collapse;margin:.5em 0 1.5em}}
+td,th{{border:1px solid #bbb;padding:2px 6px;font-size:13px;text-align:left}} th{{background:#eee}} code{{background:#f4f4f4}}</style></head><body>
+<h1>Fault campaign: {_esc(meta["test"])} on {_esc(meta["sim"])}, {_esc(meta["model"])}</h1>
+<p><code>{_esc(meta["command"])}</code><br>target <code>{_esc(meta["target"])}</code>: {int(meta["state_bits"]):,} state bits;
+seed {meta["seed"]}; NUM_SP {meta["num_sp"]}; {n} of {s["planned"]} faults done.<br>
+Reference (fault-free) run: {meta["ref_cycles"]} kernel cycles, {meta["ref_commits"]} commits compared in lock-step, final memory equal to the golden model's.<br>
+Speed: {f"{fpm:.0f} faults per minute" if fpm else "n/a"} ({meta.get("jobs", 1)} simulator process(es)), {1000 * s["mean_wall_s"]:.0f} ms per fault on average
+inside the simulator process, against {s["process_s"]:.1f} s for the reference run as a simulator process of its own (what a process per fault would cost).
+Stopping at the first divergence simulated {100 * s["cycles_saving"]:.0f} % fewer cycles after the injections than running every fault to the
+end{f", and took {100 * ws:.0f} % less time than as many runs to the end (the masked runs' mean)" if ws is not None else ""}.</p>
+<h2>Outcomes</h2>
+<p>Margins at 95 % confidence after Leveugle et al. (DATE 2009), population N = state bits x reference cycles = {s["population"]:,};
+a margin of ± 1 % at p = 0.5 needs {e1:,} faults.</p>
+{_table(["outcome", "faults", "rate", "margin (95 %)"], outcome_rows)}
+<h2>Outcomes per unit</h2>
+{_bars(per_unit)}
+{_table(["unit", "state variables", "state bits", "faults", *(LABELS[o] for o in OUTCOMES[:-1])], unit_rows)}
+<h2>Instruction-level groups (failing faults, by the first differing commit field)</h2>
+{_table(["group", "faults"], group_rows)}
+<h2>Vulnerability per instruction (the first divergent instruction's opcode)</h2>
+{_table(["opcode", "faults", *(LABELS[o] for o in failing)], insn_rows)}
+<h2>Worst sites</h2>
+{_table(["site", "faults", "failing", "rate", "outcomes"], worst_rows)}
+<h2>Failing faults (first 200) and the command that reruns each with waveforms</h2>
+<p>Any fault of the database reruns with <code>{_esc(rerun_command(Path(db_path), 0)).replace(" ID=0", " ID=&lt;id&gt;")}</code>.</p>
+{_table(["id", "site", "word", "bit", "cycle", "outcome", "group", "field", "warp", "PC", "instruction", "divergence cycle", "rerun"], fault_rows)}
+</body></html>
+"""
+    out.write_text(body, encoding="utf-8")
+    return out

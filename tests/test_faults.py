@@ -1,0 +1,191 @@
+"""Fault-injection campaigns (tb/faults): sites from the design, the classification, the margins,
+and small campaigns on vecadd of known outcome on Verilator."""
+
+from __future__ import annotations
+
+import html.parser
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from golden.isa.assembler import assemble_instruction
+from golden.program import load_program
+from tb.faults.campaign import Campaign, execute, prepare, rerun, run_campaign
+from tb.faults.classify import classify
+from tb.faults.db import CampaignDB, Fault
+from tb.faults.report import margin, sample_size, summary, write_report
+from tb.faults.sites import enumerate_sites, per_unit, select
+from tb.runner import ROOT
+
+VECADD = ROOT / "programs" / "vecadd.sass"
+
+
+# -- sites ------------------------------------------------------------------------------------------
+
+
+def _declared(path: Path, name: str) -> str:
+    """The declaration line of `name` in an RTL file (the independent side of the site list)."""
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if re.match(rf"\s*reg\b.*\b{name}\b", line):
+            return line
+    raise AssertionError(f"no reg {name} in {path}")
+
+
+def test_sites_from_the_design() -> None:
+    sites = {s.path: s for s in enumerate_sites()}
+    # the register file as rtl/sm_regfile.v declares it: REG_WORDS (8192) words of 32 bits
+    assert "reg [31:0]             rf [0:REG_WORDS-1]" in _declared(ROOT / "rtl" / "sm_regfile.v", "rf")
+    assert (sites["u_regfile.rf"].width, sites["u_regfile.rf"].words) == (32, 8192)
+    # the warp table: one 24-bit PC per warp slot (NUM_WARPS = 24 in rtl/sm_top.v), the PC width of the commit port
+    assert (sites["u_sched.w_pc"].width, sites["u_sched.w_pc"].words) == (24, 24)
+    # the decoder is combinational (no clocked process in rtl/sm_decode.v): no site in it
+    assert "posedge" not in (ROOT / "rtl" / "sm_decode.v").read_text(encoding="utf-8")
+    assert not any(".u_decode." in p or p.startswith("u_decode.") for p in sites)
+    # a loop variable of a clocked process (blocking assignment) is not state
+    assert "u_sched.i" not in sites
+    counts = per_unit(select(tuple(sites.values()), "u_regfile"))
+    assert counts == {"u_regfile": 32 * 8192 + 8192 // 32}  # words, and a valid bit per 32-word row
+    with pytest.raises(ValueError, match=r"matches no state variable .*units: .*u_regfile"):
+        select(tuple(sites.values()), "u_nothing*")
+
+
+# -- classification and margins -----------------------------------------------------------------------
+
+
+def _diff(field: str, expected: str = "R1", actual: str = "R1 (1 lane differs)", source: str = "") -> dict:
+    return {"field": field, "expected": expected, "actual": actual, "lanes": [], "source": source}
+
+
+@pytest.mark.parametrize(
+    ("report", "want"),
+    [
+        (None, ("masked", "", "")),
+        ({"kind": "mismatch", "diffs": [_diff("gpr")]}, ("sdc", "operation", "gpr")),
+        ({"kind": "mismatch", "diffs": [_diff("gpr", "R1", "R2")]}, ("sdc", "operand", "gpr")),
+        ({"kind": "mismatch", "diffs": [_diff("gpr", source="testbench global memory")]}, ("sdc", "memory", "gpr")),
+        ({"kind": "mismatch", "diffs": [_diff("mem.data[0]", "global store data", "1 lane(s) differ")]}, ("sdc", "memory", "mem.data[0]")),
+        ({"kind": "mismatch", "diffs": [_diff("gpr"), _diff("next_pc", "0x000010", "0x000018")]}, ("cfe", "order", "next_pc")),
+        ({"kind": "mismatch", "diffs": [_diff("exec_mask", "0xffffffff", "0xfffffffe")]}, ("cfe", "management", "exec_mask")),
+        ({"kind": "mismatch", "diffs": [_diff("insn", "0x1", "0x3")]}, ("cfe", "operation", "insn")),
+        ({"kind": "mismatch", "diffs": []}, ("cfe", "management", "")),
+        ({"kind": "rtl_error", "message": "the RTL stopped with error 1 (illegal instruction)"}, ("due", "operation", "error")),
+        ({"kind": "rtl_error", "message": "the RTL stopped with error 4 (SIMT stack overflow)"}, ("due", "management", "error")),
+        ({"kind": "memory_fault", "message": "beyond"}, ("due", "memory", "address")),
+        ({"kind": "hang", "message": "no commit"}, ("hang", "", "")),
+        ({"kind": "end_of_test", "diffs": [_diff("global memory", "byte 0x10 = 0x01", "0x03")]}, ("sdc", "memory", "global memory")),
+    ],
+)
+def test_classify(report: dict | None, want: tuple[str, str, str]) -> None:
+    assert classify(report, 100, 100) == want
+
+
+def test_masked_slower() -> None:
+    assert classify(None, 101, 100)[0] == "masked_slower"
+
+
+def test_leveugle_margin() -> None:
+    # the textbook infinite-population sample size for +-1 % at 95 %, p = 0.5: 1.96^2 * 0.25 / 0.01^2 = 9604
+    assert sample_size(0.01, 10**15) == 9604
+    # a sample as large as the population has no error; the margin of the sample size is the margin asked for
+    assert margin(0.5, 1000, 1000) == 0.0
+    n = sample_size(0.02, 200_000)
+    assert margin(0.5, n, 200_000) <= 0.02 < margin(0.5, n - 1, 200_000)
+
+
+# -- campaigns of known outcome (Verilator) ---------------------------------------------------------
+
+
+def _vecadd_facts() -> tuple[int, str]:
+    """From the program alone: registers per thread, and the first instruction that reads R1 after
+    the one that first writes it (R1 holds tid.x from I2I, read by IMAD to form the index)."""
+    spec = load_program(VECADD)
+    lines = [ln.split("//")[0].strip() for ln in VECADD.read_text(encoding="utf-8").splitlines()]
+    body = [ln for ln in lines if ln and not ln.startswith(".")]
+    first_write = next(i for i, ln in enumerate(body) if re.match(r"\S+\s+R1\b", ln))
+    reader = next(ln for ln in body[first_write + 1 :] if re.search(r",\s*R1\b", ln))
+    assert assemble_instruction(reader).form.name.startswith(reader.split(".")[0])  # a real instruction of the program
+    return spec.registers, reader.split()[0]
+
+
+@pytest.fixture(scope="module")
+def known(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict]:
+    """One campaign of hand-placed faults (one simulator process for all of them)."""
+    nregs, _ = _vecadd_facts()
+    r1_lane0_warp0 = 0 * 32 * nregs + 1 * 32 + 0  # rtl/sm_regfile.v: word = warp * 32 * registers + register * 32 + lane
+    faults = [
+        # a register word no warp of vecadd owns (4 warps x 4 registers x 32 lanes = words 0..511)
+        Fault(0, "u_regfile.rf", "u_regfile", 8000, 5, 300, "seu"),
+        # R1 of warp 0, lane 0, flipped before the kernel writes R1 (I2I): overwritten, so masked
+        Fault(1, "u_regfile.rf", "u_regfile", r1_lane0_warp0, 3, 0, "seu"),
+        # the same bit stuck at 1 from the start: tid.x of lane 0 reads 1 instead of 0 in the next reader of R1
+        Fault(2, "u_regfile.rf", "u_regfile", r1_lane0_warp0, 0, 0, "stuck1"),
+        # the launch unit's error register (rtl/sm_launch.v, the top level's `error` output) stuck at 1: the RTL reports error 1
+        Fault(3, "u_launch.error", "u_launch", 0, 0, 100, "stuck1"),
+        # the fetch stage's valid flag (rtl/sm_warp_sched.v f_valid) stuck at 0 from the start: nothing issues, nothing commits
+        Fault(4, "u_sched.f_valid", "u_sched", 0, 0, 0, "stuck0"),
+    ]
+    db = tmp_path_factory.mktemp("faults") / "known.sqlite"
+    c = Campaign("vecadd", len(faults), "verilator", "seu", "u_regfile,u_launch,u_sched", 1, db=db)
+    meta = prepare(c, faults)
+    assert execute(c, meta) == len(faults)
+    con = CampaignDB(db)
+    rows = {r["id"]: r for r in con.rows()}
+    con.close()
+    return db, rows
+
+
+def test_unread_register_is_masked(known: tuple[Path, dict]) -> None:
+    _, rows = known
+    assert rows[0]["outcome"] == "masked"
+    assert rows[1]["outcome"] == "masked"
+
+
+def test_stuck_register_is_sdc_at_its_reader(known: tuple[Path, dict]) -> None:
+    _, rows = known
+    _, reader = _vecadd_facts()
+    r = rows[2]
+    assert (r["outcome"], r["grp"], r["field"], r["warp"]) == ("sdc", "operation", "gpr", 0), r
+    assert r["insn"].split()[0] == reader, r
+    assert r["cycles"] < 200  # stopped at the divergence, not run to the end (753 cycles)
+
+
+def test_stuck_error_register_is_due_and_stuck_fetch_hangs(known: tuple[Path, dict]) -> None:
+    _, rows = known
+    assert (rows[3]["outcome"], rows[3]["kind"]) == ("due", "rtl_error"), rows[3]
+    assert "error 1" in rows[3]["message"]
+    assert (rows[4]["outcome"], rows[4]["commits"]) == ("hang", 0), rows[4]
+
+
+def test_control_run_after_faults(known: tuple[Path, dict]) -> None:
+    """The fault-free run the campaign process makes after its faults passes: nothing leaks between faults."""
+    db, _ = known
+    lines = [json.loads(x) for x in (db.parent / "shard0.jsonl").read_text(encoding="utf-8").splitlines()]
+    assert lines[-1] == {"control": True, "passed": True, "cycles": CampaignDB(db).meta()["ref_cycles"]}
+
+
+def test_campaign_database_report_and_resume(tmp_path: Path) -> None:
+    db = tmp_path / "small.sqlite"
+    c = Campaign("vecadd", 6, "verilator", "seu", "u_ctrl", 3, db=db)
+    run_campaign(c, quiet=True)
+    s = summary(db)
+    assert s["n"] == 6 and s["planned"] == 6
+    assert sum(s["counts"].values()) == 6
+    con = CampaignDB(db)
+    rows = con.rows()
+    assert {r["unit"] for r in rows} == {"u_ctrl"}
+    assert all(0 <= r["cycle"] < s["meta"]["ref_cycles"] for r in rows)
+    # interrupted: two outcomes lost; the same campaign again runs only those two
+    con.record(1, outcome=None)
+    con.record(4, outcome=None)
+    con.close()
+    assert execute(c, prepare(c)) == 2
+    assert summary(db)["n"] == 6
+    # any fault reruns alone (here without waveforms) to the same outcome at the same cycle
+    again = rerun(db, 4, waves=False)
+    assert again["same_as_campaign"], again
+    page = write_report(db).read_text(encoding="utf-8")
+    html.parser.HTMLParser().feed(page)
+    assert "<svg" in page and "u_ctrl" in page and "make faults-rerun DB=" in page
+    assert "http" not in page.replace('xmlns="http://www.w3.org/2000/svg"', "")  # self-contained

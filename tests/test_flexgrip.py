@@ -1,0 +1,201 @@
+"""FlexGripPlus as a DUT: the loader/export (no simulator needed), the findings table, and a lock-step
+smoke set on FlexGripPlus under GHDL (skipped with the reason when no checkout or no GHDL)."""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from golden.flexgrip_export import NotRunnable, export, flexgrip_image
+from golden.flexgrip_findings import FINDINGS
+from golden.profile import FLEXGRIP
+from golden.program import load_program
+from golden.run import RET
+
+ROOT = Path(__file__).resolve().parents[1]
+APPS = Path(os.environ.get("FLEXGRIP_DIR") or ROOT.parent / "shared" / "flexgripplus") / "applications"
+BUNDLES = ROOT / "testdata" / "vectors" / "flexgrip_kernels"
+
+WORD = re.compile(r'when (\d+) => instruction_out <= x"([0-9a-f]{8})"')
+
+
+def _words(vhd: Path) -> list[int]:
+    pairs = [(int(i), int(w, 16)) for i, w in WORD.findall(vhd.read_text(errors="replace"))]
+    assert [i for i, _ in pairs] == list(range(len(pairs)))
+    return [w for _, w in pairs]
+
+
+@pytest.mark.parametrize("name", ["iadd", "vecadd", "cf_loop", "fadd"])
+def test_export_program(tmp_path: Path, name: str) -> None:
+    src = ROOT / "programs" / f"{name}.sass"
+    files = {f.name: f for f in export(src, tmp_path)}
+    assert set(files) == {"TP_instructions.vhd", "pick_bench.vhd", "global_mem.mif", "constant_mem.mif", "system_mem.mif", "dummy.mif"}
+    spec = load_program(src)
+    words = _words(files["TP_instructions.vhd"])
+    # the assembled program, then the RET FlexGripPlus needs to end (it ignores the exit marker)
+    assert words == [*spec.program.words, *RET]
+    assert f"TP_INSTRUCTIONS : integer := {len(words)};" in files["TP_instructions.vhd"].read_text()
+    image = bytes(int(x, 16) for x in files["global_mem.mif"].read_text().split())
+    for buf in spec.buffers.values():
+        assert image[buf.addr : buf.addr + buf.nbytes] == buf.init.tobytes()
+    pb = files["pick_bench.vhd"].read_text()
+    assert f'BENCH_K_BLKX : std_logic_vector(15 downto 0) := x"{spec.block[0]:04x}"' in pb
+    params = np.frombuffer(spec.param_bytes(FLEXGRIP.param_slot_bytes_pointer), "<u4")
+    for i, p in enumerate(params):
+        assert f'BENCH_KREG{i} : std_logic_vector(31 downto 0) := x"{int(p):08x}"' in pb
+
+
+@pytest.mark.skipif(not (APPS / "VectorAdd_integer").is_dir(), reason="no applications folder in the FlexGripPlus checkout (FLEXGRIP_DIR)")
+def test_export_bundle_matches_the_shipped_application(tmp_path: Path) -> None:
+    """A shipped FlexGripPlus application's own files fix the format and the values."""
+    files = {f.name: f for f in export(BUNDLES / "VectorAdd_integer.txt", tmp_path)}
+    app = APPS / "VectorAdd_integer"
+    assert _words(files["TP_instructions.vhd"]) == _words(app / "TP_instructions.vhd")
+    ours, theirs = files["pick_bench.vhd"].read_text(), (app / "pick_bench.vhd").read_text()
+    for const in ("BENCH_CORES", "BENCH_K_BLKX", "BENCH_K_GRDX", "BENCH_KERNEL_PARAM_SIZE", "BENCH_KERNEL_GPRS", "BENCH_KREG0", "BENCH_KREG1", "BENCH_KREG2",
+                  "BENCH_KREG3"):  # fmt: skip
+        pat = re.compile(rf"constant {const}\s*:[^=]*:=\s*([^;]+);")
+        assert pat.search(ours).group(1).strip().lower() == pat.search(theirs).group(1).strip().lower(), const
+    mif_ours = files["global_mem.mif"].read_text().split()
+    mif_theirs = (app / "global_mem.mif").read_text().split()
+    n = min(len(mif_ours), len(mif_theirs))
+    assert n > 0 and [int(x, 16) for x in mif_ours[:n]] == [int(x, 16) for x in mif_theirs[:n]]
+
+
+def test_flat_constant_memory_conflict_is_refused(tmp_path: Path) -> None:
+    src = tmp_path / "banks.sass"
+    src.write_text(".buffer o u32 1\n.param o\n.const 0 0 u32 1\n.const 1 0 u32 2\n        MOV32 R1, R0\n        RET\n")
+    with pytest.raises(NotRunnable, match="one flat space"):
+        flexgrip_image(src)
+
+
+def test_findings_table() -> None:
+    names = [f.name for f in FINDINGS]
+    assert len(names) == len(set(names))
+    for f in FINDINGS:
+        assert f.description and f.first
+        assert (ROOT / f.program).is_file(), f.program
+        assert f.handling in ("open", "waiver") or f.handling.startswith(("profile:", "loader"))
+        if f.handling.startswith("profile:"):
+            from golden.profile import FLEXGRIP
+
+            assert getattr(FLEXGRIP, f.handling.split(":")[1].split()[0]) is True
+
+
+def _flexgrip_or_skip() -> None:
+    from tb.adapters.flexgrip_build import FlexgripMissing, check_available
+
+    try:
+        check_available()
+    except FlexgripMissing as exc:
+        pytest.skip(str(exc))
+
+
+def _run(name: str):
+    from tb.lockstep import LockstepRun, run_lockstep
+
+    return run_lockstep(LockstepRun(name, sim="ghdl", profile="flexgrip", dut="flexgrip"), rerun_with_waves=False)
+
+
+@pytest.mark.parametrize("name", ["vecadd", "cf_ifelse"])
+def test_flexgrip_lockstep_smoke(name: str) -> None:
+    _flexgrip_or_skip()
+    r = _run(name)
+    assert r.passed, r.summary()
+    assert r.commits > 0 and r.cycles > 0
+
+
+def test_flexgrip_waivers_apply_where_the_findings_say() -> None:
+    """cf_barrier runs to the end in lock-step only through the waivers its findings name, each
+    applied at least once; without waivers it fails at the first of them (BAR writing $a4)."""
+    _flexgrip_or_skip()
+    r = _run("cf_barrier")
+    assert r.passed, r.summary()
+    assert set(r.extra["waived"]) == {"bar_writes_a4", "lop32i_dest"}
+    from tb.lockstep import LockstepRun, run_lockstep
+
+    r = run_lockstep(LockstepRun("cf_barrier", sim="ghdl", profile="flexgrip", dut="flexgrip", waive="none"), rerun_with_waves=False)
+    assert not r.passed and r.report is not None
+    assert "BAR" in r.report.text and [d.field for d in r.report.diffs] == ["addr"]
+
+
+# -- waivers in the scoreboard (no simulator: an independent model plays the DUT, tests/test_scoreboard.py) --
+
+
+def _c2r_case():
+    from dataclasses import replace
+
+    from test_scoreboard import first, rtl_records
+
+    pairs = rtl_records("iadd")
+    i = first(pairs, lambda r: r.gpr_we and r.gpr_reg == 6 and r.cc_we == 0 and (r.insn & 0xF0000000) == 0 and r.long)
+    r = pairs[i][0]
+    return pairs, i, replace(r, gpr_reg=0)  # as FlexGripPlus does it: C2R writes R0
+
+
+def test_waiver_takes_the_dut_writes_and_is_counted() -> None:
+    from golden.flexgrip_findings import BY_NAME
+    from golden.profile import G80
+    from golden.run import build
+    from tb.adapters.rtl import to_dut_commit
+    from tb.scoreboard import Scoreboard, Verdict
+
+    pairs, i, bad = _c2r_case()
+    spec = load_program(ROOT / "programs" / "iadd.sass")
+    sm, _ = build(spec, G80)
+    verdict = Verdict({"test": "iadd"}, lambda: None)
+    sb = Scoreboard("scoreboard_waiver", None, sm, verdict, waivers=(BY_NAME["c2r_writes_r0"],))
+    sb.build_phase()
+    for rec, reqs in pairs[:i]:
+        for q in reqs:
+            sb.write_request(q)
+        sb.write(to_dut_commit(rec))
+    warp = sm.warps[bad.warp]
+    r6_before = sm.regs[6, warp.base : warp.base + 32].copy()
+    sb.write(to_dut_commit(bad))
+    assert verdict.report is None and sb.waived == {"c2r_writes_r0": 1}
+    values = [(bad.gpr_data >> (32 * lane)) & 0xFFFFFFFF for lane in range(32)]
+    assert sm.regs[0, warp.base : warp.base + 32].tolist() == values  # the DUT's R0
+    assert sm.regs[6, warp.base : warp.base + 32].tolist() == r6_before.tolist()  # R6 as before the instruction
+
+
+def test_without_the_waiver_the_same_record_fails() -> None:
+    from test_scoreboard import run_until_failure, with_record
+
+    pairs, i, bad = _c2r_case()
+    report = run_until_failure("iadd", with_record(pairs, i, bad))
+    assert report.pc == bad.pc and [d.field for d in report.diffs] == ["gpr"]
+
+
+def test_waivers_name_real_forms() -> None:
+    from golden.isa.table import FORMS
+
+    names = {f.name for f in FORMS}
+    for f in FINDINGS:
+        if f.handling == "waiver":
+            assert f.forms and set(f.forms) <= names, f.name
+            assert f.fields and f.fields <= {"gpr", "cc", "addr"}, f.name
+
+
+def test_flexgrip_export_command(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    out = subprocess.run([sys.executable, "-m", "golden", "flexgrip-export", str(ROOT / "programs" / "vecadd.sass"), "-o", str(tmp_path / "x")],
+                         capture_output=True, text=True, cwd=ROOT)  # fmt: skip
+    assert out.returncode == 0 and (tmp_path / "x" / "TP_instructions.vhd").exists()
+    bad = tmp_path / "banks.sass"
+    bad.write_text(".buffer o u32 1\n.param o\n.const 0 0 u32 1\n.const 1 0 u32 2\n        MOV32 R1, R0\n        RET\n")
+    out = subprocess.run([sys.executable, "-m", "golden", "flexgrip-export", str(bad), "-o", str(tmp_path / "y")], capture_output=True, text=True, cwd=ROOT)
+    assert out.returncode == 1 and "banks.sass" in out.stderr and "one flat space" in out.stderr
+
+
+@pytest.mark.parametrize(("name", "form"), [("fminmax", "FMAX"), ("s2r", "S2R"), ("local", "LST"), ("isad", "ISAD")])
+def test_programs_with_unimplemented_instructions_are_refused(name: str, form: str) -> None:
+    """FLEXGRIPPLUS.md section 6 lists these as not implemented: the program is refused with the reason."""
+    with pytest.raises(NotRunnable, match=rf"{name}\.sass: {form}\b.*not implemented|{name}\.sass: {form}\b.*no special"):
+        flexgrip_image(ROOT / "programs" / f"{name}.sass")
