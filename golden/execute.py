@@ -349,8 +349,8 @@ def fsrc(sm: SM, b: Batch, op: object, f16: bool = False) -> np.ndarray:
 
 
 # FlexGripPlus (profile.flexgrip_fpu): its decoder (pipeline_decode.vhd) picks the negations and the
-# FPU's 2-bit rounding mode from fixed instruction bits, whatever the form; bit n of a 32-bit
-# instruction above 31 reads 0 here (FlexGripPlus's fetch of a short instruction is not modelled).
+# FPU's 2-bit rounding mode from fixed instruction bits, whatever the form; bits 63:32 of a 32-bit
+# instruction are 0 (pipeline_fetch.vhd clears them when it reads a short instruction).
 
 
 def _fg_bit(insn: Instruction, n: int, width: int = 1) -> int:
@@ -364,7 +364,8 @@ def _fg_neg(value: np.ndarray, neg: int) -> np.ndarray:
 
 
 def _fg_is_imm(insn: Instruction) -> bool:
-    return insn.size == 8 and insn.marker == 3
+    """FlexGripPlus's IMM marker: a 64-bit word with bits 33:32 = 11 (the immediate forms)."""
+    return insn.size == 8 and (insn.word >> 32) & 3 == 3
 
 
 def _fg_rmode(insn: Instruction, fam: str) -> int:
@@ -411,7 +412,9 @@ def _fg_sources(sm: SM, b: Batch, insn: Instruction, ops: dict, fam: str) -> lis
         others = [ops.get("src3") or ops.get("src2") or ops["imm"], None]
     negs = _fg_negs(insn, fam)
     srcs = [ops["src1"], *others]
-    return [_fg_neg(read(sm, b, op), n) for op, n in zip(srcs, negs, strict=True) if op is not None]
+    # an immediate's sign is part of its 32 bits for FlexGripPlus (the decoder spells it as a negation)
+    return [_fg_neg(read(sm, b, op), n ^ int(isinstance(op, ImmOperand) and op.neg))
+            for op, n in zip(srcs, negs, strict=True) if op is not None]  # fmt: skip
 
 
 def _fg_flags(sm: SM, res: np.ndarray, fset: bool = False) -> np.ndarray:
@@ -555,7 +558,7 @@ def exe_f2i(sm: SM, b: Batch, insn: Instruction, ops: dict) -> None:
 
         res = ffp.conv(ffp.F2S if f["signed"] else ffp.F2U, read(sm, b, ops["src1"]))
         write(sm, b, ops["dst"], res)
-        flags_out(sm, b, insn, fp.int_flags(res, 32))
+        flags_out(sm, b, insn, fp.int_flags(res, 32))  # not modelled: FlexGripPlus's CVT flags come from its integer converter
         return
     f16 = not f["m14"]
     res, flags = fp.f2i(fsrc(sm, b, ops["src1"], f16), bool(f["signed"]), 32 if f["width"] else 16, f["rnd"], src_f16=f16)
@@ -587,6 +590,11 @@ def exe_f2f(sm: SM, b: Batch, insn: Instruction, ops: dict) -> None:
 def exe_rro(sm: SM, b: Batch, insn: Instruction, ops: dict) -> None:
     from .arith import sfu
 
+    if sm.profile.flexgrip_sfu:  # rro.vhd reads the register as it is
+        from .arith import flexgrip_rro
+
+        write(sm, b, ops["dst"], flexgrip_rro.rro(bool(insn.fields["m14"]), read(sm, b, ops["src1"])))
+        return
     fn = sfu.preex2 if insn.fields["m14"] else sfu.presin
     write(sm, b, ops["dst"], fn(fsrc(sm, b, ops["src1"])))
 
@@ -598,6 +606,12 @@ _SFU = {"RCP": "rcp", "RCP32": "rcp", "RSQ": "rsqrt", "LG2": "lg2", "SIN": "sin"
 def exe_sfu(sm: SM, b: Batch, insn: Instruction, ops: dict) -> None:
     from .arith import sfu
 
+    if sm.profile.flexgrip_sfu:  # sfu.vhd reads the register as it is (no |.|, -, .SAT)
+        from .arith import flexgrip_sfu as fsfu
+
+        selop = {"SIN": fsfu.SIN, "COS": fsfu.COS, "RSQ": fsfu.RSQ, "LG2": fsfu.LG2, "EX2": fsfu.EX2}.get(insn.form.name, fsfu.RCP)
+        write(sm, b, ops["dst"], fsfu.sfu(selop, read(sm, b, ops["src1"])))
+        return
     x = fsrc(sm, b, ops["src1"])
     if insn.form.name == "EX2":
         res = sfu.ex2(x, sat=bool(insn.fields.get("sat")))

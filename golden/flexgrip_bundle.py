@@ -122,12 +122,6 @@ class WordResult:
 
         return abs(ordered(self.expected) - ordered(self.got))
 
-    def nan_pair(self) -> bool:
-        def nan(x: int) -> bool:
-            return (x >> 23) & 0xFF == 0xFF and x & 0x7FFFFF != 0
-
-        return nan(self.expected) and nan(self.got)
-
 
 @dataclass
 class BundleResult:

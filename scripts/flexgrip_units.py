@@ -29,7 +29,20 @@ def main() -> int:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--ops", nargs="*", default=sorted(harness.OPS), help=f"operations (default all: {' '.join(sorted(harness.OPS))})")
     ap.add_argument("--build-dir", type=Path, default=ROOT / "build" / "flexgrip_units")
+    ap.add_argument("--compare", type=Path, metavar="DIR",
+                    help="no simulation: compare the batches and results an earlier (or interrupted) run left in "
+                         "DIR/<backend>/<unit>/ with the current model")  # fmt: skip
     args = ap.parse_args()
+    if args.compare:
+        res = harness.Result()
+        for unit_dir in sorted(p for p in args.compare.glob("*/*") if (p / "results.txt").is_file()):
+            harness.compare_saved(unit_dir.name, unit_dir, res)
+        for name, n in res.counts.items():
+            print(f"{name}: {n} compared, {len(res.mismatches.get(name, []))} mismatches")
+            for line in res.mismatches.get(name, [])[:5]:
+                print(f"  {line}")
+        print(f"{sum(res.counts.values())} operations compared with FlexGripPlus's VHDL, {res.failed()} mismatches")
+        return 1 if res.failed() or not res.counts else 0
     reason = harness.unavailable()
     if reason:
         print(f"flexgrip_units: {reason}")

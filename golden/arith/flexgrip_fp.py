@@ -156,12 +156,12 @@ def _s10(x: int) -> int:
     return x - 0x400 if x & 0x200 else x
 
 
-def fma_block(a: int, b: int, c: int, held_sum: int = 0) -> tuple[int, int, int]:
+def fma_block(a: int, b: int, c: int) -> tuple[int, int, int]:
     """fpu_fma: a*b + c with the full 48-bit product (one rounding, in fpu_round).
 
-    `held_sum` is what the VHDL's `sum_2` register holds when none of its assignments applies
-    (exact cancellation of a*b against c with exponent difference 0 or 1): the value it last took
-    while the pipeline filled, which the caller works out (see `fmad_bits`).
+    When none of the VHDL's assignments to its `sum_2` register applies (a*b cancels c exactly with
+    an exponent difference of 0 or 1), the register keeps the value it last took while the pipeline
+    filled (`_fma_fill_sum`).
     """
     sa, sb, sc = (a >> 31) & 1, (b >> 31) & 1, (c >> 31) & 1
     ea, eb, ec = (a >> 23) & 0xFF, (b >> 23) & 0xFF, (c >> 23) & 0xFF
@@ -195,7 +195,7 @@ def fma_block(a: int, b: int, c: int, held_sum: int = 0) -> tuple[int, int, int]
     elif cc < ab:
         sum_2 = diff & _mask(77)
     else:
-        sum_2 = held_sum
+        sum_2 = _fma_fill_sum(a, b, c)
     shift_2 = 0
     if ed <= 1:
         lz = clz(sum_2 & _mask(51), 51)
@@ -277,11 +277,12 @@ def exceptions_block(op: str, a: int, b: int, c: int, rounded: int, exp_final: i
 # scalar operations (true operands, 32-bit patterns)
 
 
-def _round_edges(terms: list[tuple[int, int, int]], rmode: int) -> tuple[int, int]:
-    """fpu_round clock edge by clock edge: terms[t] is what its inputs hold during edge t; returns
-    (round_out, exponent_final) after the last edge. Its round-up path is three registers deep and
-    reads the mantissa one edge before the decision, so it can combine two different inputs."""
+def _round_edges(terms: list[tuple[int, int, int]], rmode: int) -> list[tuple[int, int]]:
+    """fpu_round clock edge by clock edge: terms[k] is what its inputs hold during its k-th enabled
+    edge; returns (round_out, exponent_final) after each edge. Its round-up path is three registers
+    deep and reads the mantissa one edge before the decision, so it can combine two inputs."""
     r = dict.fromkeys(("rn", "up", "tie", "up2", "sr", "sro", "sr2", "er", "ef", "ro"), 0)
+    out = []
     for s, m, e in terms:
         o = dict(r)
         r["rn"] = 1 if rmode == RMODE_RN else (0 if rmode == RMODE_RZ else o["rn"])
@@ -297,7 +298,29 @@ def _round_edges(terms: list[tuple[int, int, int]], rmode: int) -> tuple[int, in
         else:
             r["ef"] = e
             r["ro"] = (s << 31) | ((e & 0xFF) << 23) | ((m >> 2) & 0x7FFFFF)
-    return r["ro"], r["ef"]
+        out.append((r["ro"], r["ef"]))
+    return out
+
+
+def _overflow_edges(rounded: list[tuple[int, int]], rmode: int) -> tuple[int, int]:
+    """fpu_exceptions' overflow path clock edge by clock edge for operands that are not NaNs (the
+    invalid path then never fires), enabled with the rounder: rounded[k] is the rounder's output
+    after its k-th edge. Returns (ex_enable, out_fp) after the last edge: a transient exponent above
+    254 from a subtractor that has not settled reaches the output this way."""
+    trig, out_ovf, ex_en, out_fp = 0, 0, 0, 0
+    prev = (0, 0)
+    for ro, ef in rounded:
+        ex_en, out_fp = trig, (out_ovf if trig else 0)
+        if prev[1] > 254:
+            trig = 1
+            if rmode == RMODE_RN:
+                out_ovf = (prev[0] & 0x80000000) | 0x7F800000
+            elif rmode == RMODE_MAXF:
+                out_ovf = (prev[0] & 0x80000000) | 0x7F7FFFFF
+        else:
+            trig, out_ovf = 0, 0
+        prev = (ro, ef)
+    return ex_en, out_fp
 
 
 # fpu_single's timing for an FADD with a negative operand, in clock edges from the first edge of
@@ -318,7 +341,11 @@ def fadd_bits(a: int, b: int, rmode: int = RMODE_RN) -> int:
             terms.append(held)
             if _WORK_FIRST <= t <= _WORK_LAST:
                 held = sub[t - _SUB_FIRST]  # fpu_sub's outputs after t - 2 enabled edges
-        rounded, exp_final = _round_edges(terms, rmode)
+        edges = _round_edges(terms, rmode)
+        rounded, exp_final = edges[-1]
+        if not (_is_nan(a) or _is_nan(b)):  # the exception stage also sees the transient exponents
+            ex_enable, out_fp = _overflow_edges(edges, rmode)
+            return out_fp if ex_enable else rounded
     return exceptions_block(FADD, a, b, 0, rounded, exp_final, rmode)
 
 
@@ -369,10 +396,7 @@ def _fma_fill_sum(a: int, b: int, c: int, cycles: int = 24) -> int:
 
 
 def fmad_bits(a: int, b: int, c: int, rmode: int = RMODE_RN) -> int:
-    held = 0
-    if (a ^ b ^ c) >> 31:  # an effective subtraction may cancel exactly: see _fma_fill_sum
-        held = _fma_fill_sum(a, b, c)
-    rounded, exp_final = round_block(*fma_block(a, b, c, held), rmode)
+    rounded, exp_final = round_block(*fma_block(a, b, c), rmode)
     return exceptions_block(FMAD, a, b, c, rounded, exp_final, rmode)
 
 

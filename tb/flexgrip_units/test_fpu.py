@@ -1,6 +1,6 @@
 """cocotb test: batches of operations through LANES copies of FlexGripPlus's fpu_single.
 
-Reads FG_BATCHES (one batch a line: `opcode subop s32 abs cond rmode` then LANES triples
+Reads FG_BATCHES (one batch a line: `opcode subop s32 abs cond rmode extra` then LANES triples
 `a,b,c` in hex) and writes FG_RESULTS (one line per batch: LANES results in hex, `X` for an
 unresolvable result). The comparison with the Python model is done by harness.py, so this module
 only drives the FPU the way pipeline_execute does: operands and controls held with enable high
@@ -35,8 +35,8 @@ async def fpu_batches(dut: object) -> None:
             f = line.split()
             if not f:
                 continue
-            opcode, subop, s32, abs_en, cond, rmode = (int(x) for x in f[:6])
-            triples = [[int(v, 16) for v in t.split(",")] for t in f[6:]]
+            opcode, subop, s32, abs_en, cond, rmode = (int(x) for x in f[:6])  # f[6] is for the scalar processor
+            triples = [[int(v, 16) for v in t.split(",")] for t in f[7:]]
             assert len(triples) == lanes, f"batch with {len(triples)} lanes, the design has {lanes}"
             dut.opcode.value, dut.subop.value, dut.s32.value = opcode, subop, s32
             dut.abs_en.value, dut.set_cond.value, dut.rmode.value = abs_en, cond, rmode

@@ -1,0 +1,138 @@
+"""Generate golden/arith/flexgrip_sfu_rom.py from FlexGripPlus's SFU ROM (its VHDL).
+
+FlexGripPlus's SFU (Execution/SFU/Quadratic_Interpolator) reads its quadratic-interpolation
+coefficients C0, C1, C2 from 30 LUT entities (Single_LUTS/LUT_C<k>_<fn>.vhd: a constant array of
+bit strings, and a `data <=` line that prefixes each word with constant bits, for one LUT with a
+different prefix at address 0), selected by ROM.vhd (which LUT is romC<k>(<n>), and whether it is
+addressed by the 7-bit address or by its upper 6 bits). This script reads those files and writes,
+per coefficient and ROM selector n, the 128 words the ROM gives for each 7-bit address, so the
+golden model imports without the FlexGripPlus checkout.
+
+Usage (from the project root):  .venv/bin/python scripts/gen_flexgrip_sfu_rom.py [--check]
+--check writes nothing and exits 1 when the checked-in module differs from a regeneration; when no
+FlexGripPlus checkout is found (FLEXGRIP_DIR, default ../shared/flexgripplus) it says so and exits 0.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+OUT_PATH = ROOT / "golden" / "arith" / "flexgrip_sfu_rom.py"
+ADDR_BITS = 7
+PER_LINE = 6
+
+
+def sfu_dir() -> Path:
+    base = Path(os.environ.get("FLEXGRIP_DIR", ROOT.parent / "shared" / "flexgripplus"))
+    return base / "FlexGripPlus_4.4" / "RTL" / "SMP" / "Pipeline" / "Execution" / "SFU" / "Quadratic_Interpolator"
+
+
+def _strip_comments(text: str) -> str:
+    return re.sub(r"--[^\n]*", "", text)
+
+
+def read_lut(path: Path) -> tuple[int, list[int]]:
+    """(its address bits, the `data` word for each of its addresses)."""
+    text = _strip_comments(path.read_text(encoding="latin-1"))
+    add_bits = int(re.search(r"add_bits\s*:\s*natural\s*:=\s*(\d+)", text).group(1))
+    bus_bits = int(re.search(r"bus_bits\s*:\s*natural\s*:=\s*(\d+)", text).group(1))
+    word_bits = int(re.search(r"word_bits\s*:\s*natural\s*:=\s*(\d+)", text).group(1))
+    body = re.search(r"constant\s+rom\s*:\s*storage\s*:=\s*\((.*?)\)\s*;", text, re.S)
+    if not body:
+        raise ValueError(f"{path}: no `constant rom : storage := (...)`")
+    words = re.findall(r'"([01]+)"', body.group(1))
+    if len(words) != 1 << add_bits or any(len(w) != word_bits for w in words):
+        raise ValueError(f"{path}: {len(words)} words, expected {1 << add_bits} of {word_bits} bits")
+    assign = re.search(r"data\s*<=(.*?);", text[body.end():], re.S)
+    if not assign:
+        raise ValueError(f"{path}: no `data <=` assignment")
+    # `"P"&rom(...) [when unsigned(addr)=N else "Q"&rom(...)]`: a prefix per address
+    parts = re.findall(r'"([01]+)"\s*&\s*rom\s*\(\s*to_integer\s*\(\s*unsigned\s*\(\s*addr\s*\)\s*\)\s*\)'
+                       r'(?:\s*when\s+unsigned\s*\(\s*addr\s*\)\s*=\s*(\d+)\s*else)?', assign.group(1))  # fmt: skip
+    if not parts or parts[-1][1]:
+        raise ValueError(f"{path}: unrecognised `data <=` expression {assign.group(1).strip()!r}")
+    default = parts[-1][0]
+    special = {int(n): p for p, n in parts[:-1]}
+    out = []
+    for addr, w in enumerate(words):
+        prefix = special.get(addr, default)
+        if len(prefix) + word_bits != bus_bits:
+            raise ValueError(f"{path}: prefix {prefix!r} + {word_bits} bits is not the {bus_bits}-bit bus")
+        out.append(int(prefix + w, 2))
+    return add_bits, out
+
+
+def read_rom() -> dict[str, dict[int, list[int]]]:
+    """{"C0": {selector n: 128 words by 7-bit ROM address}, "C1": ..., "C2": ...} as ROM.vhd wires them."""
+    directory = sfu_dir()
+    text = _strip_comments((directory / "ROM.vhd").read_text(encoding="latin-1"))
+    insts = re.findall(r"\w+\s*:\s*(LUT_(C\d)_\w+)\s+generic\s+map\s*\((.*?)\)\s*port\s+map\s*\((.*?)\)\s*;", text, re.S)
+    if len(insts) != 30:
+        raise ValueError(f"{directory / 'ROM.vhd'}: {len(insts)} LUT instances, expected 30")
+    rom: dict[str, dict[int, list[int]]] = {"C0": {}, "C1": {}, "C2": {}}
+    for entity, coeff, _generics, ports in insts:
+        addr_expr = re.search(r"addr\s*=>\s*([^,]+),", ports).group(1).replace(" ", "")
+        sel = int(re.search(r"data\s*=>\s*romC\d\((\d+)\)", ports).group(1))
+        add_bits, words = read_lut(directory / "Single_LUTS" / f"{entity}.vhd")
+        if addr_expr == "addr" and add_bits == ADDR_BITS:
+            shift = 0
+        elif addr_expr == "addr(add_bits-1downto1)" and add_bits == ADDR_BITS - 1:
+            shift = 1
+        else:
+            raise ValueError(f"ROM.vhd: {entity} addressed by {addr_expr!r} with {add_bits} address bits")
+        rom[coeff][sel] = [words[a >> shift] for a in range(1 << ADDR_BITS)]
+    return rom
+
+
+def render(rom: dict[str, dict[int, list[int]]]) -> str:
+    lines = [
+        '"""FlexGripPlus SFU ROM: the quadratic-interpolation coefficients, generated from its VHDL.',
+        "",
+        "Generated by scripts/gen_flexgrip_sfu_rom.py from FlexGripPlus 4.4's",
+        "RTL/SMP/Pipeline/Execution/SFU/Quadratic_Interpolator/{ROM.vhd,Single_LUTS/*.vhd} (MIT licence);",
+        "do not edit. ROM[coefficient][selector] is the 128 words (C0 29 bits, C1 20 bits, C2 14 bits, each",
+        "a sign bit and a magnitude) that ROM.vhd outputs for each 7-bit address; a selector ROM.vhd",
+        "leaves undriven is absent (its output is U).",
+        '"""',
+        "",
+        "ROM: dict[str, dict[int, tuple[int, ...]]] = {",
+    ]
+    for coeff in ("C0", "C1", "C2"):
+        lines.append(f'    "{coeff}": {{')
+        for sel in sorted(rom[coeff]):
+            lines.append(f"        {sel}: (")
+            words = rom[coeff][sel]
+            for i in range(0, len(words), PER_LINE):
+                lines.append("            " + " ".join(f"{w:#010x}," for w in words[i:i + PER_LINE]))
+            lines.append("        ),")
+        lines.append("    },")
+    lines.append("}")
+    return "\n".join(lines) + "\n"
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--check", action="store_true", help="only compare with the checked-in module; exit 1 if stale")
+    args = ap.parse_args()
+    if not (sfu_dir() / "ROM.vhd").is_file():
+        print(f"gen_flexgrip_sfu_rom: no FlexGripPlus checkout at {sfu_dir()} (FLEXGRIP_DIR): {OUT_PATH.name} not checked")
+        return 0
+    text = render(read_rom())
+    if args.check:
+        if not OUT_PATH.is_file() or OUT_PATH.read_text(encoding="utf-8") != text:
+            print(f"gen_flexgrip_sfu_rom: {OUT_PATH.relative_to(ROOT)} is stale: run scripts/gen_flexgrip_sfu_rom.py")
+            return 1
+        print(f"gen_flexgrip_sfu_rom: {OUT_PATH.relative_to(ROOT)} matches the FlexGripPlus VHDL")
+        return 0
+    OUT_PATH.write_text(text, encoding="utf-8")
+    print(f"gen_flexgrip_sfu_rom: wrote {OUT_PATH.relative_to(ROOT)}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
