@@ -12,7 +12,6 @@ from __future__ import annotations
 import os
 import random
 import shutil
-import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -358,10 +357,8 @@ def _run_unit(unit: str, batches: list[tuple[Op, list[tuple[int, int, int]]]], b
     runner.build(sources=unit_sources(unit), hdl_toplevel=top, build_dir=build_dir, build_args=GHDL_FLAGS, always=False)
     if result_file.exists():
         result_file.unlink()
-    # the cocotb module is found through the PYTHONPATH the runner builds from sys.path
-    if str(HERE) not in sys.path:
-        sys.path.insert(0, str(HERE))
-    runner.test(test_module=f"test_{unit}", hdl_toplevel=top, build_dir=build_dir, test_dir=build_dir, test_args=GHDL_FLAGS,
+    # package-qualified: a bare "test_sfu" could resolve to tests/test_sfu.py when pytest has put tests/ on sys.path
+    runner.test(test_module=f"tb.flexgrip_units.test_{unit}", hdl_toplevel=top, build_dir=build_dir, test_dir=build_dir, test_args=GHDL_FLAGS,
                 plusargs=["--ieee-asserts=disable"], extra_env={"FG_BATCHES": str(batch_file), "FG_RESULTS": str(result_file)})  # fmt: skip
     lines = result_file.read_text().splitlines() if result_file.exists() else []
     if len(lines) != len(batches):
