@@ -255,7 +255,9 @@ class SM:
 
     def shared_load(self, b: Batch, addr: np.ndarray, size: int, signed: bool) -> np.ndarray:
         self._shared_check(b, addr, size)
-        return self.shared.load(self._shared_abs(b, addr), size, signed)
+        # lanes that do not execute read nothing: their $a may hold anything (found by randgen's
+        # hypothesis test: a post-incremented g [A2+++k] in lanes whose A2 was never set)
+        return self.shared.load(self._shared_abs(b, np.where(b.exec, addr, 0)), size, signed)
 
     def shared_store(self, b: Batch, addr: np.ndarray, size: int, value: np.ndarray) -> None:
         self._shared_check(b, addr, size)
