@@ -8,11 +8,7 @@ block without an error (a model error means the generator broke one of its own r
 
 from __future__ import annotations
 
-import contextlib
-import dataclasses
-import os
 import shutil
-import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -27,16 +23,6 @@ from .generator import generate, render
 
 ROOT = Path(__file__).resolve().parents[1]
 OUT = ROOT / "build" / "random"
-
-
-def lockstep_api():
-    """tb's public entry points (tb/lockstep.py), imported the way scripts/sim.py does."""
-    try:
-        from tb.lockstep import LockstepRun, run_lockstep  # a tb package, when there is one
-    except ImportError:
-        sys.path.insert(0, str(ROOT / "tb"))
-        from lockstep import LockstepRun, run_lockstep  # type: ignore[no-redef]
-    return LockstepRun, run_lockstep
 
 
 @dataclass
@@ -82,18 +68,14 @@ def run_golden(path: Path, cov_dir: Path | None = None) -> Outcome:
 
 def run_rtl(path: Path, sim: str, num_sp: int, defines: tuple[str, ...] = (), dut: str = "rtl", waves: bool = False, out: Path | None = None) -> Outcome:
     """The program on the RTL in lock-step with the model; `seed` also draws the memory latency."""
-    LockstepRun, run_lockstep = lockstep_api()
+    from tb.lockstep import LockstepRun, quiet, run_lockstep
+
     seed = _seed_of(path)
-    kwargs = {}
-    names = {f.name for f in dataclasses.fields(LockstepRun)}
-    if "dut" in names:
-        kwargs["dut"] = dut
-    elif dut != "rtl":
-        raise ValueError(f"DUT={dut}: this checkout's testbench runs only the project's RTL")
+    kwargs: dict[str, object] = {"dut": dut}
     if out is not None:
         kwargs["out"] = out.resolve()  # the simulator runs inside it: a relative path would not survive
     run = LockstepRun(str(path), sim, num_sp, seed, "g80", defines, **kwargs)
-    with _quiet(run.out_dir / "sim.log"):  # the simulator's own output goes to the run's log, not the summary
+    with quiet(run.out_dir / "sim.log"):  # the simulator's own output goes to the run's log, not the summary
         res = run_lockstep(run, rerun_with_waves=waves)
     if res.passed:
         return Outcome(seed, path, True, f"{path.name}: PASS, {res.commits} commits, {res.cycles} cycles, {res.wall:.1f} s", commits=res.commits, wall=res.wall)
@@ -104,24 +86,6 @@ def run_rtl(path: Path, sim: str, num_sp: int, defines: tuple[str, ...] = (), du
     return Outcome(seed, path, False, f"{path.name}: FAIL {kind}{' ' + ','.join(fields) if fields else ''}{where}", kind, fields, wall=res.wall)
 
 
-@contextlib.contextmanager
-def _quiet(log: Path):
-    log.parent.mkdir(parents=True, exist_ok=True)
-    sys.stdout.flush()
-    sys.stderr.flush()
-    saved = os.dup(1), os.dup(2)
-    with open(log, "w") as f:
-        os.dup2(f.fileno(), 1)
-        os.dup2(f.fileno(), 2)
-        try:
-            yield
-        finally:
-            sys.stdout.flush()
-            sys.stderr.flush()
-            os.dup2(saved[0], 1)
-            os.dup2(saved[1], 2)
-            os.close(saved[0])
-            os.close(saved[1])
 
 
 def _seed_of(path: Path) -> int:

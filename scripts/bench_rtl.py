@@ -32,10 +32,7 @@ The simulators' output goes to build/bench/<run>/sim.log.
 from __future__ import annotations
 
 import argparse
-import os
 import sys
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 
 import numpy as np
@@ -44,7 +41,7 @@ from golden.commit import Commit
 from golden.profile import G80
 from golden.program import load_program
 from golden.run import build
-from tb.lockstep import LockstepRun, run_lockstep
+from tb.lockstep import LockstepRun, quiet, run_lockstep
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -103,24 +100,6 @@ def memory_need(path: Path) -> tuple[int, int, int]:
     return steps, need, txn
 
 
-@contextmanager
-def quiet(log: Path) -> Iterator[None]:
-    """Send this process's and its children's stdout and stderr to `log` (the runner lets the simulator inherit them)."""
-    sys.stdout.flush()
-    sys.stderr.flush()
-    saved = os.dup(1), os.dup(2)
-    with open(log, "w") as f:
-        os.dup2(f.fileno(), 1)
-        os.dup2(f.fileno(), 2)
-        try:
-            yield
-        finally:
-            sys.stdout.flush()
-            sys.stderr.flush()
-            os.dup2(saved[0], 1)
-            os.dup2(saved[1], 2)
-            os.close(saved[0])
-            os.close(saved[1])
 
 
 def main() -> int:

@@ -10,8 +10,12 @@ the cycle to look at. The report is also written as JSON (report.json) next to t
 from __future__ import annotations
 
 import json
+import os
 import shlex
+import sys
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -154,3 +158,24 @@ def run_lockstep(r: LockstepRun, waves: bool = False, rerun_with_waves: bool = T
                 report.message += " (the rerun with waves did not fail at the same cycle)"
         report.write(out / "report.json")
     return result
+
+
+@contextmanager
+def quiet(log: Path) -> Iterator[None]:
+    """Send this process's and its children's stdout and stderr to `log` (the runner lets the simulator inherit them)."""
+    log.parent.mkdir(parents=True, exist_ok=True)
+    sys.stdout.flush()
+    sys.stderr.flush()
+    saved = os.dup(1), os.dup(2)
+    with open(log, "w") as f:
+        os.dup2(f.fileno(), 1)
+        os.dup2(f.fileno(), 2)
+        try:
+            yield
+        finally:
+            sys.stdout.flush()
+            sys.stderr.flush()
+            os.dup2(saved[0], 1)
+            os.dup2(saved[1], 2)
+            os.close(saved[0])
+            os.close(saved[1])
