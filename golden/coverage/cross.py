@@ -270,10 +270,7 @@ def cross_model() -> Model:
     for form in FORMS:
         _form_group(b, form)
     _global_groups(b)
-    by_key = {x.key: x for x in b.bins}
-    if len(by_key) != len(b.bins):
-        raise ValueError("cross coverage model: duplicate bin keys")
-    return Model(b.groups, b.bins, by_key, {g.name: g for g in b.groups})
+    return b.model("cross coverage model")
 
 
 # ---------------------------------------------------------------------------------------------

@@ -189,6 +189,13 @@ class _Builder:
             bins.append(b)
         group.points.append(Point(group.name, name, category, bins, labels, dynamic, doc))
 
+    def model(self, what: str) -> Model:
+        """The finished model; `what` names it in the error for a bin key defined twice."""
+        by_key = {x.key: x for x in self.bins}
+        if len(by_key) != len(self.bins):
+            raise ValueError(f"{what}: duplicate bin keys")
+        return Model(self.groups, self.bins, by_key, {g.name: g for g in self.groups})
+
 
 def _mods_label(group: Mods) -> Callable[[Fields], str]:
     def label(f: Fields) -> str:
@@ -484,7 +491,4 @@ def model() -> Model:
     for form in FORMS:
         _form_group(b, form)
     _global_groups(b)
-    by_key = {x.key: x for x in b.bins}
-    if len(by_key) != len(b.bins):
-        raise ValueError("coverage model: duplicate bin keys")
-    return Model(b.groups, b.bins, by_key, {g.name: g for g in b.groups})
+    return b.model("coverage model")
