@@ -121,9 +121,18 @@ def exe_c2r(sm: SM, b: Batch, insn: Instruction, ops: dict) -> None:
     write(sm, b, ops["dst"], sm.cc_of(b, insn.fields["preg"]).astype(U32))
 
 
+def _areg_index(sm: SM, n: int) -> int:
+    """The address register an ADA/A2R source or an R2A/ADA destination number n names. FlexGripPlus
+    indexes its four registers with 2 bits (address_register_file.vhd): the write stage takes
+    dest_in(1 downto 0) (Write/pipeline_write.vhd, dest_mem_type_in = ADDRESS) and the read stage
+    (n - 1)(1 downto 0) + 1 (Read/read_source_ops.vhd, ADDR_REGS_REQUEST), so A0 is $a4's slot
+    (a0_aliases_a4), where G80's A0 reads 0 and drops writes."""
+    return 4 if n == 0 and sm.profile.a0_aliases_a4 else n
+
+
 @family("a2r")
 def exe_a2r(sm: SM, b: Batch, insn: Instruction, ops: dict) -> None:
-    write(sm, b, ops["dst"], sm.areg_of(b, insn.fields["areg"]))
+    write(sm, b, ops["dst"], sm.areg_of(b, _areg_index(sm, insn.fields["areg"])))
 
 
 @family("s2r")
@@ -141,13 +150,20 @@ def exe_r2c(sm: SM, b: Batch, insn: Instruction, ops: dict) -> None:
 @family("r2a")
 def exe_r2a(sm: SM, b: Batch, insn: Instruction, ops: dict) -> None:
     value = read(sm, b, ops["src1"]) << U32(insn.fields["shcnt4"])
-    sm.write_areg(b, insn.fields["adst"], value)
+    sm.write_areg(b, _areg_index(sm, insn.fields["adst"]), value)
 
 
 @family("ada")
 def exe_ada(sm: SM, b: Batch, insn: Instruction, ops: dict) -> None:
-    value = sm.areg_of(b, insn.fields["areg"]) + U32(insn.fields["aoff"])
-    sm.write_areg(b, insn.fields["adst"], value)
+    off = insn.fields["aoff"]
+    if sm.profile.ada_offset_14bit:
+        # Decode/pipeline_decode.vhd: ADA's second source is src2_i = instruction_in(22 downto 9), the
+        # offset's low 14 bits; the execute stage runs ADA as IADD (pipeline_execute.vhd, "ADA" case),
+        # whose second operand the scalar processor negates with src3_neg_in (scalar_processor.vhd:
+        # src_b_neg_i <= src3_neg_in when IADD), and src3_neg_i is instruction_in(22): offset bit 13
+        off = (-(off & 0x3FFF) if off & 0x2000 else off & 0x3FFF) & 0xFFFFFFFF
+    value = sm.areg_of(b, _areg_index(sm, insn.fields["areg"])) + U32(off)
+    sm.write_areg(b, _areg_index(sm, insn.fields["adst"]), value)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -159,7 +175,7 @@ def exe_r2g(sm: SM, b: Batch, insn: Instruction, ops: dict) -> None:
     dst: SharedOperand = ops["dst"]
     src: RegOperand = ops["src"]
     value = sm.read_reg(b, src.index, src.half)
-    addr = sm.mem_address(b, dst.areg, dst.offset, dst.postinc, dst.size)
+    addr = sm.mem_address(b, dst.areg, dst.offset, dst.postinc, dst.size, store=True)
     sm.shared_store(b, addr, dst.size, value)
 
 
@@ -212,7 +228,9 @@ def exe_lst(sm: SM, b: Batch, insn: Instruction, ops: dict) -> None:
 def exe_iadd(sm: SM, b: Batch, insn: Instruction, ops: dict) -> None:
     f = insn.fields
     op = f["addop"]
-    sat = bool(f.get("sat") if insn.form.fmt == "long" else f.get("m8"))
+    # FlexGripPlus's saturate_i is instruction_in(59) (w1 bit 27) for every non-immediate form and '0' for
+    # immediate ones (Decode/pipeline_decode.vhd): a 32-bit IADD32.SAT (m8) and IADD32I.SAT do not saturate
+    sat = bool(f.get("sat") if insn.form.fmt == "long" else (f.get("m8") and not sm.profile.short_sat_ignored))
     width = width_of(insn)
     a = read(sm, b, ops["src1"])
     other = ops.get("src3") or ops.get("src2") or ops["imm"]

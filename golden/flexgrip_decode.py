@@ -1,0 +1,77 @@
+"""Operands as FlexGripPlus 4.4's decoder and read stage take them, where they differ from G80's
+reading of the same instruction bits (flexgrip profile switches of golden/profile.py, the
+"integer, memory and address-register decode" block; findings in golden/flexgrip_findings.py).
+
+`adapt` rewrites a decoded instruction's operands once, when the model first plans the PC
+(golden/sm.SM.plan); the families of golden/execute.py then run unchanged. Every rule cites the
+VHDL line that causes it (FlexGripPlus_4.4/RTL/SMP/Pipeline/...; the lines are those of upstream
+commit 04db37b).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from .isa.decoder import Instruction
+from .isa.operands import ConstOperand, RegOperand, SharedOperand
+from .profile import Profile
+
+# integer families whose long forms take a shared first operand through pipeline_decode.vhd's
+# generic ALU case of src1_i (bits 12:9); FADD/FMUL/FMAD have their own case (bits 13:9)
+_INT_ALU = frozenset({"iadd", "imul", "imad", "isad", "iset", "iminmax", "shift", "lop", "i2i"})
+
+
+def adapt(profile: Profile, insn: Instruction, ops: dict[str, object]) -> dict[str, object]:
+    """The operands `ops` (role -> operand) of `insn` as FlexGripPlus reads them under `profile`."""
+    fam = insn.form.family
+    out = dict(ops)
+    if profile.c2r_dest_r0 and fam == "c2r":
+        # dest_i (Decode/pipeline_decode.vhd, the dest_i selection) has no case for a MOV of type
+        # LOAD from FLAGS (opcode 0, sub-op 1): the destination falls to (others => '0'), R0
+        dst = out["dst"]
+        assert isinstance(dst, RegOperand)
+        out["dst"] = replace(dst, index=0, half=False)
+    src = out.get("src1")
+    if profile.shared_offset_unsigned and isinstance(src, SharedOperand) and src.offset < 0:
+        # G80 reads a post-increment operand's offset field as signed (g [A1++-0x1]); FlexGripPlus's src1_i
+        # takes it unsigned: instruction_in(13 downto 9) for a long MOV or FP source, (12 downto 9) for a
+        # 32-bit instruction's (Decode/pipeline_decode.vhd, src1_i), so -1 is offset 31 (15)
+        bits = 0xF if insn.form.fmt == "short" else 0x1F
+        out["src1"] = src = replace(src, offset=((src.offset // src.size) & bits) * src.size)
+    if profile.mov_shared_zero_ext and fam == "mov" and isinstance(src, SharedOperand) and src.signed:
+        # a MOV from shared memory (opcode 1, sub-op 0) is mov_opcode MOV, which the execute stage passes
+        # through unconverted (Execution/pipeline_execute.vhd: MOV, dest REG, not IMM -> NOP); only the
+        # LOAD types go through its CVT, so .S16/.S8 come out as the memory controller read them, zero-extended
+        out["src1"] = replace(src, signed=False)
+    if profile.alu_shared_offset_4bit and fam in _INT_ALU and insn.form.fmt != "short":
+        src = out.get("src1")
+        if isinstance(src, SharedOperand):
+            # src1_i: "(instr_opcode_i = ALU) and (instr_src1_shared_i = '1') and (instr_is_long_b = '1')"
+            # takes instruction_in(12 downto 9); the following 13:9 case for the same condition is never reached
+            units = src.offset // src.size
+            out["src1"] = replace(src, offset=(units & 0xF) * src.size)
+    if profile.const_offset_by_type and fam in _INT_ALU:
+        f = insn.fields
+        short = insn.form.fmt == "short"
+        width16 = not (f.get("m15", 1) if short else f.get("width", 1))
+        for role, op in ops.items():
+            if not isinstance(op, ConstOperand):
+                continue
+            # the model's c[b][n] is the 32-bit slot n of bank b (offset 4n); FlexGripPlus reads the field as
+            # a flat index into its one constant space, scaled by the operand's data type:
+            # Read/read_source_ops.vhd, addr_int <= calc_addr_o for an ALU constant read, and
+            # Read/calculate_address.vhd shifts by the data type (DT_U16: sll 1, DT_U32: sll 2)
+            index = op.offset // 4
+            if short:
+                # src2_i of a 32-bit instruction is instruction_in(21 downto 16): the bank bit (21) is
+                # the top bit of the index, so c[0x1][n] is flat word 32 + n
+                index |= (op.bank & 1) << 5
+            op = replace(op, offset=index * (2 if width16 else 4), size=2 if width16 else op.size)
+            if profile.const_areg_ignored and (fam == "iadd" or role == "src2"):
+                # the decoder's second source (IADD's constant, bit 24; the others', bit 23) is always read
+                # with READ, one address for every lane: Decode/pipeline_decode.vhd, src2_mem_opcode_i,
+                # "READ when ... (src2_use_gather_b = '1')" (READ_GATHER commented out), so the constant
+                # memory controller never adds $a (a post-increment still steps $a4)
+                op = replace(op, areg=0)
+            out[role] = op
+    return out
