@@ -326,7 +326,9 @@ def exe_lop(sm: SM, b: Batch, insn: Instruction, ops: dict) -> None:
         width, not1, not2 = (32 if f["width"] else 16), bool(f["m16"]), bool(f["m17"])
     else:
         c = read(sm, b, ops["imm"])
-        width, not1, not2 = 32, bool(f["m22"]), False
+        src1 = ops["src1"]
+        # a LOP32I on half registers is FlexGripPlus's 16-bit reading (flexgrip_decode, lop32i_w32_imm_bit30)
+        width, not1, not2 = (16 if isinstance(src1, RegOperand) and src1.half else 32), bool(f["m22"]), False
     res, flags = intops.logic(f["lop"], width, not1, not2, a, c, sm.profile)
     write(sm, b, ops["dst"], res)
     flags_out(sm, b, insn, flags)

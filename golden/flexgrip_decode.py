@@ -31,6 +31,15 @@ def adapt(profile: Profile, insn: Instruction, ops: dict[str, object]) -> dict[s
         dst = out["dst"]
         assert isinstance(dst, RegOperand)
         out["dst"] = replace(dst, index=0, half=False)
+    if profile.lop32i_w32_imm_bit30 and insn.form.name == "LOP32I" and not (insn.fields.get("imm", 0) >> 30) & 1:
+        # w32_i of AND/OR/XOR/NEG is instruction_in(58) whatever the format (Decode/pipeline_decode.vhd); in an
+        # immediate form that is bit 30 of the immediate (imm_hi_i = instruction_in(59 downto 34) above bits 5:0).
+        # Clear, the operation is 16-bit and the register fields name half registers: LOP32I.AND R5, R5, 0x7f
+        # reads and writes half register 5, R2's upper half
+        for role in ("dst", "src1"):
+            op = out[role]
+            assert isinstance(op, RegOperand)
+            out[role] = replace(op, half=True)
     src = out.get("src1")
     if profile.shared_offset_unsigned and isinstance(src, SharedOperand) and src.offset < 0:
         # G80 reads a post-increment operand's offset field as signed (g [A1++-0x1]); FlexGripPlus's src1_i

@@ -45,14 +45,13 @@ FINDINGS: tuple[Finding, ...] = (
     ),
     Finding(
         "c2r_writes_r0",
-        "C2R Rd, Cn writes R0 instead of Rd: pipeline_decode.vhd has no destination case for the flags-to-register move, so its "
-        "destination field decodes as 0.",
+        "C2R Rd, Cn writes R0 instead of Rd: Decode/pipeline_decode.vhd's dest_i selection has no case for a MOV of type "
+        "LOAD from FLAGS (opcode 0, sub-op 1), so the destination falls to (others => '0'). The value is the flags nibble, "
+        "as on G80.",
         "iadd PC 0x60: C2R R6, C1 (FlexGripPlus writes R0, the model R6)",
         "programs/iadd.sass",
-        "waiver",
+        "profile:c2r_dest_r0",
         True,
-        ("C2R",),
-        frozenset({"gpr"}),
     ),
     Finding(
         "r2c_flag_values",
@@ -96,14 +95,15 @@ FINDINGS += (
     ),
     Finding(
         "bar_writes_a4",
-        "BAR writes FlexGripPlus's address register $a4 (the probe sees the write stage drive the address-register file's "
-        "write port for the barrier).",
+        "BAR rewrites $a4 with its own value: the decoder's addr_incr_i is instruction_in(25) for every instruction "
+        "(Decode/pipeline_decode.vhd), BAR's barrier count 0xfff sets w0 bit 25, and the write stage's CHECK_INCREMENT_ADDR "
+        "(Write/pipeline_write.vhd) then runs increment_address on register number 0 ($a4, as for postinc_increments_a4) "
+        "with the destination field, 0 for a control instruction, as the step. Seen in the GHDL run as an $a4 write of the "
+        "unchanged value.",
         "cf_barrier PC 0x40: BAR.ARV.WAIT b0, 0xfff",
         "programs/cf_barrier.sass",
-        "waiver",
+        "profile:bit25_incr_a4",
         True,
-        ("BAR",),
-        frozenset({"addr"}),
     ),
     Finding(
         "iaddc_operand",
@@ -150,13 +150,15 @@ FINDINGS += (
 FINDINGS += (
     Finding(
         "lop32i_dest",
-        "LOP32I.AND R5, R5, 0x7f writes R2 instead of R5 (the probe sees the register file written at R2 only).",
+        "LOP32I is a 16-bit operation on half registers unless bit 30 of its immediate is set: the decoder's w32_i for "
+        "AND/OR/XOR/NEG is instruction_in(58) whatever the format (Decode/pipeline_decode.vhd), and in an immediate form "
+        "bit 58 is the immediate's bit 30 (imm_hi_i = instruction_in(59 downto 34)). LOP32I.AND R5, R5, 0x7f therefore "
+        "reads and writes half register 5, R2's upper half (GHDL: the register file written at R2, high half; R5 keeps "
+        "its value).",
         "cf_barrier PC 0x50: LOP32I.AND R5, R5, 0x7f",
         "programs/cf_barrier.sass",
-        "waiver",
+        "profile:lop32i_w32_imm_bit30",
         True,
-        ("LOP32I",),
-        frozenset({"gpr"}),
     ),
     Finding(
         "rro_unit",
@@ -174,17 +176,15 @@ FINDINGS += (
 FINDINGS += (
     Finding(
         "shared_offset_4_bits",
-        "A shared-memory operand g [n] of a 64-bit IADD with n >= 0x10 (32-bit units) reads g [n - 0x10]: FlexGripPlus "
-        "takes 4 of the 5 offset bits (sfu reads its seventh pointer parameter, g [0x10], as the header word g [0x0], "
-        "0x00400000 for blockDim.x 64). FLEXGRIPPLUS.md section 3 reads 5 bits (13:9) in the decoder; the lost bit is "
-        "somewhere after it.",
+        "A shared-memory first operand g [n] of a long integer instruction keeps 4 offset bits (n & 0xf): "
+        "Decode/pipeline_decode.vhd's src1_i takes instruction_in(12 downto 9) for '(ALU) and (src1 shared) and "
+        "(long)'; the case after it, with the 5 bits 13:9 G80 has, tests the same condition and is never reached "
+        "(FADD/FMUL/FMAD have their own 13:9 case). sfu reads its seventh pointer parameter, g [0x10], as the header word "
+        "g [0x0] (0x00400000 for blockDim.x 64).",
         "sfu PC 0x170: IADD R3, g [0x10], R2",
         "programs/sfu.sass",
-        "waiver",
+        "profile:alu_shared_offset_4bit",
         True,
-        ("IADD",),
-        frozenset({"gpr", "cc"}),
-        (("src1_s", 0x1, 1), ("src1", 0x10, 0x10)),
     ),
 )
 
@@ -295,80 +295,71 @@ FINDINGS += (
 FINDINGS += (
     Finding(
         "ada_negative_offset",
-        "ADA An, Am, imm16 with bit 15 of the offset set does not add the 16-bit offset: ADA A1, A1, 0xffff adds 0xffffc001 "
-        "(-0x3fff) on FlexGripPlus, where G80 adds 0xffff to a 16-bit register (tid - 1 after the wrap) and the areg_32bit "
-        "model 0xffff. Small offsets (0x100, 0x1234) add exactly. The fit is 'the low 14 bits, negated', as if a bit of the "
-        "offset field were read as the ALU's subtract flag; one sample, not analysed further.",
+        "ADA An, Am, imm16 adds only the offset's low 14 bits, and subtracts them when bit 13 is set: the decoder's second "
+        "source for ADA is src2_i = instruction_in(22 downto 9) (Decode/pipeline_decode.vhd), the execute stage runs ADA "
+        "as IADD (Execution/pipeline_execute.vhd, the ADA case), and the scalar processor negates IADD's second operand "
+        "with src3_neg_in (ScalarProcessor/scalar_processor.vhd, src_b_neg_i), which the decoder takes from "
+        "instruction_in(22), the offset's bit 13. ADA A1, A1, 0xffff adds -0x3fff (GHDL: 0xffffc001 + tid), G80 0xffff; "
+        "0x100 and 0x1234 add exactly.",
         "areg PC 0xc0: ADA A1, A1, 0xffff (lane 0: FlexGripPlus 0xffffc001, model 0xffff)",
         "programs/areg.sass",
-        "waiver",
+        "profile:ada_offset_14bit",
         True,
-        ("ADA",),
-        frozenset({"addr"}),
-        (("aoff", 0x8000, 0x8000),),
     ),
 )
 
 FINDINGS += (
     Finding(
         "const16_halfword_offset",
-        "The constant operand c[b][n] of a 16-bit IADD is read at byte 2n (n counts 16-bit units, the .U16 constant "
-        "operand's scaling), where the model (ISA.md's 32-bit constant operand of which a 16-bit instruction uses the low "
-        "half) reads byte 4n: iadd's IADD.U16 R6H, R4L, c[0x1][0x1] adds 0x8000 (the upper half of c[0x1][0x0] = "
-        "0x80000001) on FlexGripPlus, 0x0010 in the model. Which reading G80 has is not settled by the references the "
-        "project holds, so this is a waiver, not a model change.",
+        "The constant operand c[b][n] of a 16-bit integer instruction is read at byte 2n of the flat constant space: "
+        "Read/read_source_ops.vhd takes an ALU constant's address from calculate_address.vhd, which shifts the field by "
+        "the operand's data type (DT_U16: sll 1, DT_U32: sll 2). The model reads the 32-bit slot at byte 4n and uses its "
+        "low half (ISA.md's reading); GHDL: IADD.U16 R6H, R4L, c[0x1][0x1] adds 0x8000, the upper half of the word at byte "
+        "0 (0x80000001). Which reading G80 has is not settled by the project's references; the flexgrip profile models "
+        "FlexGripPlus's.",
         "iadd PC 0x3d0: IADD.U16 R6H, R4L, c[0x1][0x1] (lane 0: FlexGripPlus 0x8000, model 0x0010)",
         "programs/iadd.sass",
-        "waiver",
+        "profile:const_offset_by_type",
         False,
-        ("IADD",),
-        frozenset({"gpr", "cc"}),
-        (("width", 0x1, 0), ("src3_c", 0x1, 1)),
     ),
 )
 
 FINDINGS += (
     Finding(
         "iadd32_sat_ignored",
-        "IADD32.SAT (the 32-bit-encoded form, .SAT in bit 8 of the first word) does not saturate: the lanes that overflow "
-        "get the wrapped sum (0xffffffff + 1 gives 0, 0x7fffffff + 1 gives 0x80000000), where the long form IADD.SAT of the "
-        "same program saturates as the sat_all_ones switch models.",
+        "IADD32.SAT (the 32-bit encoding, .SAT in w0 bit 8) does not saturate: Decode/pipeline_decode.vhd's saturate_i "
+        "is instruction_in(59) (w1 bit 27) for every non-immediate form, which a 32-bit instruction does not have (its "
+        "upper word is 0), and '0' for immediate forms (IADD32I.SAT, iadd32i_sat_dest). The lanes that overflow get the "
+        "wrapped sum (0x7fffffff + 1 gives 0x80000000).",
         "iadd PC 0x414: IADD32.SAT R7, R4, R5 (lane 3: FlexGripPlus 0x80000000, model 0xffffffff)",
         "programs/iadd.sass",
-        "waiver",
+        "profile:short_sat_ignored",
         True,
-        ("IADD32",),
-        frozenset({"gpr", "cc"}),
-        (("m8", 0x1, 1),),
     ),
     Finding(
         "a0_not_zero",
-        "A0 read as a source is not 0: ADA An, A0, imm adds imm to, and A2R Rd, A0 copies, a per-lane value (areg's ADA A2, "
-        "A0, 0x1234 gives 0x0204183c in lane 0, 0xffff1234 in lane 3; A2R R6, A0 0x02040608 in lane 0); which register "
-        "FlexGripPlus reads is not analysed.",
+        "A0 read as an ADA or A2R source is $a4: the read stage asks the address-register file for register "
+        "(n - 1)(1 downto 0) + 1 on 2 bits (Read/read_source_ops.vhd, ADDR_REGS_REQUEST), which is 0, $a4's slot, for "
+        "n = 0 (A1-A3 are 1-3, A4 0). In the GHDL run ADA A2, A0, 0x1234 gives $a4 + 0x1234 and A2R R6, A0 gives $a4 "
+        "(0x02040608 in lane 0, the value R2A A4, R4, 0x1 left there).",
         "areg PC 0xe0: ADA A2, A0, 0x1234 (model 0x1234 in every lane); areg PC 0x100: A2R R6, A0",
         "programs/areg.sass",
-        "waiver",
+        "profile:a0_aliases_a4",
         True,
-        ("ADA", "A2R"),
-        frozenset({"addr", "gpr"}),
-        (("areg", 0x7, 0),),
     ),
 )
 
 FINDINGS += (
     Finding(
         "iadd32_const_operand",
-        "The constant operand of the 32-bit-encoded IADD32 Rd, Ra, c[b][n] reads 0 on FlexGripPlus (iadd's c[0x1][0x1] "
-        "holds 0x00010010; every lane gets Ra + 0). The short form packs the bank into the operand field (here 33 = bank 1, "
-        "word 1); a reading of the field unsplit, word 33 of the flat constant memory, would give 0 too. Not confirmed.",
+        "The constant operand of a 32-bit-encoded integer instruction, IADD32 Rd, Ra, c[b][n], is flat word 32 * (b & 1) "
+        "+ n: Decode/pipeline_decode.vhd's src2_i for a 32-bit ALU instruction is instruction_in(21 downto 16), six bits "
+        "whose top bit is G80's bank bit, and constant memory is one flat space (const_bank_ignored). iadd's c[0x1][0x1] "
+        "is read at byte 0x84, which holds 0 (GHDL: every lane Ra + 0).",
         "iadd PC 0x4a8: IADD32 R6, R4, c[0x1][0x1] (lane 0: FlexGripPlus 0, model 0x00010010)",
         "programs/iadd.sass",
-        "waiver",
+        "profile:const_offset_by_type",
         True,
-        ("IADD32",),
-        frozenset({"gpr", "cc"}),
-        (("src2_c", 0x1, 1),),
     ),
 )
 
@@ -387,15 +378,13 @@ FINDINGS += (
     ),
     Finding(
         "a0_writes_a4",
-        "R2A A0, Rk, n writes $a4: A0 is not the zero register for writes, FlexGripPlus's address-register file takes "
-        "register number 0 as its index 3 (as for the post-increment, postinc_increments_a4). G80 drops writes to A0.",
+        "R2A A0, Rk, n writes $a4: the write stage takes the address register number as dest_in(1 downto 0) "
+        "(Write/pipeline_write.vhd, dest_mem_type_in = ADDRESS), so A0 and A4 are the same slot (a0_not_zero). G80 drops "
+        "writes to A0.",
         "areg PC 0x118: R2A A0, R4, 0x2 (FlexGripPlus writes $a4, the model nothing)",
         "programs/areg.sass",
-        "waiver",
+        "profile:a0_aliases_a4",
         True,
-        ("R2A",),
-        frozenset({"addr"}),
-        (("adst", 0x7, 0),),
     ),
 )
 

@@ -43,6 +43,7 @@ class Profile:
     ada_offset_14bit: bool = False  # ADA adds the offset's low 14 bits, subtracted when its bit 13 is set
     bit25_incr_a4: bool = False  # a control instruction with w0 bit 25 set (BAR's count) rewrites $a4 (incrementer, step 0)
     short_sat_ignored: bool = False  # IADD32.SAT / IADD32I.SAT do not saturate (.SAT is read from w1 bit 27)
+    lop32i_w32_imm_bit30: bool = False  # LOP32I is 16-bit on half registers unless bit 30 of its immediate is set
     shared_offset_unsigned: bool = False  # a shared source's offset field is unsigned: g [A1++-0x1] reads $a1 + 31 * 4
     mov_shared_zero_ext: bool = False  # MOV Rd, g [n].S16/.S8 zero-extends (no conversion on the MOV path)
     alu_shared_offset_4bit: bool = False  # a long integer instruction's g [n] keeps 4 offset bits (n & 0xf)
@@ -87,6 +88,7 @@ FLEXGRIP = replace(
     ada_offset_14bit=True,
     bit25_incr_a4=True,
     short_sat_ignored=True,
+    lop32i_w32_imm_bit30=True,
     shared_offset_unsigned=True,
     mov_shared_zero_ext=True,
     alu_shared_offset_4bit=True,
