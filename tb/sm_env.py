@@ -165,6 +165,10 @@ class LockstepTest(uvm_test):
         self.done_cycle = None
         await self._until_end()
         self.final_global = await bfm.read_global()
+        if self.config.result:
+            # the DUT's final global memory beside result.json: what it computed, for looking at outside
+            # lock-step (e.g. the FlexGripPlus outputs tests/test_flexgrip_int.py keeps as reference data)
+            np.asarray(self.final_global, np.uint8).tofile(Path(self.config.result).with_name("final_global.bin"))
         self.drop_objection()
 
     async def _until_end(self) -> None:
