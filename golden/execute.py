@@ -184,9 +184,18 @@ def _ldst_size(insn: Instruction) -> tuple[int, bool]:
     return size, signed
 
 
+def _flexgrip_wide(sm: SM, size: int, signed: bool) -> tuple[int, bool]:
+    """A 64- or 128-bit global access as FlexGripPlus makes it (global_wide_one_byte): its memory stages take
+    the size from Read/convert_data_types.vhd's mv_size_to_data_type, which has no 64/128-bit entry (DT_NONE),
+    and global_memory_controller.vhd's pMemorySize gives DT_NONE one byte."""
+    if size > 4 and sm.profile.global_wide_one_byte:
+        return 1, False
+    return size, signed
+
+
 @family("gld")
 def exe_gld(sm: SM, b: Batch, insn: Instruction, ops: dict) -> None:
-    size, signed = _ldst_size(insn)
+    size, signed = _flexgrip_wide(sm, *_ldst_size(insn))
     mem: GlobalOperand = ops["mem"]
     addr = sm.read_reg(b, mem.reg, False).astype(np.int64)
     for part, value in enumerate(sm.global_load(b, addr, size, signed)):
@@ -195,7 +204,7 @@ def exe_gld(sm: SM, b: Batch, insn: Instruction, ops: dict) -> None:
 
 @family("gst")
 def exe_gst(sm: SM, b: Batch, insn: Instruction, ops: dict) -> None:
-    size, _ = _ldst_size(insn)
+    size, _ = _flexgrip_wide(sm, *_ldst_size(insn))
     mem: GlobalOperand = ops["mem"]
     addr = sm.read_reg(b, mem.reg, False).astype(np.int64)
     values = [sm.read_reg(b, ops["data"].index + part, False) for part in range(max(size // 4, 1))]
@@ -252,6 +261,11 @@ def _mul_fields(insn: Instruction) -> tuple[bool, bool, bool]:
 @family("imul")
 def exe_imul(sm: SM, b: Batch, insn: Instruction, ops: dict) -> None:
     wide, s1, s2 = _mul_fields(insn)
+    if sm.profile.imul_one_sign and not wide:  # 24-bit forms: the third bit is .HI, not a signedness
+        # FlexGripPlus's decoder has one is_signed_i for IMUL24, instruction_in(47) (long) / (15) (short and
+        # immediate), i.e. the first operand's bit, and the scalar processor multiplies both operands with it
+        # (Decode/pipeline_decode.vhd is_signed_i; ScalarProcessor/integer_mult_24.vhd)
+        s2 = s1
     a = read(sm, b, ops["src1"])
     c = read(sm, b, ops.get("src2") or ops["imm"])
     res, flags = intops.imul24(s1, s2, a, c) if wide else intops.imul16(s1, s2, a, c)
@@ -292,6 +306,10 @@ def exe_isad(sm: SM, b: Batch, insn: Instruction, ops: dict) -> None:
 def exe_iset(sm: SM, b: Batch, insn: Instruction, ops: dict) -> None:
     signed, width = _typed(insn)
     res, flags = intops.iset(signed, width, insn.fields["setcond"], read(sm, b, ops["src1"]), read(sm, b, ops["src2"]), sm.profile)
+    if sm.profile.regs_typed_by_decoder and width == 16:
+        # ISET's destination is DT_U32 on FlexGripPlus (subop_to_data_type of sub-op 3): a true 16-bit
+        # comparison writes 0xffffffff (GHDL, iset PC 0x1e8), not 0xffff
+        res = np.where(res != 0, U32(0xFFFFFFFF), U32(0)).astype(U32)
     write(sm, b, ops["dst"], res)
     flags_out(sm, b, insn, flags)
 

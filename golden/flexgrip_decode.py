@@ -40,6 +40,25 @@ def adapt(profile: Profile, insn: Instruction, ops: dict[str, object]) -> dict[s
             op = out[role]
             assert isinstance(op, RegOperand)
             out[role] = replace(op, half=True)
+    if profile.regs_typed_by_decoder and fam in ("shift", "iset"):
+        # the decoder gives these operands 32-bit data types whatever the instruction's width, so a 16-bit
+        # form's half-register field (2n + high) names the full register of that number:
+        # SHL/SHR's count, src2_data_type_i "DT_U32 when SHL or SHR"; ISET's sources and destination,
+        # subop_to_data_type of sub-op 3, DT_U32 (Decode/pipeline_decode.vhd)
+        roles = ("src2",) if fam == "shift" else ("dst", "src1", "src2")
+        for role in roles:
+            op = out.get(role)
+            if isinstance(op, RegOperand) and op.half:
+                out[role] = replace(op, half=False)
+    if profile.regs_typed_by_decoder and fam == "iadd" and insn.fields.get("addop") == 2:
+        # subr (-a + b) is FlexGripPlus's ISUB, which src1_data_type_i and dest_data_type_i do not list (the
+        # comment at src1_data_type_i notes IADD's case was added there, not ISUB's): its first source and its
+        # destination are DT_U32, full registers numbered by the half-register field, while src2_data_type_i
+        # has ISUB (reg_to_data_type, a half) and the add itself is 16-bit (w32_i)
+        for role in ("dst", "src1"):
+            op = out.get(role)
+            if isinstance(op, RegOperand) and op.half:
+                out[role] = replace(op, half=False)
     src = out.get("src1")
     if profile.shared_offset_unsigned and isinstance(src, SharedOperand) and src.offset < 0:
         # G80 reads a post-increment operand's offset field as signed (g [A1++-0x1]); FlexGripPlus's src1_i

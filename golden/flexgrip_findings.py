@@ -107,10 +107,14 @@ FINDINGS += (
     ),
     Finding(
         "iaddc_operand",
-        "IADD.CARRYn Rd, Ra, Rb (64-bit form) does not add Rb: the values FlexGripPlus writes are (Ra + R15) with bit 31 "
-        "cleared in every lane (R15 holds 0x80 in iadd; 15 is also the value of the guard-condition field, 'always'). "
-        "The edge application uses IADD.CARRYn.",
-        "iadd PC 0x168: IADD.CARRY1 R6, R4, R5 (e.g. a = 0x8000: FlexGripPlus 0x8080)",
+        "IADD.CARRYn Rd, Ra, Rb (64-bit form) computes Ra[15:0] + X + C in 16 bits, X being a stale value, not Rb: "
+        "FlexGripPlus decodes add-with-carry as IADDC (is_carry_b: opcode 3 with bit 22 set), and "
+        "Decode/pipeline_decode.vhd has no IADDC case in w32_i ('0': ScalarProcessor/integer_add_subtract.vhd adds 16 "
+        "bits, zero-extended) nor in src2_data_type_i (DT_NONE), so Read/read_source_ops.vhd goes straight to DONE for "
+        "the second source and hands on its data_o unchanged: per SP, the second source the read stage fetched last "
+        "(GHDL, iadd: + 0x80 in every lane, R15 of the IADD R3, R3, R15 before it). It depends on the instruction order "
+        "and the warp schedule: a waiver. The edge application uses IADD.CARRYn.",
+        "iadd PC 0x168: IADD.CARRY1 R6, R4, R5 (lane 2: FlexGripPlus 0x7f = 0xffff + 0x80, 16 bits)",
         "programs/iadd.sass",
         "waiver",
         True,
@@ -199,8 +203,14 @@ FINDINGS += (
     ),
     Finding(
         "brk_all_threads",
-        "BRK with every active thread breaking does not return to the PBK target: the warp goes on at the next "
-        "instruction with an empty mask (the model, as G80: PBK target 0x60 with the full mask).",
+        "BRK with every active thread breaking does not return to the PBK target: the warp goes on at the next instruction "
+        "with an empty mask (the model, as G80: PBK target 0x60 with the full mask). Cause in "
+        "Execution/branch_exec_unit.vhd: CHECK_BREAK runs once per sub-warp pass (32 / NUM_SP passes) and, unlike "
+        "CHECK_PREBREAK, CHECK_JOIN and CHECK_RETURN, has no warp_lane_id_in = \"00\" guard around its stack access: the "
+        "first pass pops the PBK entry (target 0x60, full mask), the next pass finds the stack empty and takes the "
+        "empty-stack branch (next PC = the BRK's next PC, mask = current and not instruction mask = 0), which the last "
+        "pass leaves. This fits the GHDL run (next PC 0x58, mask 0); what follows (a warp running on with mask 0) "
+        "depends on the pass count and the stack depth and is not modelled, so cf_break stops here.",
         "cf_break PC 0x50: BRK C0.NE (FlexGripPlus next PC 0x58, mask 0)",
         "programs/cf_break.sass",
         "open",
@@ -278,17 +288,15 @@ FINDINGS += (
 FINDINGS += (
     Finding(
         "iadd16_subr_cc",
-        "A 16-bit IADD that negates its first operand and writes $c (IADD.SAT.U16.C2 R6H, -R4L, R5L) writes register 13, "
-        "the raw half-register field (2 * 6 + 1), instead of R6H, and its flags differ from the model's 16-bit subr flags in "
-        "10 of 32 lanes (Z and C). The same program's 16-bit forms without a $c write or without the first operand negated "
-        "match, so the destination is decoded differently only on this path; not analysed further.",
+        "A 16-bit subtract-reversed (-a + b, FlexGripPlus's ISUB) reads its first source and writes its destination as "
+        "full registers numbered by the half-register fields: Decode/pipeline_decode.vhd's src1_data_type_i and "
+        "dest_data_type_i have no ISUB case (DT_U32), while src2_data_type_i has one (reg_to_data_type) and w32_i makes the "
+        "add 16-bit. IADD.SAT.U16.C2 R6H, -R4L, R5L computes -R8[15:0] + R5L and writes R13 (GHDL: register 13 written, "
+        "the flags of that sum).",
         "iadd PC 0x358: IADD.SAT.U16.C2 R6H, -R4L, R5L (FlexGripPlus writes R13)",
         "programs/iadd.sass",
-        "waiver",
+        "profile:regs_typed_by_decoder",
         True,
-        ("IADD",),
-        frozenset({"gpr", "cc"}),
-        (("width", 0x1, 0), ("addop", 0x3, 2), ("cwe", 0x1, 1)),
     ),
 )
 
@@ -366,9 +374,12 @@ FINDINGS += (
 FINDINGS += (
     Finding(
         "iadd32_carry",
-        "IADD32.CARRYn Rd, Ra, Rb (the 32-bit encoding of add with carry) does not compute a + b + C: 30 of 32 lanes differ "
-        "(1 + 1 gives 1, 0x7fffffff + 1 gives 0xffff); not analysed (the long form's behaviour is iaddc_operand).",
-        "iadd PC 0x4ac: IADD32.CARRY0 R8, R4, R5 (also IADD32I.CARRY0 R6, R4, 0x0 at 0x5c0)",
+        "IADD32.CARRYn / IADD32I.CARRYn (the 32-bit and immediate encodings of add with carry) compute Ra[15:0] + X + C "
+        "with X the read stage's stale second source, as the long form (iaddc_operand: IADDC has no w32_i and no "
+        "src2_data_type_i case in Decode/pipeline_decode.vhd). GHDL, iadd: at PC 0x4ac X is 0 in every lane (the IADD32 "
+        "before it read the constant 0; 1 + 1 gives 1, 0x7fffffff + 1 gives 0xffff), at PC 0x4b4 X is R5L of lanes 24-31 "
+        "(the last sub-warp pass of the IADD32.SAT.U16 before it), the same in lanes 0, 8, 16, 24. A waiver.",
+        "iadd PC 0x4ac: IADD32.CARRY0 R8, R4, R5 (also 0x4b4, and IADD32I.CARRY0 R6, R4, 0x0 at 0x5c0)",
         "programs/iadd.sass",
         "waiver",
         True,
@@ -391,8 +402,10 @@ FINDINGS += (
 FINDINGS += (
     Finding(
         "iadd32i_sat_dest",
-        "IADD32I.SAT R6, R4, imm writes R70 (R6 + 64), not R6: the .SAT bit of the immediate form is taken as the top bit of "
-        "the destination register number.",
+        "IADD32I.SAT R6, R4, imm writes R70 (R6 + 64), not R6: Decode/pipeline_decode.vhd's dest_i for a long ALU "
+        "instruction is instruction_in(8 downto 2), and in the immediate form bit 8 is G80's .SAT (which saturate_i, '0' for "
+        "immediate forms, ignores: iadd32_sat_ignored). R70 lies past the program's register allocation, so what it "
+        "aliases in FlexGripPlus's register file depends on the warp layout: a waiver, not a switch.",
         "iadd PC 0x530: IADD32I.SAT R6, R4, 0x7fffffff (FlexGripPlus writes R70)",
         "programs/iadd.sass",
         "waiver",
@@ -403,8 +416,11 @@ FINDINGS += (
     ),
     Finding(
         "r2a_shared_source",
-        "R2A An, g [n], k with a shared-memory source does not read g [n]: areg's R2A A3, g [0xa], 0x2 writes 0x800000 "
-        "(0x200000 << 2) in every lane, where the parameter word g [0xa] holds 0x12345; not analysed.",
+        "R2A An, g [n], k with a shared-memory source does not read g [n]: the decoder's src1_i for R2A (ADDRESS_MEM) is "
+        "instruction_in(14 downto 9), six bits that take in the operand type's low bit (g [0xa].U32 becomes offset 0x2a; "
+        "Decode/pipeline_decode.vhd). In the GHDL run every lane gets 0x200000 << 2, and 0x00200000 is the shared header "
+        "word g [0x0] for blockDim.x 32, so the read lands on the header; how 0x2a becomes 0 is not traced (waves not "
+        "read), hence a waiver.",
         "areg PC 0x138: R2A A3, g [0xa], 0x2 (FlexGripPlus 0x800000, model 0x48d14)",
         "programs/areg.sass",
         "waiver",
@@ -418,15 +434,14 @@ FINDINGS += (
 FINDINGS += (
     Finding(
         "gld64_one_register",
-        "GLD.S64 Rd, [Ra] writes Rd only, not the pair Rd, Rd+1 (the probe sees one register written), and GLD.S128 likewise "
-        "(global PC 0xf8); whether Rd gets the low word is not yet checked.",
-        "global PC 0xc0: GLD.S64 R8, global14[R5] (FlexGripPlus writes R8, the model R8 and R9)",
+        "GLD/GST .S64 and .S128 move one byte per thread: the read and write stages take a global access's size from "
+        "Read/convert_data_types.vhd's mv_size_to_data_type, which has no 64- or 128-bit entry (DT_NONE), and "
+        "global_memory_controller.vhd's pMemorySize gives DT_NONE one byte. GLD.S64 Rd writes Rd only (the probe sees one "
+        "register written); GST.S64 stores 32 bytes for 32 threads where G80 stores 256.",
+        "global PC 0xc0: GLD.S64 R8, global14[R5] (FlexGripPlus writes R8, the model R8 and R9); PC 0x210 GST.S64",
         "programs/global.sass",
-        "waiver",
+        "profile:global_wide_one_byte",
         True,
-        ("GLD",),
-        frozenset({"gpr"}),
-        (("msize", 0x6, 4),),  # msize 4 (S64) and 5 (S128)
     ),
 )
 
@@ -449,6 +464,114 @@ FINDINGS += (
         "programs/i2i.sass",
         "open",
         False,
+    ),
+)
+
+# Integer, memory, address-register and control findings of the cause analysis in FlexGripPlus's VHDL
+# (golden/flexgrip_decode.py holds the decode rules the flexgrip profile switches apply).
+FINDINGS += (
+    Finding(
+        "shared_offset_unsigned",
+        "A shared-memory source's offset field is unsigned on FlexGripPlus: G80 reads a post-increment operand's offset as "
+        "signed (g [A1++-0x1]: $a1 - 4, then $a1 -= 4), FlexGripPlus's src1_i takes instruction_in(13 downto 9) (long MOV "
+        "or FP source) or (12 downto 9) (32-bit instruction) as an unsigned count (Decode/pipeline_decode.vhd), so -1 is "
+        "+31 words. GHDL: lane 0 of MOV R6, g [A1++-0x1] reads lane 31's word (a[31] = 0xe3eff9c0).",
+        "areg PC 0x1a0: MOV R6, g [A1++-0x1] (lane 0: FlexGripPlus 0xe3eff9c0, model 0)",
+        "programs/areg.sass",
+        "profile:shared_offset_unsigned",
+        True,
+    ),
+    Finding(
+        "mov_shared_zero_ext",
+        "MOV Rd, g [n].S16 (and .S8) zero-extends: a MOV from shared memory (opcode 1, sub-op 0) is mov_opcode MOV, which "
+        "the execute stage passes through unconverted (Execution/pipeline_execute.vhd: MOV, dest REG, not IMM -> NOP); "
+        "only the LOAD types go through its CVT. GHDL: 0x8001 read as .S16 gives 0x00008001, G80 0xffff8001.",
+        "areg PC 0x220: MOV R6, g [A1+++0x1].S16 (lane 1: FlexGripPlus 0x00008001, model 0xffff8001); mov PC 0xf0",
+        "programs/areg.sass",
+        "profile:mov_shared_zero_ext",
+        True,
+    ),
+    Finding(
+        "r2g_postinc",
+        "R2G g [An+++k], Rs stores at $an (G80's post-increment address) but, as every post-increment "
+        "(postinc_increments_a4), steps $a4, not $an, here by k times the store's mov_size type: Write/pipeline_write.vhd "
+        "gives a shared store with addr_inc_in = '1' the address 0 (+ $an), and CHECK_INCREMENT_ADDR hands "
+        "increment_address dest_in, which for a shared store is the offset field (dest_i = instruction_in(21 downto 9)), "
+        "scaled by mv_size_to_data_type of w1 bits 23:21 (R2G.U32.U32: 001, DT_S8, one byte). GHDL: $a4 + 1.",
+        "areg PC 0x260: R2G.U32.U32 g[A3+++0x1], R5 (FlexGripPlus $a4 + 1, stores at $a3)",
+        "programs/areg.sass",
+        "profile:postinc_a4",
+        True,
+    ),
+    Finding(
+        "const_areg_ignored",
+        "An integer instruction's constant second operand c[b][An+n] ignores $an: every lane reads c[n]. "
+        "Decode/pipeline_decode.vhd's src2_mem_opcode_i is READ even when src2_use_gather_b = '1' (READ_GATHER is commented "
+        "out), so constant_memory_controller.vhd reads one address for all lanes. A post-increment still steps $a4, by "
+        "the destination field times 1 (sm_type_i is \"00\", DT_U8, when the first source is not shared). GHDL: every lane "
+        "adds c[0x1][0x1] = 0x8001c07f; $a4 + 6 for R6.",
+        "areg PC 0x2a0: IADD R6, R4, c[0x1][A4+++0x1] (FlexGripPlus reads c word 1 in every lane, $a4 + 6)",
+        "programs/areg.sass",
+        "profile:const_areg_ignored",
+        True,
+    ),
+    Finding(
+        "shared_addr_wrap",
+        "Shared addresses wrap at 16 KiB instead of faulting: shared_memory_controller.vhd keeps the low ADDRESS_SIZE "
+        "(SHMEM_ADDR_SIZE = 14) bits of an effective address. With ada_negative_offset, ADA A4, A1, 0xfffc subtracts "
+        "0x3ffc, and MOV R6, g [A4+0x1] then reads ($a1 - 0x3ff8) mod 0x4000 = $a1 + 8 (G80, 16-bit $a: $a1).",
+        "mov PC 0x140: MOV R6, g [A4+0x1] (address 0xffffc108 + 4 tid, wrapped to 0x108 + 4 tid)",
+        "programs/mov.sass",
+        "profile:shared_addr_bits",
+        False,
+    ),
+    Finding(
+        "imul_one_sign",
+        "IMUL multiplies both operands with the first one's signedness: Decode/pipeline_decode.vhd has one is_signed_i for "
+        "IMUL24, instruction_in(47) (long; instruction_in(15) short and immediate), G80's src1-signed bit, and "
+        "ScalarProcessor/integer_mult_24.vhd extends both operands with it. IMUL.U16.S16 is computed as U16 x U16 "
+        "(GHDL lane 10: 0x7fff0000 where G80 gives 0xffff0000).",
+        "imul PC 0x58: IMUL.U16.S16 R6, R4L, R5H",
+        "programs/imul.sass",
+        "profile:imul_one_sign",
+        True,
+    ),
+    Finding(
+        "regs_typed_by_decoder",
+        "In 16-bit SHL/SHR, ISET and subtract-reversed (iadd16_subr_cc) forms some register fields name full registers: "
+        "the decoder gives those operands 32-bit data types whatever the width (Decode/pipeline_decode.vhd: "
+        "src2_data_type_i is DT_U32 for SHL/SHR; ISET's types are subop_to_data_type of sub-op 3, DT_U32), and a "
+        "half-register field 2n + h then reads or writes register 2n + h. SHL.U16 R6L, R4L, R5L shifts by R10 (GHDL: "
+        "values unshifted where R10 = 0); ISET.U16 R6L, R4L, R5L compares R8 with R10 and writes R12.",
+        "shift PC 0x138: SHL.U16 R6L, R4L, R5L; iset PC 0x1c8: ISET.U16 R6L, R4L, R5L, LT (FlexGripPlus writes R12)",
+        "programs/shift.sass",
+        "profile:regs_typed_by_decoder",
+        True,
+    ),
+    Finding(
+        "imad_kind_from_subop",
+        "IMAD's multiply kind comes from the 3-bit sub-op only: G80's kind is w0[28]:w1[31:29] (ISA.md 3.3), FlexGripPlus "
+        "reads instr_subop_b = w1[31:29] (Decode/pipeline_decode.vhd, subop_to_data_type), and its scalar processor takes "
+        "signedness (001, 100, 111) and saturation (101 only) from the same sub-op (ScalarProcessor/scalar_processor.vhd "
+        "is_signed_i, saturate_i), with w32 forced to '1'. IMAD.SAT.S16 (kind 2, sub-op 010) is therefore an unsigned, "
+        "non-saturating multiply of S16-typed operands (GHDL lane 2: 0x80000000 where G80 saturates to 0xffffffff). "
+        "Not modelled: how the S16-typed read extends the operands before the unsigned multiply was not traced, so imad "
+        "stops here.",
+        "imad PC 0x80: IMAD.SAT.S16 R6, R4L, R5H, R7",
+        "programs/imad.sass",
+        "open",
+        True,
+    ),
+    Finding(
+        "r2g_sub_word_readback",
+        "After R2G stores of 8 and 16 bits into one word (r2g: g[A1+0x8].U8 ... g[A1+0xb].U8), MOV R6, g [A1+0x2] reads "
+        "(4 tid) << 24 in lane tid on FlexGripPlus, where the model reads the bytes the stores wrote. The stores "
+        "themselves pass the lock-step memory-port check, so the difference is in how shared_memory_controller.vhd "
+        "merges sub-word stores or reads the word back; not analysed further (waves not read).",
+        "r2g PC 0xd0: MOV R6, g [A1+0x2] (lane 1: FlexGripPlus 0x04000000, model 0x7fed01ed)",
+        "programs/r2g.sass",
+        "open",
+        True,
     ),
 )
 

@@ -47,6 +47,10 @@ class Profile:
     shared_offset_unsigned: bool = False  # a shared source's offset field is unsigned: g [A1++-0x1] reads $a1 + 31 * 4
     mov_shared_zero_ext: bool = False  # MOV Rd, g [n].S16/.S8 zero-extends (no conversion on the MOV path)
     alu_shared_offset_4bit: bool = False  # a long integer instruction's g [n] keeps 4 offset bits (n & 0xf)
+    global_wide_one_byte: bool = False  # GLD/GST .S64/.S128 move one byte per thread (the low byte of Rd)
+    regs_typed_by_decoder: bool = False  # a 16-bit SHL/SHR count and ISET's registers are full registers numbered by the half field
+    imul_one_sign: bool = False  # IMUL multiplies both operands with the first one's signedness (U16.S16 as U16.U16)
+    shared_addr_bits: int = 0  # shared addresses keep their low n bits (0: out of range faults; FlexGripPlus: 14)
     const_areg_ignored: bool = False  # an integer instruction's c[b][An+n] second operand reads c[n] in every lane
     const_offset_by_type: bool = False  # integer c[b][n]: flat index scaled by the operand type (16-bit: byte 2n); short forms' bank bit is the index's bit 5
 
@@ -92,6 +96,10 @@ FLEXGRIP = replace(
     shared_offset_unsigned=True,
     mov_shared_zero_ext=True,
     alu_shared_offset_4bit=True,
+    global_wide_one_byte=True,
+    regs_typed_by_decoder=True,
+    imul_one_sign=True,
+    shared_addr_bits=14,
     const_areg_ignored=True,
     const_offset_by_type=True,
 )

@@ -276,13 +276,22 @@ class SM:
             return a + offset if self.profile.postinc_a4 and not store else a
         return a + offset
 
+    def _shared_wrap(self, addr: np.ndarray) -> np.ndarray:
+        # FlexGripPlus's shared memory controller keeps the low SHMEM_ADDR_SIZE (14) bits of an effective
+        # address (shared_memory_controller.vhd: offset(i)(ADDRESS_SIZE - 1 downto 0)), so a negative or large
+        # $a-relative address wraps inside the 16 KiB instead of faulting (flexgrip_findings shared_addr_wrap)
+        bits = self.profile.shared_addr_bits
+        return (np.asarray(addr, np.int64) & ((1 << bits) - 1)) if bits else addr
+
     def shared_load(self, b: Batch, addr: np.ndarray, size: int, signed: bool) -> np.ndarray:
+        addr = self._shared_wrap(addr)
         self._shared_check(b, addr, size)
         # lanes that do not execute read nothing: their $a may hold anything (found by randgen's
         # hypothesis test: a post-incremented g [A2+++k] in lanes whose A2 was never set)
         return self.shared.load(self._shared_abs(b, np.where(b.exec, addr, 0)), size, signed)
 
     def shared_store(self, b: Batch, addr: np.ndarray, size: int, value: np.ndarray) -> None:
+        addr = self._shared_wrap(addr)
         self._shared_check(b, addr, size)
         lanes = np.flatnonzero(b.exec)
         self.shared.store(self._shared_abs(b, addr)[lanes], size, np.asarray(value, U32)[lanes])
