@@ -359,6 +359,11 @@ _SRC_TYPES = {0: (False, 16), 1: (False, 32), 2: (False, 8), 3: (False, 8), 4: (
 def exe_i2i(sm: SM, b: Batch, insn: Instruction, ops: dict) -> None:
     f = insn.fields
     dst_bits = 8 if f["m19"] else (32 if f["width"] else 16)
+    if dst_bits == 8 and sm.profile.i2i_dest8_ignored:
+        # FlexGripPlus's convert_int_int (ScalarProcessor/convert_int_int.vhd) extends by the source type only
+        # (cvt_type_i = bits 48:46) and its result is written at the register's width (dest_data_type_i:
+        # reg_to_data_type for CVT): an 8-bit destination type is never applied
+        dst_bits = 32 if f["width"] else 16
     res, flags = intops.i2i(bool(f["signed"]), dst_bits, f["srct"], bool(f["m20"]), bool(f["m29"]), read(sm, b, ops["src1"]), sm.profile)
     if dst_bits == 8 and f["width"] and f["signed"]:
         # an 8-bit result in a full register: the width bit w1[26] is independent of the clamp (ISA.md 3.9)

@@ -448,21 +448,27 @@ FINDINGS += (
 FINDINGS += (
     Finding(
         "imax_results",
-        "IMAX Rd, Ra, Rb does not give the maximum: 31 of 32 lanes differ, with values unrelated to either operand in some "
-        "(max(0, 0) gives 0x60, max(1, 0) 0x64) and 0x0000ffff in others; not analysed.",
+        "IMAX/IMIN compare in 16 bits, unsigned, against a stale second operand: MAX and MIN appear in "
+        "Decode/pipeline_decode.vhd's alu_opcode_i only, in none of w32_i ('0': ScalarProcessor/min_max.vhd's 16-bit "
+        "path), is_signed_i ('0') and src2_data_type_i (DT_NONE: Read/read_source_ops.vhd skips the read and passes on "
+        "the second source it fetched last, per SP). GHDL: max(0, 0) gives 0x60, a value of the previous instruction's "
+        "second source. That depends on the instruction order: a waiver.",
         "iminmax PC 0x40: IMAX R6, R4, R5 (lane 0: FlexGripPlus 0x60, model 0)",
         "programs/iminmax.sass",
-        "open",
+        "waiver",
         True,
+        ("IMAX", "IMIN"),
+        frozenset({"gpr", "cc"}),
     ),
     Finding(
         "i2i_u8_not_truncated",
-        "I2I.U8.S32 Rd, Ra does not reduce to 8 bits: FlexGripPlus writes wider values (0xffffffff, 0x7fffffff, 0x8000 "
-        "...) where the model, with i2i_no_clamp, writes the low byte; the other I2I forms of the program match up to here. "
-        "Not yet modelled.",
+        "I2I to an 8-bit type (I2I.U8.S32 Rd, Ra) is not reduced to 8 bits: ScalarProcessor/convert_int_int.vhd extends "
+        "by the source type only (cvt_type_i = instruction_in(48 downto 46); S32: unchanged) and the result is written at "
+        "the register's width (dest_data_type_i: reg_to_data_type for CVT), so the destination's 8-bit type is never "
+        "applied. GHDL lane 2: 0xffffffff where G80 (and i2i_no_clamp alone) gives 0xff.",
         "i2i PC 0xe0: I2I.U8.S32 R6, R4 (lane 2: FlexGripPlus 0xffffffff, model 0xff)",
         "programs/i2i.sass",
-        "open",
+        "profile:i2i_dest8_ignored",
         False,
     ),
 )
@@ -561,6 +567,16 @@ FINDINGS += (
         "programs/imad.sass",
         "open",
         True,
+    ),
+    Finding(
+        "r127_sink_no_write",
+        "A write to R127 (MVI R127, imm; o[0x7f] in other forms) is not a register write at all on FlexGripPlus: the "
+        "probe sees no write strobe, where the model recorded a write it then dropped. The flexgrip profile's register "
+        "sink (only_r124_zero) now records nothing for it.",
+        "mov PC 0x1b8: MVI R127, 0xdead (FlexGripPlus: no write)",
+        "programs/mov.sass",
+        "profile:only_r124_zero",
+        False,
     ),
     Finding(
         "r2g_sub_word_readback",

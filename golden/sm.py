@@ -231,6 +231,10 @@ class SM:
         value = np.asarray(value, U32)
         if half:
             value = value & U32(0xFFFF)
+        if self.profile.only_r124_zero and index == 127 and not half:
+            # FlexGripPlus's register sink (o[0x7f]): nothing reaches its register file, not even a write
+            # strobe (GHDL, mov PC 0x1b8: MVI R127, 0xdead commits no register write), so no record either
+            return
         if b.records is not None:
             b.records[0].gpr.append(RegWrite("gpr", reg, np.where(b.exec, value, 0).astype(U32), ("H" if index & 1 else "L") if half else None))
         if reg >= self.nregs or (self.profile.only_r124_zero and index == 127):
