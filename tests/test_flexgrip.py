@@ -122,6 +122,16 @@ def test_flexgrip_cf_barrier_needs_no_waiver() -> None:
     assert not r.extra.get("waived")
 
 
+def test_flexgrip_areg_lockstep() -> None:
+    """areg exercises most address-register and shared-operand switches (ada_offset_14bit, a0_aliases_a4,
+    shared_offset_unsigned, mov_shared_zero_ext, postinc_a4 with R2G and constant operands, const_areg_ignored):
+    FlexGripPlus runs it in lock-step with the one waiver whose cause is not traced."""
+    _flexgrip_or_skip()
+    r = _run("areg")
+    assert r.passed, r.summary()
+    assert set(r.extra.get("waived") or {}) == {"r2a_shared_source"}
+
+
 # -- waivers in the scoreboard (no simulator: an independent model plays the DUT, tests/test_scoreboard.py) --
 
 
