@@ -1,6 +1,7 @@
 """cocotb: rtl/sm1_int_alu.v against the silicon integer vectors (ISA.md section 3) and the golden model.
 
-`int_vectors` drives every line of testdata/vectors/int.txt (or $INT_VECTORS) through the ALU;
+`int_vectors` drives every line of testdata/vectors/int.txt (or the files of the unit configuration, tb/config.py
+`UnitConfig`, passed as +tb_unit=PATH) through the ALU;
 `directed` covers what the vector file cannot show (I2I into a full register, PASS, undefined
 MAD kinds, shift-count edges); `random_against_golden` compares random operands and fields with
 golden.arith.intops (G80 profile).
@@ -8,7 +9,6 @@ golden.arith.intops (G80 profile).
 
 from __future__ import annotations
 
-import os
 import random
 from pathlib import Path
 
@@ -19,6 +19,7 @@ import golden
 from golden.arith import intops
 from golden.hw import AluOp
 from golden.vectors import I2I_SRC_CODES, Vector, int_operation, read_vectors
+from tb.config import UnitConfig
 
 OP = {op.name.lower(): int(op) for op in AluOp}  # sm1_int_alu's op codes (golden/hw.py)
 DST_BITS = (8, 16, 32)
@@ -29,9 +30,9 @@ DEFAULTS = {
 }  # fmt: skip
 
 
-def vector_path() -> Path:
-    env = os.environ.get("INT_VECTORS")
-    return Path(env) if env else Path(golden.__file__).resolve().parents[1] / "testdata" / "vectors" / "int.txt"
+def vector_paths() -> list[Path]:
+    default = Path(golden.__file__).resolve().parents[1] / "testdata" / "vectors" / "int.txt"
+    return UnitConfig.from_plusargs(cocotb.plusargs).vector_paths(default)
 
 
 def inputs_of(v: Vector) -> dict[str, int]:
@@ -114,17 +115,18 @@ def golden_of(i: dict[str, int]) -> tuple[int, int]:
 @cocotb.test()
 async def int_vectors(dut) -> None:
     """Every line of the silicon vector file: exact result and flags."""
-    path = vector_path()
+    paths = vector_paths()
     mismatches: list[str] = []
     count = 0
-    for v in read_vectors(path):
+    for v in (v for path in paths for v in read_vectors(path)):
         inputs = inputs_of(v)
         res, flags = await drive(dut, inputs)
         count += 1
         if res != v.result or flags != (v.flags or 0):
-            mismatches.append(f"line {v.line}: {v.text}\n    got {res:08x} {flags:x} ({describe(inputs)})")
-    dut._log.info("%d vectors from %s, %d mismatches", count, path, len(mismatches))
-    assert count > 0, f"no vectors in {path}"
+            mismatches.append(f"{v.where()}: {v.text}\n    got {res:08x} {flags:x} ({describe(inputs)})")
+    files = ", ".join(map(str, paths))
+    dut._log.info("%d vectors from %s, %d mismatches", count, files, len(mismatches))
+    assert count > 0, f"no vectors in {files}"
     assert not mismatches, f"{len(mismatches)} of {count} vectors differ:\n" + "\n".join(mismatches[:20])
 
 
@@ -193,10 +195,11 @@ def _operand(rng: random.Random) -> int:
 @cocotb.test()
 async def random_against_golden(dut) -> None:
     """Random fields and operands per op, compared with golden.arith.intops."""
-    rng = random.Random(int(os.environ.get("INT_ALU_SEED", "1")))
+    config = UnitConfig.from_plusargs(cocotb.plusargs)
+    rng = random.Random(config.seed)
     mismatches = []
     ops = list(OP.values())
-    for _ in range(int(os.environ.get("INT_ALU_RANDOM", "3000"))):
+    for _ in range(3000 if config.random is None else config.random):
         i = {
             "op": rng.choice(ops), "addop": rng.randrange(4), "wide": rng.getrandbits(1), "sgn": rng.getrandbits(1), "sat": rng.getrandbits(1),
             "s1": rng.getrandbits(1), "s2": rng.getrandbits(1), "kind": rng.randrange(9), "cond": rng.randrange(8), "lop": rng.randrange(4),
