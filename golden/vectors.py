@@ -114,10 +114,24 @@ def _bit(v: Vector, text: str, what: str) -> bool:
 
 
 @dataclass(frozen=True)
-class FpOperation:
-    """The fields of one fp32.txt line, named (columns as in the file's header)."""
+class _Operation:
+    """A vector line with its fields named (the subclasses): the expected result and flags."""
 
     vector: Vector
+
+    @property
+    def result(self) -> int:
+        return self.vector.result
+
+    @property
+    def flags(self) -> int:
+        return self.vector.flags or 0
+
+
+@dataclass(frozen=True)
+class FpOperation(_Operation):
+    """The fields of one fp32.txt line, named (columns as in the file's header)."""
+
     op: str  # fadd fmul fmad fmin fmax fset fslct f2i i2f f2f (the line's op without .sat)
     rnd: str = "rn"  # one of ROUNDINGS; fmad's column is carried although G80 ignores it (FP_SFU.md 4)
     sat: bool = False
@@ -130,14 +144,6 @@ class FpOperation:
     a: int = 0
     b: int = 0
     c: int = 0
-
-    @property
-    def result(self) -> int:
-        return self.vector.result
-
-    @property
-    def flags(self) -> int:
-        return self.vector.flags or 0
 
 
 def fp_operation(v: Vector) -> FpOperation:
@@ -228,11 +234,10 @@ _INT_COLUMNS: dict[str, tuple[int, tuple[str, ...]]] = {
 
 
 @dataclass(frozen=True)
-class IntOperation:
+class IntOperation(_Operation):
     """The fields of one int.txt line, named (columns as in the file's header). `mods` is the
     modifier columns as written: lines with equal `mods` differ only in their numbers."""
 
-    vector: Vector
     op: str  # one of INT_OPS
     mods: tuple[str, ...]
     width: int = 32  # operand width: 16 for b16/u16/s16 (and imad's 16-bit kinds), else 32
@@ -254,14 +259,6 @@ class IntOperation:
     b: int = 0  # shl/shr: the count
     c: int = 0
     cin: int = 0
-
-    @property
-    def result(self) -> int:
-        return self.vector.result
-
-    @property
-    def flags(self) -> int:
-        return self.vector.flags or 0
 
     @property
     def addop_code(self) -> int:
