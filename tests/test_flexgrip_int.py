@@ -203,3 +203,30 @@ def test_model_output_matches_flexgrip_run(run: str) -> None:
         out = np.frombuffer(r.gmem.data[buf.addr : buf.addr + buf.nbytes].tobytes(), np.uint32).tolist()
         diff = [i for i, (a, b) in enumerate(zip(out, words, strict=True)) if a != b and i not in skip]
         assert (not diff) == same, f"{profile.name}: words {diff[:8]} differ"
+
+
+def _records(source: str, profile: Profile) -> dict[str, object]:
+    """The commit record of each instruction of `source` (one warp, recorded), by disassembly text."""
+    sm = _sm(source, profile)
+    out: dict[str, object] = {}
+    w = sm.warps[0]
+    while not w.done:
+        c = sm.step(w)
+        if c is not None:
+            out[c.text] = c
+    return out
+
+
+def test_bar_rewrites_a4_and_r127_takes_no_write() -> None:
+    """bar_writes_a4 (cf_barrier PC 0x40: FlexGripPlus's BAR.ARV.WAIT b0, 0xfff writes $a4 with its own value) and
+    r127_sink_no_write (mov PC 0x1b8: MVI R127, 0xdead commits no register write on FlexGripPlus)."""
+    src = "MVI R4, 0x40\nR2A A4, R4\nBAR.ARV.WAIT b0, 0xfff\nMVI R127, 0xdead"
+    recs = _records(src, FLEXGRIP)
+    bar = next(c for t, c in recs.items() if t.startswith("BAR"))
+    # the record names the $a4 write (BAR is not predicable: its record's execute mask, and so its values, are 0)
+    assert [a.index for a in bar.addr] == [4]  # type: ignore[attr-defined]
+    mvi = next(c for t, c in recs.items() if "R127" in t)
+    assert mvi.gpr == []  # type: ignore[attr-defined]
+    recs = _records(src, G80)
+    assert next(c for t, c in recs.items() if t.startswith("BAR")).addr == []  # type: ignore[attr-defined]
+    assert [g.index for g in next(c for t, c in recs.items() if "R127" in t).gpr] == [127]  # type: ignore[attr-defined]
