@@ -219,7 +219,12 @@ FINDINGS += (
     Finding(
         "ret_guard",
         "A guarded RET (RET C1.NE after ISET.C1 in a subroutine) executes for no thread on FlexGripPlus (instruction mask 0; "
-        "the model, from $c1: 0x000fffff).",
+        "the model, from $c1: 0x000fffff). What is known: ISET.C1's $c1 write matches the model in lock-step, so the "
+        "flags are right and the difference is in how the read stage forms a flow instruction's mask "
+        "(Read/pipeline_read.vhd: a flow instruction with a condition other than 01111 reads the predicate register of "
+        "w1 bits 13:12 through PRED_REGS_MASK_REQUEST and predicate_lut.vhd, CALC_MASK = current mask and predicate "
+        "mask); BRK C0.NE gets the right mask the same way (cf_break), so the register number (C1) or the call context "
+        "is the suspect. Not found without the waves: open.",
         "cf_call PC 0x90: RET C1.NE",
         "programs/cf_call.sass",
         "open",
