@@ -261,6 +261,10 @@ def _mul_fields(insn: Instruction) -> tuple[bool, bool, bool]:
 @family("imul")
 def exe_imul(sm: SM, b: Batch, insn: Instruction, ops: dict) -> None:
     wide, s1, s2 = _mul_fields(insn)
+    if sm.profile.imul_one_sign and wide:
+        # ...and ScalarProcessor/integer_mult_24.vhd returns result_tmp(31 downto 0) only: a 24-bit .HI form
+        # gives the low 32 bits of the product (GHDL, imul PC 0xd0: IMUL.HI.U24.U24)
+        s2 = False
     if sm.profile.imul_one_sign and not wide:  # 24-bit forms: the third bit is .HI, not a signedness
         # FlexGripPlus's decoder has one is_signed_i for IMUL24, instruction_in(47) (long) / (15) (short and
         # immediate), i.e. the first operand's bit, and the scalar processor multiplies both operands with it

@@ -541,7 +541,8 @@ FINDINGS += (
         "IMUL multiplies both operands with the first one's signedness: Decode/pipeline_decode.vhd has one is_signed_i for "
         "IMUL24, instruction_in(47) (long; instruction_in(15) short and immediate), G80's src1-signed bit, and "
         "ScalarProcessor/integer_mult_24.vhd extends both operands with it. IMUL.U16.S16 is computed as U16 x U16 "
-        "(GHDL lane 10: 0x7fff0000 where G80 gives 0xffff0000).",
+        "(GHDL lane 10: 0x7fff0000 where G80 gives 0xffff0000). The multiplier returns the low 32 bits of the product "
+        "only (result_tmp(31 downto 0)), so IMUL.HI.U24/S24 give the low half too (imul PC 0xd0).",
         "imul PC 0x58: IMUL.U16.S16 R6, R4L, R5H",
         "programs/imul.sass",
         "profile:imul_one_sign",

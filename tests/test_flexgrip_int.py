@@ -150,13 +150,15 @@ def test_r2g_post_increment_stores_at_a_and_steps_a4() -> None:
 
 def test_imul_takes_the_first_operand_signedness() -> None:
     """imul_one_sign (imul PC 0x58): IMUL.U16.S16 multiplies as U16 x U16 (0x8000 x 0xffff: 0x7fff8000)."""
-    src = "MVI R4, 0x8000\nMVI R5, 0xffff0000\nIMUL.U16.S16 R6, R4L, R5H"
+    src = "MVI R4, 0x8000\nMVI R5, 0xffff0000\nIMUL.U16.S16 R6, R4L, R5H\nMVI R8, 0x123456\nIMUL.HI.U24.U24 R7, R8, R8"
     sm = _sm(src, FLEXGRIP)
     sm.run()
     assert _reg(sm, 6)[0] == 0x7FFF8000
+    assert _reg(sm, 7)[0] == (0x123456 * 0x123456) & 0xFFFFFFFF  # .HI: still the low 32 bits (imul PC 0xd0)
     sm = _sm(src, G80)
     sm.run()
     assert _reg(sm, 6)[0] == 0xFFFF8000
+    assert _reg(sm, 7)[0] == (0x123456 * 0x123456) >> 16
 
 
 def test_16_bit_forms_with_full_register_operands() -> None:
