@@ -590,6 +590,17 @@ FINDINGS += (
         False,
     ),
     Finding(
+        "imul16_sign_flag",
+        "IMUL.S16.S16.C1's $c1 differs from the model's in the S flag in 9 of 32 lanes (both ways: S set where the "
+        "model clears it and the reverse), after imul_one_sign made the products equal. FlexGripPlus forms S in "
+        "Write/compute_pred_flags.vhd from the destination data type, DT_U32 for IMUL24 (dest_data_type_i), where the "
+        "model takes the sign of the signed 16x16 product; not traced further, so imul stops here.",
+        "imul PC 0x100: IMUL.S16.S16.C1 o[0x7f], R4L, R5L (lane 10: FlexGripPlus S = 1, model 0)",
+        "programs/imul.sass",
+        "open",
+        True,
+    ),
+    Finding(
         "r2g_sub_word_readback",
         "After R2G stores of 8 and 16 bits into one word (r2g: g[A1+0x8].U8 ... g[A1+0xb].U8), MOV R6, g [A1+0x2] reads "
         "(4 tid) << 24 in lane tid on FlexGripPlus, where the model reads the bytes the stores wrote. The stores "
