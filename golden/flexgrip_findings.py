@@ -592,9 +592,9 @@ FINDINGS += (
     Finding(
         "imul16_sign_flag",
         "IMUL.S16.S16.C1's $c1 differs from the model's in the S flag in 9 of 32 lanes (both ways: S set where the "
-        "model clears it and the reverse), after imul_one_sign made the products equal. FlexGripPlus forms S in "
-        "Write/compute_pred_flags.vhd from the destination data type, DT_U32 for IMUL24 (dest_data_type_i), where the "
-        "model takes the sign of the signed 16x16 product; not traced further, so imul stops here.",
+        "model clears it and the reverse), after imul_one_sign made the products equal. Write/compute_pred_flags.vhd "
+        "passes the execute stage's flags through unchanged, so S is formed in Execution/pipeline_execute.vhd from the "
+        "scalar processor; which bit it takes for a 16-bit multiply was not traced, so imul stops here.",
         "imul PC 0x100: IMUL.S16.S16.C1 o[0x7f], R4L, R5L (lane 10: FlexGripPlus S = 1, model 0)",
         "programs/imul.sass",
         "open",
