@@ -368,7 +368,12 @@ def exe_i2i(sm: SM, b: Batch, insn: Instruction, ops: dict) -> None:
         # (cvt_type_i = bits 48:46) and its result is written at the register's width (dest_data_type_i:
         # reg_to_data_type for CVT): an 8-bit destination type is never applied
         dst_bits = 32 if f["width"] else 16
-    res, flags = intops.i2i(bool(f["signed"]), dst_bits, f["srct"], bool(f["m20"]), bool(f["m29"]), read(sm, b, ops["src1"]), sm.profile)
+    srct = f["srct"]
+    if srct in (3, 7) and sm.profile.i2i_dest8_ignored:
+        # convert_int_int's cases "011" (U32.BEXT) and "111" (S32.BEXT) pass the register unchanged: no byte
+        # extraction from a full register (GHDL, i2i PC 0x150: I2I.S32.U32.BEXT of 0xffffffff gives 0xffffffff)
+        srct = 1 if srct == 3 else 5
+    res, flags = intops.i2i(bool(f["signed"]), dst_bits, srct, bool(f["m20"]), bool(f["m29"]), read(sm, b, ops["src1"]), sm.profile)
     if dst_bits == 8 and f["width"] and f["signed"]:
         # an 8-bit result in a full register: the width bit w1[26] is independent of the clamp (ISA.md 3.9)
         res = res.astype(np.uint16).view(np.int16).astype(np.int32).view(U32)

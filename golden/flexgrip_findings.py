@@ -470,7 +470,9 @@ FINDINGS += (
         "I2I to an 8-bit type (I2I.U8.S32 Rd, Ra) is not reduced to 8 bits: ScalarProcessor/convert_int_int.vhd extends "
         "by the source type only (cvt_type_i = instruction_in(48 downto 46); S32: unchanged) and the result is written at "
         "the register's width (dest_data_type_i: reg_to_data_type for CVT), so the destination's 8-bit type is never "
-        "applied. GHDL lane 2: 0xffffffff where G80 (and i2i_no_clamp alone) gives 0xff.",
+        "applied. GHDL lane 2: 0xffffffff where G80 (and i2i_no_clamp alone) gives 0xff. Likewise the byte sources of a "
+        "full register, .U32.BEXT and .S32.BEXT (cvt_type 011 and 111), pass the register unchanged (i2i PC 0x150: "
+        "I2I.S32.U32.BEXT of 0xffffffff gives 0xffffffff); the half-register ones (010, 110) do take the byte.",
         "i2i PC 0xe0: I2I.U8.S32 R6, R4 (lane 2: FlexGripPlus 0xffffffff, model 0xff)",
         "programs/i2i.sass",
         "profile:i2i_dest8_ignored",

@@ -232,3 +232,15 @@ def test_bar_rewrites_a4_and_r127_takes_no_write() -> None:
     recs = _records(src, G80)
     assert next(c for t, c in recs.items() if t.startswith("BAR")).addr == []  # type: ignore[attr-defined]
     assert [g.index for g in next(c for t, c in recs.items() if "R127" in t).gpr] == [127]  # type: ignore[attr-defined]
+
+
+def test_i2i_8_bit_types_not_applied() -> None:
+    """i2i_u8_not_truncated (i2i PC 0xe0: I2I.U8.S32 of -1 gave 0xffffffff; PC 0x150: I2I.S32.U32.BEXT of 0xffffffff
+    gave 0xffffffff on FlexGripPlus). G80 keeps 8 bits in both (ISA.md 3.9)."""
+    src = "MVI R4, 0xffffffff\nI2I.U8.S32 R6, R4\nI2I.S32.U32.BEXT R7, R4"
+    sm = _sm(src, FLEXGRIP)
+    sm.run()
+    assert (_reg(sm, 6)[0], _reg(sm, 7)[0]) == (0xFFFFFFFF, 0xFFFFFFFF)
+    sm = _sm(src, G80)
+    sm.run()
+    assert _reg(sm, 6)[0] <= 0xFF and _reg(sm, 7)[0] == 0xFF
