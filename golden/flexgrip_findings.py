@@ -472,10 +472,13 @@ FINDINGS += (
         "the register's width (dest_data_type_i: reg_to_data_type for CVT), so the destination's 8-bit type is never "
         "applied. GHDL lane 2: 0xffffffff where G80 (and i2i_no_clamp alone) gives 0xff. Likewise the byte sources of a "
         "full register, .U32.BEXT and .S32.BEXT (cvt_type 011 and 111), pass the register unchanged (i2i PC 0x150: "
-        "I2I.S32.U32.BEXT of 0xffffffff gives 0xffffffff); the half-register ones (010, 110) do take the byte.",
+        "I2I.S32.U32.BEXT of 0xffffffff gives 0xffffffff); the half-register ones (010, 110) do take the byte. And "
+        "convert_int_int negates (cvt_neg_in) before it takes the absolute value (abs_saturate_in = \"10\"), so "
+        "I2I -|x| gives |x| (i2i PC 0x218; i2i_neg_before_abs). i2i then stops at I2I.S32.S32.C1 (PC 0x2b8), whose $c "
+        "differs (not analysed; F2I/I2F's flags, cvt_flags, also come from this converter).",
         "i2i PC 0xe0: I2I.U8.S32 R6, R4 (lane 2: FlexGripPlus 0xffffffff, model 0xff)",
         "programs/i2i.sass",
-        "profile:i2i_dest8_ignored",
+        "profile:i2i_dest8_ignored + i2i_neg_before_abs",
         False,
     ),
 )

@@ -50,6 +50,7 @@ class Profile:
     global_wide_one_byte: bool = False  # GLD/GST .S64/.S128 move one byte per thread (the low byte of Rd)
     regs_typed_by_decoder: bool = False  # a 16-bit SHL/SHR count and ISET's registers are full registers numbered by the half field
     i2i_dest8_ignored: bool = False  # I2I to U8/S8 is not reduced to 8 bits, nor a .U32.BEXT/.S32.BEXT source (only 16-bit BEXT extracts a byte)
+    i2i_neg_before_abs: bool = False  # I2I -|x| negates first, then takes |.|: the result is |x|
     imul_one_sign: bool = False  # IMUL multiplies both operands with the first one's signedness (U16.S16 as U16.U16); .HI gives the low 32 bits
     shared_addr_bits: int = 0  # shared addresses keep their low n bits (0: out of range faults; FlexGripPlus: 14)
     const_areg_ignored: bool = False  # an integer instruction's c[b][An+n] second operand reads c[n] in every lane
@@ -100,6 +101,7 @@ FLEXGRIP = replace(
     global_wide_one_byte=True,
     regs_typed_by_decoder=True,
     i2i_dest8_ignored=True,
+    i2i_neg_before_abs=True,
     imul_one_sign=True,
     shared_addr_bits=14,
     const_areg_ignored=True,

@@ -244,3 +244,15 @@ def test_i2i_8_bit_types_not_applied() -> None:
     sm = _sm(src, G80)
     sm.run()
     assert _reg(sm, 6)[0] <= 0xFF and _reg(sm, 7)[0] == 0xFF
+
+
+def test_i2i_negates_before_the_absolute_value() -> None:
+    """i2i_u8_not_truncated's neighbour (i2i PC 0x218, I2I.S32.S32 R6, -|R4|: FlexGripPlus negates, then takes |.|,
+    so the result is |R4|; lock-step matches once modelled); G80: -|R4| (ISA.md 3.9)."""
+    src = "MVI R4, 0x5\nI2I.S32.S32 R6, -|R4|"
+    sm = _sm(src, FLEXGRIP)
+    sm.run()
+    assert _reg(sm, 6)[0] == 5
+    sm = _sm(src, G80)
+    sm.run()
+    assert _reg(sm, 6)[0] == 0xFFFFFFFB
