@@ -10,6 +10,7 @@ golden-model runs.
 The micro-architecture counts are checked against counts made here from other sources, per run
 (UarchCoverage.checks, shown in the report): commit records the scoreboard compared (the commit
 monitor's cycles give the gaps), SFU/RRO commits x passes per instruction (the SFU sub-steps),
+control commits (one X_CTRL cycle each), global/local access commits (one X_PASS -> X_MEM each)
 and the memory agent's accepted requests.
 """
 
@@ -46,8 +47,8 @@ class CoverageSubscriber(uvm_subscriber):
         self._last_cycle: int | None = None
         self.gaps: Counter = Counter()
         self.commits = 0
-        self.sfu_commits = 0
-        self._sfu: dict[int, bool] = {}
+        self.families: Counter = Counter()
+        self._family: dict[int, str] = {}
 
     def start_of_simulation_phase(self) -> None:
         config: LockstepConfig = ConfigDB().get(self, "", CONFIG_KEY)
@@ -73,10 +74,11 @@ class CoverageSubscriber(uvm_subscriber):
         if self._last_cycle is not None:
             self.gaps[bucket_gap(cycle - self._last_cycle)] += 1
         self._last_cycle = cycle
-        sfu = self._sfu.get(c.insn)
-        if sfu is None:
-            sfu = self._sfu[c.insn] = plan_word(c.insn, c.size).insn.form.unit == "sfu"
-        self.sfu_commits += sfu
+        fam = self._family.get(c.insn)
+        if fam is None:
+            form = plan_word(c.insn, c.size).insn.form
+            fam = self._family[c.insn] = "sfu unit" if form.unit == "sfu" else form.family
+        self.families[fam] += 1
 
     def report_phase(self) -> None:  # reached only when the run passed (check_phase raises otherwise)
         self.path.parent.mkdir(parents=True, exist_ok=True)
@@ -94,7 +96,12 @@ class CoverageSubscriber(uvm_subscriber):
                 passes = 32 // self.num_sp
                 for k in range(sfu_steps()):
                     u.check(f"SFU sub-step {k} cycles (VPI vs SFU/RRO commits x {passes} passes)",
-                            u.count(f"{EXEC}/SFU sub-step/sub-step {k}"), self.sfu_commits * passes)  # fmt: skip
+                            u.count(f"{EXEC}/SFU sub-step/sub-step {k}"), self.families["sfu unit"] * passes)  # fmt: skip
+            if mon.enabled(EXEC, "state"):
+                # a control instruction spends exactly one cycle in X_CTRL; a global/local access goes X_PASS -> X_MEM once
+                u.check("X_CTRL cycles (VPI vs control commits)", u.count(f"{EXEC}/state/X_CTRL"), self.families["control"])
+                u.check("X_PASS -> X_MEM (VPI vs global/local access commits)", u.count(f"{EXEC}/transition/X_PASS -> X_MEM"),
+                        sum(self.families[f] for f in ("gld", "gst", "lld", "lst")))  # fmt: skip
             bfm = getattr(getattr(self.get_parent(), "env", None), "bfm", None)
             if mon.enabled(MEM, "back-pressure wait") and bfm is not None:
                 u.check("memory requests accepted (VPI vs the memory agent)", mon.requests, bfm.memory_requests)

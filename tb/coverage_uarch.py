@@ -158,14 +158,13 @@ class UarchMonitor:
                     n = (_int(h["warp_bar"]) or 0).bit_count()
                     if n:
                         c[(SCHED, "barrier waiters at issue", bucket_ready(n))] += 1
-            if on[(MEM, "response order")] or on[(MEM, "loads outstanding at a request")]:
-                if _int(h["mem_rsp_valid"]) == 1:
-                    tag = _int(h["mem_rsp_tag"]) if "mem_rsp_tag" in h else None
-                    if tag is not None and tag in outstanding:
-                        c[(MEM, "response order", ORDER[0] if outstanding[0] == tag else ORDER[1])] += 1
-                        outstanding.remove(tag)
-                    elif outstanding:
-                        outstanding.pop(0)
+            if (on[(MEM, "response order")] or on[(MEM, "loads outstanding at a request")]) and _int(h["mem_rsp_valid"]) == 1:
+                tag = _int(h["mem_rsp_tag"]) if "mem_rsp_tag" in h else None
+                if tag is not None and tag in outstanding:
+                    c[(MEM, "response order", ORDER[0] if outstanding[0] == tag else ORDER[1])] += 1
+                    outstanding.remove(tag)
+                elif outstanding:
+                    outstanding.pop(0)
             if on[(MEM, "back-pressure wait")] and _int(h["mem_req_valid"]) == 1:
                 if _int(h["mem_req_ready"]) == 1:
                     self.requests += 1

@@ -204,7 +204,7 @@ def uarch_model() -> Model:
             if a in state_ex or c in state_ex:
                 ex[n] = state_ex.get(a) or state_ex[c]
             elif succ is not None and c not in succ[a]:
-                ex[n] = f"the sequencer has no path from {a} to {c} (rtl/sm_exec_ctrl.v: {a} goes to {', '.join(sorted(succ[a]))})"
+                ex[n] = f"from {a} the sequencer of rtl/sm_exec_ctrl.v goes only to {', '.join(sorted(succ[a]))} (derived from its case arms)"
     b.point(g, "transition", "sequencer", names, _none, True, ex,
             doc="state in one cycle -> state in the next (a stay is a transition to itself)"
             + ("" if succ is not None else "; the sequencer's case statement was not recognised: no transition excluded"))
