@@ -92,7 +92,8 @@ def _group_section(cov: Coverage, g: Group) -> str:
             + "".join(rows) + "</table></details>")  # fmt: skip
 
 
-def model_section(cov: Coverage, anchor: str, title: str, blurb: str, close: dict[str, str], what: str = "commits sampled") -> list[str]:
+def model_section(cov: Coverage, anchor: str, title: str, blurb: str, close: dict[str, str], what: str = "commits sampled",
+                  short: str = "Cross") -> list[str]:  # fmt: skip
     """One model's section (the crosses, the micro-architecture): figures per category, the largest
     holes with what would close them, every group's points, the exclusions with their reasons."""
     o = cov.overall()
@@ -127,7 +128,7 @@ def model_section(cov: Coverage, anchor: str, title: str, blurb: str, close: dic
         parts.append(f"<tr><td>{escape(group)} / {escape(point)}</td><td class='num'>{len(names)}</td><td>{escape(close.get(cat, ''))}</td><td>{chips}</td></tr>")
     parts.append("</table><h3>Per group</h3>")
     parts.extend(_group_section(cov, g) for g in cov.model.groups if g.points)
-    parts.append("<h3>Exclusions</h3><table><tr><th>reason</th><th>bins</th></tr>")
+    parts.append(f"<h3>{escape(short)} exclusions</h3><table><tr><th>reason</th><th>bins</th></tr>")
     for reason, bins in exclusions_by_reason(cov).items():
         listed = ", ".join(escape(b.key) for b in bins)
         parts.append(f"<tr><td class='reason'>{escape(reason)}</td><td><details><summary>{len(bins)} bins</summary>{listed}</details></td></tr>")
@@ -147,7 +148,8 @@ def uarch_section(u: Coverage) -> list[str]:
                           "A third model (golden/coverage/uarch.py), sampled from the RTL hierarchy by VPI once a clock in the coverage runs "
                           "(tb/coverage_uarch.py): ready warps at issue, commit gaps, barrier waits, every state and transition of the execute "
                           "sequencer (states from rtl/sm_defs.vh, transitions derived from rtl/sm_exec_ctrl.v), SFU sub-steps, the memory "
-                          "port (request kinds, loads outstanding, back-pressure, response order), rounds of blocks.", CLOSE_UARCH, what="")  # fmt: skip
+                          "port (request kinds, loads outstanding, back-pressure, response order), rounds of blocks.", CLOSE_UARCH, what="",
+                          short="Micro-architecture")  # fmt: skip
     skipped = getattr(u, "skipped", {})
     if skipped:
         rows = "".join(f"<tr><td>{escape(k)}</td><td>{escape('; '.join(v))}</td></tr>" for k, v in sorted(skipped.items()))
