@@ -100,8 +100,8 @@ else
 endif
 
 # Functional coverage (golden/coverage): every program on the golden model with commit sampling,
-# then (COVERAGE_RTL=1) the lock-step regression at NUM_SP 8 sampling the commits the scoreboard
-# compared and the RTL's micro-architecture (by VPI: a Verilator build with every signal visible,
+# then (COVERAGE_RTL=1) the lock-step regression at NUM_SP 8 (and its smoke set at 32: one-pass
+# instructions, back-to-back commits) sampling the commits the scoreboard compared and the RTL's micro-architecture (by VPI: a Verilator build with every signal visible,
 # TB_FULL_VISIBILITY=1, in a build directory of its own); (COVERAGE_RANDOM=n) n random programs
 # from seed COVERAGE_RANDOM_SEED the same way (golden model, then lock-step on Verilator);
 # (COVERAGE_CODE=1) RTL code coverage: lock-step runs of COVERAGE_CODE_PROGRAMS on a Verilator
@@ -114,7 +114,7 @@ COVERAGE_SOURCES = directed=$(COVERAGE)/golden directed=$(COVERAGE)/rtl \
 coverage: $(SETUP)
 	rm -rf $(COVERAGE) && mkdir -p $(COVERAGE)/golden $(COVERAGE)/rtl
 	$(PY) -m golden coverage-runs programs/*.sass programs/kernels/*.sass -o $(COVERAGE)/golden --jobs 2
-	$(if $(filter 1,$(COVERAGE_RTL)),TB_FULL_VISIBILITY=1 COVERAGE_DIR=$(COVERAGE)/rtl $(PY) -m pytest -n auto -q tests/test_rtl_lockstep.py -k "sp8" $(PYTEST_ARGS))
+	$(if $(filter 1,$(COVERAGE_RTL)),TB_FULL_VISIBILITY=1 COVERAGE_DIR=$(COVERAGE)/rtl $(PY) -m pytest -n auto -q tests/test_rtl_lockstep.py -k "sp8 or sp32" $(PYTEST_ARGS))
 	$(if $(filter-out 0,$(COVERAGE_RANDOM)),$(PY) -m randgen gen --seed $(COVERAGE_RANDOM_SEED) --count $(COVERAGE_RANDOM) --preset $(PRESET) -o $(COVERAGE)/random/programs > /dev/null \
 		&& $(PY) -m golden coverage-runs $(COVERAGE)/random/programs/*.sass -o $(COVERAGE)/random/golden --jobs 2 --no-expect \
 		$(if $(filter 1,$(COVERAGE_RTL)),&& $(PY) scripts/coverage_lockstep.py -o $(COVERAGE)/random/rtl --sim verilator $(COVERAGE)/random/programs/*.sass))

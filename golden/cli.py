@@ -341,6 +341,7 @@ def cmd_coverage_report(args: argparse.Namespace) -> int:
         if xbad:
             print(f"coverage: WARNING: {len(xbad)} excluded cross bins were hit: {', '.join(b.key for b in xbad[:5])}", file=sys.stderr)
     uarch = getattr(cov, "uarch", None)
+    check_failed = bool(uarch is not None and uarch.check_failures())
     if uarch is not None and uarch.runs:
         u = uarch.overall()
         print(f"coverage: micro-architecture: {len(uarch.runs)} runs; {u.total} bins, {u.excluded} excluded, "
@@ -357,7 +358,7 @@ def cmd_coverage_report(args: argparse.Namespace) -> int:
     if args.fail_under is not None and o.percent < args.fail_under:
         print(f"coverage: {o.percent:.1f}% is below --fail-under {args.fail_under}", file=sys.stderr)
         return 1
-    return 1 if bad else 0
+    return 1 if bad or check_failed else 0
 
 
 def cmd_regress_summary(args: argparse.Namespace) -> int:

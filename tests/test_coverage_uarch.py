@@ -122,13 +122,14 @@ def test_merge_keeps_skips_and_sums_checks(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize(("program", "sim"), [("cf_barrier", "icarus"), ("sfu", "icarus")])
 def test_sampler_against_the_commit_trace(tmp_path: Path, program: str, sim: str) -> None:
-    """A lock-step run with coverage: every cross-check of the run holds, and the counts agree with
-    a count from the golden model's own trace of the program (another run, not the testbench's)."""
-    from tb.lockstep import LockstepRun, run_lockstep
-
-    r = LockstepRun(program, sim, 8, 1, coverage=tmp_path / f"{program}.json", out=tmp_path / "run")
-    result = run_lockstep(r, rerun_with_waves=False)
-    assert result.passed, result.summary()
+    """A lock-step run with coverage (scripts/coverage_lockstep.py, as `make coverage COVERAGE_RANDOM=n`
+    runs them): every cross-check of the run holds, and the counts agree with a count from the golden
+    model's own trace of the program (another run, not the testbench's)."""
+    cmd = [sys.executable, "scripts/coverage_lockstep.py", "-o", str(tmp_path), "--sim", sim, str(ROOT / "programs" / f"{program}.sass")]
+    out = subprocess.run(cmd, capture_output=True, text=True, cwd=ROOT, check=False)
+    assert out.returncode == 0, out.stdout[-3000:] + out.stderr[-3000:]
+    result = SimpleNamespace(**json.loads((tmp_path / "runs" / program / "result.json").read_text()))
+    assert result.status == "pass"
     u = UarchCoverage.load(tmp_path / f"{program}.uarch.json")
     assert u.checks and not u.check_failures(), u.check_failures()
     assert not u.skipped
