@@ -109,6 +109,8 @@ endif
 # and a UCIS database, with directed and random figures apart.
 COVERAGE_RANDOM ?= 0
 COVERAGE_RANDOM_SEED ?= 2000
+# the random programs' memory: responses up to this many cycles late (the directed runs: 8), so more loads are in flight
+COVERAGE_RANDOM_LATENCY ?= 16
 COVERAGE_SOURCES = directed=$(COVERAGE)/golden directed=$(COVERAGE)/rtl \
 	$(if $(filter-out 0,$(COVERAGE_RANDOM)),random=$(COVERAGE)/random/golden $(if $(filter 1,$(COVERAGE_RTL)),random=$(COVERAGE)/random/rtl))
 coverage: $(SETUP)
@@ -117,7 +119,7 @@ coverage: $(SETUP)
 	$(if $(filter 1,$(COVERAGE_RTL)),TB_FULL_VISIBILITY=1 COVERAGE_DIR=$(COVERAGE)/rtl $(PY) -m pytest -n auto -q tests/test_rtl_lockstep.py -k "sp8 or sp32" $(PYTEST_ARGS))
 	$(if $(filter-out 0,$(COVERAGE_RANDOM)),$(PY) -m randgen gen --seed $(COVERAGE_RANDOM_SEED) --count $(COVERAGE_RANDOM) --preset $(PRESET) -o $(COVERAGE)/random/programs > /dev/null \
 		&& $(PY) -m golden coverage-runs $(COVERAGE)/random/programs/*.sass -o $(COVERAGE)/random/golden --jobs 2 --no-expect \
-		$(if $(filter 1,$(COVERAGE_RTL)),&& $(PY) scripts/coverage_lockstep.py -o $(COVERAGE)/random/rtl --sim verilator $(COVERAGE)/random/programs/*.sass))
+		$(if $(filter 1,$(COVERAGE_RTL)),&& $(PY) scripts/coverage_lockstep.py -o $(COVERAGE)/random/rtl --sim verilator --max-latency $(COVERAGE_RANDOM_LATENCY) $(COVERAGE)/random/programs/*.sass))
 	$(if $(filter 1,$(COVERAGE_CODE)),$(PY) scripts/rtl_code_coverage.py -o $(COVERAGE)/code $(COVERAGE_CODE_PROGRAMS))
 	$(PY) -m golden coverage-report -o $(COVERAGE)/report $(COVERAGE_SOURCES) $(if $(filter 1,$(COVERAGE_CODE)),--code $(COVERAGE)/code/coverage.dat)
 	@echo "coverage: open $(COVERAGE)/report/coverage.html"
