@@ -95,7 +95,7 @@ class CoverageSubscriber(uvm_subscriber):
             if mon.enabled(EXEC, "SFU sub-step"):
                 passes = 32 // self.num_sp
                 for k in range(sfu_steps()):
-                    u.check(f"SFU sub-step {k} cycles (VPI vs SFU/RRO commits x {passes} passes)",
+                    u.check(f"SFU sub-step {k} cycles (VPI vs SFU/RRO commits x 32/NUM_SP passes)",
                             u.count(f"{EXEC}/SFU sub-step/sub-step {k}"), self.families["sfu unit"] * passes)  # fmt: skip
             if mon.enabled(EXEC, "state"):
                 # a control instruction spends exactly one cycle in X_CTRL; a global/local access goes X_PASS -> X_MEM once
