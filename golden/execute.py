@@ -8,6 +8,7 @@ writes registers, flags and memory under the batch's execute mask. Control flow 
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -350,7 +351,9 @@ def fsrc(sm: SM, b: Batch, op: object, f16: bool = False) -> np.ndarray:
 
 # FlexGripPlus (profile.flexgrip_fpu): its decoder (pipeline_decode.vhd) picks the negations and the
 # FPU's 2-bit rounding mode from fixed instruction bits, whatever the form; bits 63:32 of a 32-bit
-# instruction are 0 (pipeline_fetch.vhd clears them when it reads a short instruction).
+# instruction are 0 (pipeline_fetch.vhd clears them when it reads a short instruction). The rounding
+# mode is not the decoder's cvt_round: streaming_multiprocessor.vhd (uPipelineExecute's port map,
+# line 815) wires the execute stage's cvt_round_in to abs_saturate_re, the decoder's bits 52:51.
 
 
 def _fg_bit(insn: Instruction, n: int, width: int = 1) -> int:
@@ -368,15 +371,15 @@ def _fg_is_imm(insn: Instruction) -> bool:
     return insn.size == 8 and (insn.word >> 32) & 3 == 3
 
 
-def _fg_rmode(insn: Instruction, fam: str) -> int:
-    """pipeline_decode's cvt_round: FADD long bits 17:16, FMUL long 47:46, other non-immediate forms 50:49."""
+def _fg_rmode(insn: Instruction) -> int:
+    """The FPU's rmode: pipeline_decode's abs_saturate (bits 52:51, "00" for the immediate forms; line
+    411), which the SM connects to the execute stage's cvt_round_in in place of the decoder's
+    cvt_round (FADD 17:16, FMUL 47:46, others 50:49; pipeline_decode.vhd line 414), which nothing
+    reads. So .TRUNC and the other rounding suffixes do nothing, every 32-bit instruction rounds to
+    nearest, and a long form with bit 51 or 52 set (e.g. FMAD R6, |R4|, ...) truncates."""
     if _fg_is_imm(insn):
         return 0
-    if insn.size == 8 and fam == "fadd":
-        return _fg_bit(insn, 16, 2)
-    if insn.size == 8 and fam == "fmul":
-        return _fg_bit(insn, 46, 2)
-    return _fg_bit(insn, 49, 2)
+    return _fg_bit(insn, 51, 2)
 
 
 def _fg_negs(insn: Instruction, fam: str) -> tuple[int, int, int]:
@@ -411,10 +414,54 @@ def _fg_sources(sm: SM, b: Batch, insn: Instruction, ops: dict, fam: str) -> lis
     if fam == "fadd":
         others = [ops.get("src3") or ops.get("src2") or ops["imm"], None]
     negs = _fg_negs(insn, fam)
-    srcs = [ops["src1"], *others]
-    # an immediate's sign is part of its 32 bits for FlexGripPlus (the decoder spells it as a negation)
-    return [_fg_neg(read(sm, b, op), n ^ int(isinstance(op, ImmOperand) and op.neg))
-            for op, n in zip(srcs, negs, strict=True) if op is not None]  # fmt: skip
+    srcs = [_fg_src1(insn, ops["src1"], fam), *others]
+    # an immediate is its 32 bits (sign included): the decoder's src2_neg is 0 for the immediate forms, so
+    # the negated-immediate bit of FADD32I/FMUL32I -(..) (bit 22) does nothing (flexgrip_findings fp_imm_forms)
+    return [_fg_neg(_fg_read(sm, b, insn, op), n) for op, n in zip(srcs, negs, strict=True) if op is not None]
+
+
+def _fg_regs(insn: Instruction, ops: dict, fam: str) -> dict:
+    """Destination and third source as pipeline_decode.vhd numbers them: dest_i is 7 bits (8:2) for a
+    64-bit ALU instruction (line 702), so the .SAT bit 8 of FADD32I/FMUL32I/FMAD32I makes Rd R(d + 64);
+    FMAD32I reads its third source from dest_i (line 692); a long FMAD's third source is 6 bits (51:46)."""
+    dst, src3 = ops["dst"], ops.get("src3")
+    if _fg_is_imm(insn) and isinstance(dst, RegOperand) and not dst.half and _fg_bit(insn, 8):
+        dst = replace(dst, index=dst.index | 64)
+        if fam == "fmad" and isinstance(src3, RegOperand):
+            src3 = replace(src3, index=dst.index)
+    elif fam == "fmad" and insn.size == 8 and isinstance(src3, RegOperand) and not src3.half:
+        src3 = replace(src3, index=src3.index & 0x3F)
+    return {**ops, "dst": dst, "src3": src3} if fam == "fmad" else {**ops, "dst": dst}
+
+
+def _fg_src1(insn: Instruction, op: object, fam: str) -> object:
+    """The first source register as pipeline_decode.vhd numbers it (src1_i, lines 621-627): 7 bits (15:9)
+    for the long FADD/FMUL forms, immediate ones included, where bit 15 of FADD32I/FMUL32I is G80's
+    negation of the source (so -R5 reads R69, unnegated: src1_neg_i is 0 for them); 6 bits (14:9) for
+    FMAD's long forms."""
+    if isinstance(op, SharedOperand) and insn.size == 8 and _fg_is_imm(insn) and fam in ("fadd", "fmul", "fmad"):
+        # the immediate forms encode g [n] as the short forms do (type 14:13, offset 12:9) but the decoder
+        # takes the long forms' 5-bit offset 13:9 (line 627), the type's low bit included: g [n + 0x10]
+        # for 16- and 32-bit operands (flexgrip_findings fp_imm_forms)
+        return replace(op, offset=op.offset + (_fg_bit(insn, 13) << 4) * op.size)
+    if not isinstance(op, RegOperand) or op.half or insn.size != 8:
+        return op
+    if fam in ("fadd", "fmul") and _fg_is_imm(insn):
+        return replace(op, index=op.index | _fg_bit(insn, 15) << 6, neg=False)
+    if fam == "fmad":
+        return replace(op, index=op.index & 0x3F)
+    return op
+
+
+def _fg_read(sm: SM, b: Batch, insn: Instruction, op: object) -> np.ndarray:
+    """A source as FlexGripPlus reads it. With profile.const_short_unsplit, the constant operand c[b][n]
+    of a 32-bit instruction is the flat constant word 32 * b + n: the decoder passes the 6-bit operand
+    field (bits 21:16, bank bit and word offset) on whole as the word address (flexgrip_findings
+    short_const_unsplit), where a long form's bank is ignored (const_bank_ignored)."""
+    if sm.profile.const_short_unsplit and insn.size == 4 and isinstance(op, ConstOperand):
+        addr = sm.mem_address(b, op.areg, op.offset + 128 * op.bank, op.postinc, op.size)
+        return sm.const_load(b, 0, addr, op.size, op.signed)
+    return read(sm, b, op)
 
 
 def _fg_flags(sm: SM, res: np.ndarray, fset: bool = False) -> np.ndarray:
@@ -431,11 +478,37 @@ def _fg_flags(sm: SM, res: np.ndarray, fset: bool = False) -> np.ndarray:
     return np.ones(res.shape, np.uint8)
 
 
+def _fg_fadd_sync(res: np.ndarray, a: np.ndarray, c: np.ndarray, group: int) -> np.ndarray:
+    """FADD results as pipeline_execute.vhd takes them from its `group` fpu_single units (one per SP,
+    each running one lane of the sub-warp, masked lanes included: the read stage reads every lane).
+
+    fpu_single (fpu_top_32_new.vhd) sends a lane whose true operands are both positive to its adder
+    (WORK for 15 cycles) and any other to the subtractor (16 cycles); it raises `finished` one cycle
+    into DONE, leaves DONE two cycles later and clears out_fp in IDLE. The execute stage waits for
+    every unit's `finished` (ALU_EXEC, and_reduce) and copies the outputs one edge later (ALU_DONE),
+    by which time a unit that finished a cycle early has gone back to IDLE: its lane reads 0
+    whenever another lane of its sub-warp took the subtractor."""
+    sub = ((a | c) >> np.uint32(31)).astype(bool).reshape(-1, group)
+    early = ~sub & sub.any(axis=1, keepdims=True)
+    return np.where(early.reshape(-1), np.uint32(0), res).astype(U32)
+
+
 def _fg_arith(sm: SM, b: Batch, insn: Instruction, ops: dict, fam: str) -> None:
     from .arith import flexgrip_fp as ffp
 
     fn = {"fadd": ffp.fadd, "fmul": ffp.fmul, "fmad": ffp.fmad}[fam]
-    res = fn(*_fg_sources(sm, b, insn, ops, fam), rmode=_fg_rmode(insn, fam))
+    ops = _fg_regs(insn, ops, fam)
+    srcs = _fg_sources(sm, b, insn, ops, fam)
+    if _fg_bit(insn, 61, 3):
+        # pipeline_decode.vhd (alu_opcode_i, lines 521-523) decodes FADD/FMUL/FMAD only with bits 63:61 = 000;
+        # with .SAT (bit 61 of FADD and FMAD) the ALU opcode is UNKNOWN: no FPU, and the scalar processor's
+        # result for an opcode it does not know is 0 (scalar_processor.vhd, result_out)
+        res = np.zeros(b.n, U32)
+    else:
+        res = fn(*srcs, rmode=_fg_rmode(insn))
+    group = sm.profile.fpu_sync_lanes
+    if fam == "fadd" and group and not _fg_bit(insn, 61, 3):
+        res = _fg_fadd_sync(res, srcs[0], srcs[1], group)
     write(sm, b, ops["dst"], res)
     flags_out(sm, b, insn, _fg_flags(sm, res))
 

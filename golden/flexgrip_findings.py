@@ -120,30 +120,73 @@ FINDINGS += (
     ),
     Finding(
         "fp_lanes_zero",
-        "FADD R6, R4, R5 writes 0 in some lanes where fpu_single computes a non-zero sum (11 of 32 lanes of fadd's first "
-        "case, e.g. 1.0 + 1.0 gives 0); the same operands give the right sum through fpu_single alone "
-        "(tb/flexgrip_units), so the loss is between the FPUs and the write stage: pipeline_execute.vhd waits for every "
-        "SP's fpu_single to report finished and then copies the results, so a result that is no longer on an FPU's output "
-        "by then is lost, or one not yet rounded is taken (FADD.TRUNC/FMUL.TRUNC lanes 1 ulp off, in fadd, fmul and "
-        "Reduction, fit that too; not confirmed in the waves). The waiver covers only lanes where FlexGripPlus wrote 0.",
-        "fadd PC 0x48: FADD R6, R4, R5",
+        "FADD writes 0 in a lane whose true operands (negations applied) are both positive when another lane of the same "
+        "sub-warp (the NUM_SP lanes that go through the execute stage together, masked lanes included) has a negative one. "
+        "fpu_single (FPU/fpu_top_32_new.vhd) routes the first lane to its adder (WORK 15 cycles) and the second to its "
+        "subtractor (16 cycles); it raises `finished` one cycle into DONE, leaves DONE two cycles later and clears out_fp in "
+        "IDLE. pipeline_execute.vhd waits in ALU_EXEC for every SP's `finished` (and_reduce(fpu_work_finished)) and copies "
+        "fp_result_o one edge later in ALU_DONE, when the adder lanes' units are already back in IDLE. Seen in the waves "
+        "(fadd, sub-warp 0 of PC 0x48: fpu_work_finished 0x61, 0xff, then 0x9e at the copy edge, out_fp of SP 0 0x40000000 "
+        "then 0). Modelled: golden/execute._fg_fadd_sync; a lock-step run sets the group to its NUM_SP, run-flexgrip to the "
+        "bundle's CORES.",
+        "fadd PC 0x48: FADD R6, R4, R5 (lane 0, 1.0 + 1.0: FlexGripPlus 0; lane 1 of its sub-warp is -1.0 + 1.0)",
         "programs/fadd.sass",
-        "waiver",
+        "profile:fpu_sync_lanes",
         True,
-        ("FADD", "FADD32", "FADD32I", "FMUL", "FMUL32", "FMUL32I", "FMAD", "FMAD32", "FMAD32I"),
-        frozenset({"gpr"}),
-        (),
-        0,
     ),
     Finding(
-        "fadd32i_negated_source",
-        "FADD32I R5, -R5, 0x3f800000 gives exactly 1.0 in every lane on FlexGripPlus, the model (flexgrip_fpu) R5 + 1.0. "
-        "Not yet classified: cos_soft's output matches the authors' golden dump on FlexGripPlus, so the model's reading of "
-        "this form's operands is the first suspect.",
-        "cos_soft (bundle) PC 0x98: FADD32I R5, -R5, 0x3f800000",
+        "fp_rounding_mode_bits",
+        "The FPU's rounding mode is instruction bits 52:51, not the rounding field: streaming_multiprocessor.vhd line 815 "
+        "connects pipeline_execute's cvt_round_in to abs_saturate_re (pipeline_decode.vhd line 411: bits 52:51, 00 for "
+        "the immediate forms), and the decoder's cvt_round (line 414: FADD bits 17:16, FMUL 47:46, others 50:49) is read by "
+        "nothing. So FADD.TRUNC, FMUL.TRUNC and FMAD's rounding suffixes round to nearest, and a long form with bit 51 or "
+        "52 set truncates. Seen in the waves (fadd: round_mode stays 00 through FADD.TRUNC at PC 0x60, word 0xb0030819). "
+        "Modelled: golden/execute._fg_rmode.",
+        "fadd PC 0x60: FADD.TRUNC R6, R4, R5 (lane 27: FlexGripPlus 0xc35c5aea, round to nearest; truncated 0xc35c5ae9)",
+        "programs/fadd.sass",
+        "profile:flexgrip_fpu",
+        True,
+    ),
+    Finding(
+        "fp_imm_forms",
+        "FADD32I/FMUL32I/FMAD32I (the 64-bit immediate forms) are decoded with the long forms' fields: the first source "
+        "register is 7 bits 15:9 (pipeline_decode.vhd line 625), so G80's negation bit 15 makes -R5 read R69, unnegated "
+        "(src1_neg_i is 0 for FADD/FMUL immediates, line 431); the negated-immediate bit 22, -(..), does nothing (src2_neg_i "
+        "is 0 for the immediate forms, line 443); the destination is 7 bits 8:2 (dest_i, line 702), so .SAT (bit 8) "
+        "writes R(d + 64) (and FMAD32I reads its third source there, line 692); a shared source g [n] is read with the "
+        "long forms' 5-bit offset 13:9 (line 627), which takes the low bit of the short-style type field 14:13: a 16- or "
+        "32-bit g [n] reads g [n + 0x10]. Confirmed in lock-step: cos_soft's FADD32I R5, -R5, 1.0 gives 1.0 (R69 reads 0), "
+        "a probe program reading g [0x6] through FADD32I got g [0x16], and the FPU's operand registers (opa_true_reg) in "
+        "the waves hold 0 for fadd's FADD32I R6, g [0x4], ... Modelled: golden/execute._fg_src1, _fg_regs.",
+        "cos_soft (bundle) PC 0x98: FADD32I R5, -R5, 0x3f800000 (FlexGripPlus 1.0 in every lane: R69 + 1.0)",
         "testdata/vectors/flexgrip_kernels/cos_soft.txt",
-        "open",
-        False,
+        "profile:flexgrip_fpu",
+        True,
+    ),
+    Finding(
+        "fp_sat_not_decoded",
+        "FADD.SAT and FMAD.SAT (the long forms' .SAT, bit 61) write 0: pipeline_decode.vhd decodes FADD/FMUL/FMAD only when "
+        "bits 63:61 are 000 (alu_opcode_i, lines 521-523), so with bit 61 set the ALU opcode is UNKNOWN, the FPU is not "
+        "started (fpu_en stays 0 in the waves) and the scalar processor's result for an opcode it does not know is 0 "
+        "(scalar_processor.vhd, result_out). Its $c write is the scalar processor's flags of 0 (Z = 1, S = 0), as "
+        "fp_flags_from_sp gives. Modelled: golden/execute._fg_arith.",
+        "fadd PC 0xc0: FADD.SAT R6, R4, R5 (FlexGripPlus 0 in every lane)",
+        "programs/fadd.sass",
+        "profile:flexgrip_fpu",
+        True,
+    ),
+    Finding(
+        "short_const_unsplit",
+        "The constant operand c[b][n] of a 32-bit FP instruction (FADD32/FMUL32/FMAD32) is read at flat constant word "
+        "32 * b + n: the decoder passes the short form's whole 6-bit operand field (bits 21:16, bank bit and offset) as the "
+        "address (pipeline_decode.vhd src2_i, line 663), where a long form's bank is ignored (const_bank_ignored). fadd's "
+        "FADD32 R11, R4, c[0x1][0x0] reads word 32 (0); a probe program with 3.0 at word 32 and -2.0 at c[0x1][0x0] got "
+        "R4 + 3.0. The integer finding iadd32_const_operand (IADD32 Rd, Ra, c[0x1][0x1] reads 0: word 33) fits the same "
+        "decoder path. Modelled for the FP forms: golden/execute._fg_read.",
+        "fadd PC 0x1ac: FADD32 R11, R4, c[0x1][0x0] (FlexGripPlus R4 + 0)",
+        "programs/fadd.sass",
+        "profile:const_short_unsplit",
+        True,
     ),
 )
 
