@@ -421,17 +421,50 @@ def _fg_sources(sm: SM, b: Batch, insn: Instruction, ops: dict, fam: str) -> lis
 
 
 def _fg_regs(insn: Instruction, ops: dict, fam: str) -> dict:
-    """Destination and third source as pipeline_decode.vhd numbers them: dest_i is 7 bits (8:2) for a
-    64-bit ALU instruction (line 702), so the .SAT bit 8 of FADD32I/FMUL32I/FMAD32I makes Rd R(d + 64);
-    FMAD32I reads its third source from dest_i (line 692); a long FMAD's third source is 6 bits (51:46)."""
+    """Destination, second and third sources as pipeline_decode.vhd takes them (flexgrip_findings
+    fp_imm_forms, fp_long_operand_bits).
+
+    dest_i is 7 bits (8:2) for a 64-bit ALU instruction (line 702), so the .SAT bit 8 of FADD32I/
+    FMUL32I/FMAD32I makes Rd R(d + 64), and FMAD32I reads its third source there (line 692).
+    For the long non-immediate FMUL, FMAD and FSET, the second source is field 22:16 (line 672), a
+    constant word when bit 54 is set (instr_src2_const_i, line 386: G80's constant-bank field, so
+    FMAD.FLOOR/.TRUNC read c[field] and c[0x0][n] reads Rn), else, when bit 52 is set and no address
+    register is named (addr_imm_i, line 605; Read/read_source_ops.vhd gives src2 the field's value
+    when addr_imm_in = '1'), the field's value itself, else register R(field); FMAD's third source
+    is a constant word (52:46) when bits 54 and 24 are set (line 393), else register 51:46 (line 693);
+    FMAD32's is R0 (or constant word 0), not G80's Rd.
+    """
+    out = dict(ops)
     dst, src3 = ops["dst"], ops.get("src3")
-    if _fg_is_imm(insn) and isinstance(dst, RegOperand) and not dst.half and _fg_bit(insn, 8):
-        dst = replace(dst, index=dst.index | 64)
-        if fam == "fmad" and isinstance(src3, RegOperand):
-            src3 = replace(src3, index=dst.index)
-    elif fam == "fmad" and insn.size == 8 and isinstance(src3, RegOperand) and not src3.half:
-        src3 = replace(src3, index=src3.index & 0x3F)
-    return {**ops, "dst": dst, "src3": src3} if fam == "fmad" else {**ops, "dst": dst}
+    if _fg_is_imm(insn):
+        if isinstance(dst, RegOperand) and not dst.half and _fg_bit(insn, 8):
+            out["dst"] = dst = replace(dst, index=dst.index | 64)
+            if fam == "fmad" and isinstance(src3, RegOperand):
+                out["src3"] = replace(src3, index=dst.index)
+        return out
+    if insn.size == 4 and fam == "fmad":
+        # FMAD32: src3_i falls to the generic ALU case, bits 52:46 (line 695), which a 32-bit instruction
+        # does not have: R0, or constant word 0 when bit 24 (its shared-source flag) is set (line 393)
+        out["src3"] = ConstOperand(0, 0, 4) if _fg_bit(insn, 24) else RegOperand(0)
+        return out
+    if insn.size != 8 or fam not in ("fmul", "fmad", "fset"):
+        return out
+    areg = _fg_bit(insn, 34) << 2 | _fg_bit(insn, 26, 2)
+    src2 = ops.get("src2")
+    if isinstance(src2, (RegOperand, ConstOperand)) and not getattr(src2, "half", False):
+        field = _fg_bit(insn, 16, 7)
+        if _fg_bit(insn, 54):
+            out["src2"] = ConstOperand(0, 4 * field, 4)
+        elif _fg_bit(insn, 52) and areg == 0:
+            out["src2"] = ImmOperand(field)
+        else:
+            out["src2"] = RegOperand(field)
+    if fam == "fmad" and isinstance(src3, (RegOperand, ConstOperand)) and not getattr(src3, "half", False):
+        if _fg_bit(insn, 54) and _fg_bit(insn, 24):
+            out["src3"] = ConstOperand(0, 4 * _fg_bit(insn, 46, 7), 4)
+        else:
+            out["src3"] = RegOperand(_fg_bit(insn, 46, 6))
+    return out
 
 
 def _fg_src1(insn: Instruction, op: object, fam: str) -> object:
@@ -583,7 +616,8 @@ def exe_fset(sm: SM, b: Batch, insn: Instruction, ops: dict) -> None:
     if sm.profile.flexgrip_fpu:  # condition bits 48:46, |.| as a comparison mode (bit 52), no negations
         from .arith import flexgrip_fp as ffp
 
-        res = ffp.fset(_fg_bit(insn, 46, 3), read(sm, b, ops["src1"]), read(sm, b, ops["src2"]), bool(_fg_bit(insn, 52)))
+        ops = _fg_regs(insn, ops, "fset")
+        res = ffp.fset(_fg_bit(insn, 46, 3), _fg_read(sm, b, insn, ops["src1"]), _fg_read(sm, b, insn, ops["src2"]), bool(_fg_bit(insn, 52)))
         write(sm, b, ops["dst"], res)
         flags_out(sm, b, insn, _fg_flags(sm, res, fset=True))
         return

@@ -34,8 +34,8 @@ class Profile:
     pass_b_is_not1: bool = False  # LOP.PASS_B computes NOT src1; operand inversions are ignored
     # floating point: whose FPU the FP instructions run on (golden.arith.fp or .flexgrip_fp)
     flexgrip_fpu: bool = False  # FADD/FMUL/FMAD/FSET and conversions as FlexGripPlus's fpu_single computes them
-    flexgrip_sfu: bool = False  # RCP/RSQ/LG2/EX2/SIN/COS (and RRO) as FlexGripPlus's sfu (and rro) compute them
     fpu_sync_lanes: int = 0  # FADD: lanes the execute stage runs through its FPUs together (FlexGripPlus: its SP count); an adder lane reads 0 when another lane of its group takes the slower subtractor (0: off)
+    flexgrip_sfu: bool = False  # RCP/RSQ/LG2/EX2/SIN/COS (and RRO) as FlexGripPlus's sfu (and rro) compute them
     fp_flags_from_sp: bool = False  # FSET/FADD/FMUL/FMAD $c as FlexGripPlus's execute stage makes them: FSET S = true, Z = not true; the others Z = 1, S = 0; C = O = 0
 
     def describe(self) -> list[str]:
@@ -70,8 +70,8 @@ FLEXGRIP = replace(
     addc_c0_madc_c1=True,
     pass_b_is_not1=True,
     flexgrip_fpu=True,
-    flexgrip_sfu=True,
     fpu_sync_lanes=8,  # FlexGripPlus's default CORES; a lock-step run sets its NUM_SP (tb/sm_env.py)
+    flexgrip_sfu=True,
     fp_flags_from_sp=True,
 )
 PROFILES = {p.name: p for p in (G80, FLEXGRIP)}
