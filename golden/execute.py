@@ -717,7 +717,12 @@ def exe_sfu(sm: SM, b: Batch, insn: Instruction, ops: dict) -> None:
         from .arith import flexgrip_sfu as fsfu
 
         selop = {"SIN": fsfu.SIN, "COS": fsfu.COS, "RSQ": fsfu.RSQ, "LG2": fsfu.LG2, "EX2": fsfu.EX2}.get(insn.form.name, fsfu.RCP)
-        write(sm, b, ops["dst"], fsfu.sfu(selop, read(sm, b, ops["src1"])))
+        src = ops["src1"]
+        if isinstance(src, RegOperand) and not src.half and insn.size == 4:
+            # src1_i of an SFU instruction is bits 15:9 whatever the format (pipeline_decode.vhd, lines 629-631):
+            # RCP32's |.| (bit 15) makes |R4| read R68 (flexgrip_findings sfu_short_abs_register)
+            src = replace(src, index=src.index | _fg_bit(insn, 15) << 6)
+        write(sm, b, ops["dst"], fsfu.sfu(selop, read(sm, b, src)))
         return
     x = fsrc(sm, b, ops["src1"])
     if insn.form.name == "EX2":

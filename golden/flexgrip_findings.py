@@ -85,14 +85,24 @@ FINDINGS += (
     Finding(
         "sfu_tables",
         "RCP, RSQ, LG2, EX2, SIN and COS come from FlexGripPlus's SFU (quadratic interpolation over its own ROM tables, "
-        "Execution/SFU), which the golden model does not reproduce bit for bit: results differ in the last bits, and for "
-        "special operands (infinities, NaN) by more.",
-        "sfu PC 0x40: RCP R6, R4 (8 lanes differ, e.g. 0x3f2aaaab vs 0x3f2aaaaa)",
+        "Execution/SFU), not G80's: results differ in the last bits, and for special operands by more. Modelled bit for bit "
+        "(golden/arith/flexgrip_sfu.py, checked against the unit under GHDL); in lock-step the last two differences in sfu "
+        "were the register RCP32 |R4| reads (sfu_short_abs_register), not the tables.",
+        "sfu PC 0x40: RCP R6, R4 (8 lanes differ from G80, e.g. 0x3f2aaaab vs 0x3f2aaaaa)",
         "programs/sfu.sass",
-        "waiver",
+        "profile:flexgrip_sfu",
         False,
-        ("RCP", "RCP32", "RSQ", "LG2", "EX2", "SIN", "COS"),
-        frozenset({"gpr"}),
+    ),
+    Finding(
+        "sfu_short_abs_register",
+        "RCP32 R6, |R4| (the 32-bit form with |.|, bit 15) reads R68: pipeline_decode.vhd takes an SFU instruction's first "
+        "source from bits 15:9 whatever the format (src1_i, lines 629-631), so the short form's |.| bit becomes bit 6 of the "
+        "register number; R68 is past the allocation and reads 0, and RCP gives +inf in every lane. The SFU applies no "
+        "|.| or - itself (it reads the register as it is). Modelled: golden/execute.exe_sfu.",
+        "sfu PC 0x210: RCP32 R6, |R4| (FlexGripPlus 0x7f800000 in every lane)",
+        "programs/sfu.sass",
+        "profile:flexgrip_sfu",
+        True,
     ),
     Finding(
         "bar_writes_a4",
@@ -203,14 +213,13 @@ FINDINGS += (
     ),
     Finding(
         "rro_unit",
-        "RRO (range reduction before SIN/COS/EX2) comes from FlexGripPlus's own RRO unit (Execution/RRO), whose output "
-        "differs from the G80 format the model produces in some lanes (11 of 32 in sfu's RRO R6, R4, SIN); not analysed.",
+        "RRO (range reduction before SIN/COS/EX2) comes from FlexGripPlus's own RRO unit (Execution/RRO), whose output is "
+        "not G80's format. Modelled bit for bit (golden/arith/flexgrip_rro.py, with the 2023 fix of upstream PR #3); sfu's "
+        "RRO instructions match in lock-step, so the former waiver is gone.",
         "sfu PC 0x130: RRO R6, R4, SIN",
         "programs/sfu.sass",
-        "waiver",
+        "profile:flexgrip_sfu",
         False,
-        ("RRO",),
-        frozenset({"gpr"}),
     ),
 )
 
