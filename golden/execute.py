@@ -635,6 +635,33 @@ def exe_fslct(sm: SM, b: Batch, insn: Instruction, ops: dict) -> None:
     flags_out(sm, b, insn, flags)
 
 
+def _fg_cvt_src(sm: SM, b: Batch, insn: Instruction, op: object) -> np.ndarray:
+    """A conversion's source as FlexGripPlus's read stage delivers it. A shared source g [n] is read at
+    the 7-bit field 15:9 (pipeline_decode.vhd src1_i, the FCONV case of line 626, ahead of the shared
+    cases), type bits included: g [0x4].U32 reads g [0x64]. A low half register read with an 8-bit
+    conversion type (bits 48:46 = 010 or 110, cvt_type_to_data_type DT_U8/DT_S8) keeps 8 bits
+    (vector_register_controller.vhd, READ_REGS: and x"000000FF"), unextended."""
+    if isinstance(op, SharedOperand) and insn.size == 8:
+        op = replace(op, offset=_fg_bit(insn, 9, 7) * op.size)
+    x = read(sm, b, op)
+    if isinstance(op, RegOperand) and op.half and not op.index & 1 and _fg_bit(insn, 46, 3) in (0b010, 0b110):
+        x = x & U32(0xFF)
+    return x
+
+
+def _fg_cvt(insn: Instruction, mode: str, x: np.ndarray) -> np.ndarray:
+    """An I2F/F2I under flexgrip_fpu: the FPU's conversion when the sub-op (bits 63:61) is one the
+    execute stage sends to the FPU (010 I2F, 100 F2I; pipeline_execute.vhd, fpu_en), else the scalar
+    processor's integer CVT: G80's negation (bit 61) turns 100 into 101 and 010 into 011, so
+    F2I.S32.F32 R6, -R4 writes R4's bits (flexgrip_findings cvt_negated_source)."""
+    from .arith import flexgrip_fp as ffp
+
+    subop = _fg_bit(insn, 61, 3)
+    if subop in (0b010, 0b100):
+        return ffp.conv(mode, x)
+    return ffp.sp_convert(_fg_bit(insn, 46, 3), subop == 0b001, _fg_bit(insn, 51, 2), x)
+
+
 @family("i2f")
 def exe_i2f(sm: SM, b: Batch, insn: Instruction, ops: dict) -> None:
     from .arith import fp
@@ -644,7 +671,7 @@ def exe_i2f(sm: SM, b: Batch, insn: Instruction, ops: dict) -> None:
         from .arith import flexgrip_fp as ffp
 
         signed = _SRC_TYPES[f["srct"]][0]
-        res = ffp.conv(ffp.S2F if signed else ffp.U2F, read(sm, b, ops["src1"]))
+        res = _fg_cvt(insn, ffp.S2F if signed else ffp.U2F, _fg_cvt_src(sm, b, insn, ops["src1"]))
         write(sm, b, ops["dst"], res)
         flags_out(sm, b, insn, fp.fp_flags(res))  # FlexGripPlus: from its scalar processor's CVT (finding cvt_flags, waived)
         return
@@ -663,7 +690,7 @@ def exe_f2i(sm: SM, b: Batch, insn: Instruction, ops: dict) -> None:
     if sm.profile.flexgrip_fpu:  # fpu_conv: 32-bit results, to nearest even whatever the rounding mode
         from .arith import flexgrip_fp as ffp
 
-        res = ffp.conv(ffp.F2S if f["signed"] else ffp.F2U, read(sm, b, ops["src1"]))
+        res = _fg_cvt(insn, ffp.F2S if f["signed"] else ffp.F2U, _fg_cvt_src(sm, b, insn, ops["src1"]))
         write(sm, b, ops["dst"], res)
         flags_out(sm, b, insn, fp.int_flags(res, 32))  # not modelled: FlexGripPlus's CVT flags come from its integer converter
         return
@@ -683,7 +710,7 @@ def exe_f2f(sm: SM, b: Batch, insn: Instruction, ops: dict) -> None:
         from .arith import flexgrip_fp as ffp
 
         mode = ffp.NEG if _fg_bit(insn, 61) else (ffp.ABSO if _fg_bit(insn, 52) else ffp.TRSFR)
-        res = ffp.conv(mode, _fg_neg(read(sm, b, ops["src1"]), _fg_bit(insn, 48)))
+        res = ffp.conv(mode, _fg_neg(_fg_cvt_src(sm, b, insn, ops["src1"]), _fg_bit(insn, 48)))
         write(sm, b, ops["dst"], res)
         flags_out(sm, b, insn, fp.fp_flags(res))  # FlexGripPlus: from its scalar processor's CVT (finding cvt_flags, waived)
         return
