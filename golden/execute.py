@@ -649,6 +649,25 @@ def _fg_cvt_src(sm: SM, b: Batch, insn: Instruction, op: object) -> np.ndarray:
     return x
 
 
+def _fg_cvt_flags(sm: SM, insn: Instruction, x: np.ndarray, res: np.ndarray) -> np.ndarray:
+    """$c of an F2F/F2I/I2F under flexgrip_fpu. With fp_flags_from_sp, as FlexGripPlus makes them: the
+    execute stage takes Z and S from the scalar processor (pipeline_execute.vhd, gPredicateFlags), which
+    runs its integer CVT on the same source (ScalarProcessor/convert_int_int.vhd) while the FPU converts:
+    Z = that value is 0, S = its bit 31 (bit 15 when w32, bit 58, is clear) for a signed conversion
+    (is_signed_i: bit 59 for F2I, bit 48 for I2F, else 0; pipeline_decode.vhd lines 562-563); C and O as
+    for the other FP instructions (0). Otherwise the G80 float flags of the result."""
+    from .arith import flexgrip_fp as ffp
+    from .arith.fp import fp_flags
+
+    if not sm.profile.fp_flags_from_sp:
+        return fp_flags(res)
+    subop = _fg_bit(insn, 61, 3)
+    v = ffp.sp_convert(_fg_bit(insn, 46, 3), subop == 0b001, _fg_bit(insn, 51, 2), x)
+    signed = _fg_bit(insn, 59) if subop == 0b100 else _fg_bit(insn, 48) if subop == 0b010 else 0
+    sign = (v >> U32(31 if _fg_bit(insn, 58) else 15)) & U32(1) if signed else np.zeros_like(v)
+    return ((v == 0).astype(np.uint8) | (sign.astype(np.uint8) << 1)).astype(np.uint8)
+
+
 def _fg_cvt(insn: Instruction, mode: str, x: np.ndarray) -> np.ndarray:
     """An I2F/F2I under flexgrip_fpu: the FPU's conversion when the sub-op (bits 63:61) is one the
     execute stage sends to the FPU (010 I2F, 100 F2I; pipeline_execute.vhd, fpu_en), else the scalar
@@ -671,9 +690,10 @@ def exe_i2f(sm: SM, b: Batch, insn: Instruction, ops: dict) -> None:
         from .arith import flexgrip_fp as ffp
 
         signed = _SRC_TYPES[f["srct"]][0]
-        res = _fg_cvt(insn, ffp.S2F if signed else ffp.U2F, _fg_cvt_src(sm, b, insn, ops["src1"]))
+        x = _fg_cvt_src(sm, b, insn, ops["src1"])
+        res = _fg_cvt(insn, ffp.S2F if signed else ffp.U2F, x)
         write(sm, b, ops["dst"], res)
-        flags_out(sm, b, insn, fp.fp_flags(res))  # FlexGripPlus: from its scalar processor's CVT (finding cvt_flags, waived)
+        flags_out(sm, b, insn, _fg_cvt_flags(sm, insn, x, res))
         return
     signed, bits = _SRC_TYPES[f["srct"]]
     res, flags = fp.i2f(read(sm, b, ops["src1"]), signed, bits, f["rnd"], dst_f16=not f["width"], sat=bool(f["m19"]),
@@ -690,9 +710,10 @@ def exe_f2i(sm: SM, b: Batch, insn: Instruction, ops: dict) -> None:
     if sm.profile.flexgrip_fpu:  # fpu_conv: 32-bit results, to nearest even whatever the rounding mode
         from .arith import flexgrip_fp as ffp
 
-        res = _fg_cvt(insn, ffp.F2S if f["signed"] else ffp.F2U, _fg_cvt_src(sm, b, insn, ops["src1"]))
+        x = _fg_cvt_src(sm, b, insn, ops["src1"])
+        res = _fg_cvt(insn, ffp.F2S if f["signed"] else ffp.F2U, x)
         write(sm, b, ops["dst"], res)
-        flags_out(sm, b, insn, fp.int_flags(res, 32))  # not modelled: FlexGripPlus's CVT flags come from its integer converter
+        flags_out(sm, b, insn, _fg_cvt_flags(sm, insn, x, res))
         return
     f16 = not f["m14"]
     res, flags = fp.f2i(fsrc(sm, b, ops["src1"], f16), bool(f["signed"]), 32 if f["width"] else 16, f["rnd"], src_f16=f16)
@@ -710,9 +731,10 @@ def exe_f2f(sm: SM, b: Batch, insn: Instruction, ops: dict) -> None:
         from .arith import flexgrip_fp as ffp
 
         mode = ffp.NEG if _fg_bit(insn, 61) else (ffp.ABSO if _fg_bit(insn, 52) else ffp.TRSFR)
-        res = ffp.conv(mode, _fg_neg(_fg_cvt_src(sm, b, insn, ops["src1"]), _fg_bit(insn, 48)))
+        x = _fg_cvt_src(sm, b, insn, ops["src1"])
+        res = ffp.conv(mode, _fg_neg(x, _fg_bit(insn, 48)))
         write(sm, b, ops["dst"], res)
-        flags_out(sm, b, insn, fp.fp_flags(res))  # FlexGripPlus: from its scalar processor's CVT (finding cvt_flags, waived)
+        flags_out(sm, b, insn, _fg_cvt_flags(sm, insn, x, res))
         return
     f16 = not f["m14"]
     res, flags = fp.f2f(fsrc(sm, b, ops["src1"], f16), f["rnd"], bool(f["m27"]), bool(f["m19"]), src_f16=f16, dst_f16=not f["width"])

@@ -272,30 +272,72 @@ FINDINGS += (
 FINDINGS += (
     Finding(
         "cvt_flags",
-        "F2F/F2I/I2F with a $c write take Z and S from the scalar processor's integer CVT of the operand (the conversions "
-        "are CVT there), not from the FPU's result: f2f's F2F.F32.F32.C1 writes 0 where the G80 flags of the result are Z. "
-        "Not modelled.",
+        "F2F/F2I/I2F with a $c write take Z and S from the scalar processor, which runs its integer CVT "
+        "(ScalarProcessor/convert_int_int.vhd) on the same source while the FPU converts (pipeline_execute.vhd, "
+        "gPredicateFlags: sp_zero_o / sp_sign_o when set_pred): Z = that integer value is 0, S = its sign for a signed "
+        "conversion (is_signed_i: bit 59 for F2I, bit 48 for I2F), not the flags of the FPU's result. f2f's "
+        "F2F.F32.F32.C1 o[0x7f], R4 writes 0 where the G80 flags of the result are Z. Modelled: golden/execute._fg_cvt_flags; "
+        "f2f, f2i and i2f pass without the former waiver.",
         "f2f PC 0x1a8: F2F.F32.F32.C1 o[0x7f], R4",
         "programs/f2f.sass",
-        "waiver",
+        "profile:fp_flags_from_sp",
         False,
-        ("F2F", "F2I", "I2F"),
-        frozenset({"cc"}),
     ),
 )
 
 FINDINGS += (
     Finding(
-        "fp_forms_unclassified",
-        "FP instructions whose FlexGripPlus results differ from the flexgrip_fpu model in ways the findings above do not "
-        "explain; not yet classified as model or FlexGripPlus behaviour: F2I.S32.F32 R6, -R4 writes the source's bits "
-        "unconverted (f2i PC 0x198); FADD.TRUNC is 1 ulp off in some lanes (fadd PC 0x60, 0xc35c5aea vs 0xc35c5ae9); "
-        "FMAD.FLOOR R6, R4, R5, R7 differs in 23 lanes (fmad PC 0xe8). The model's FPU is bit-exact against fpu_single "
-        "alone, so the decoder's choice of rounding mode, negations and sub-operation inside the SM is the first suspect.",
-        "f2i PC 0x198: F2I.S32.F32 R6, -R4",
+        "fp_long_operand_bits",
+        "The long FMUL, FMAD and FSET take their second source from field 22:16 as a constant word when bit 54 is set "
+        "(instr_src2_const_i, pipeline_decode.vhd line 386) and as the field's value itself when bit 52 is set and no address "
+        "register is named (addr_imm_i, line 605, and Read/read_source_ops.vhd: src2 = addr_in when addr_imm_in = '1'). "
+        "Bit 54 is the low bit of G80's constant-bank field, which G80's FMAD uses for its rounding hint: FMAD.FLOOR/.TRUNC "
+        "R6, R4, R5, R7 read c[5] (0 in fmad: the result is R7) and c[0x0][n] reads Rn; bit 52 is FSET's |src1| (and "
+        "the high bit of the rounding mode, fp_rounding_mode_bits): FSET R6, |R4|, R5, LT compares with the number 5 "
+        "(seen in the waves: fpu_single src2_in = 0x00000005 in every lane). FMAD's third source is a constant word "
+        "(52:46) only when bits 54 and 24 are both set (line 393), else register 51:46. Modelled: golden/execute._fg_regs.",
+        "fmad PC 0xe8: FMAD.FLOOR R6, R4, R5, R7 (FlexGripPlus R7 in every lane: c[5] * R4 + R7 with c[5] = 0)",
+        "programs/fmad.sass",
+        "profile:flexgrip_fpu",
+        True,
+    ),
+    Finding(
+        "fmad32_third_source",
+        "FMAD32 Rd, Ra, Rb, Rd (the 32-bit form, third source = the destination in G80) adds R0: src3_i falls to the generic "
+        "ALU case, bits 52:46 (pipeline_decode.vhd line 695), which a 32-bit instruction does not have (the fetch stage "
+        "clears them); with bit 24 (its shared-source flag) set, constant word 0 instead (line 393). fmad's FMAD32 R8, R4, "
+        "R5, R8 gives R4 * R5 + R0 (lane 0: 0x3f800002, R0 = 0). Modelled: golden/execute._fg_regs.",
+        "fmad PC 0x200: FMAD32 R8, R4, R5, R8",
+        "programs/fmad.sass",
+        "profile:flexgrip_fpu",
+        True,
+    ),
+    Finding(
+        "cvt_negated_source",
+        "F2I and I2F with G80's source negation (bit 61) are not run by the FPU: bit 61 is the low bit of the sub-op "
+        "field 63:61, which turns F2I's 100 into 101 and I2F's 010 into 011; pipeline_execute.vhd enables the FPU only for "
+        "sub-ops 111, 110, 100 and 010 (fpu_en), so the scalar processor's integer CVT (convert_int_int.vhd: the type "
+        "bits 48:46 keep 16 or 8 bits or sign-extend them, no negation for these sub-ops) gives the result: F2I.S32.F32 "
+        "R6, -R4 writes R4's bits. (F2F's 110 becomes 111, the FPU's NEG, which is what G80 means.) Modelled: "
+        "golden/execute._fg_cvt, golden/arith/flexgrip_fp.sp_convert.",
+        "f2i PC 0x198: F2I.S32.F32 R6, -R4 (FlexGripPlus writes R4 unconverted, e.g. 0x3f000000)",
         "programs/f2i.sass",
-        "open",
-        False,
+        "profile:flexgrip_fpu",
+        True,
+    ),
+    Finding(
+        "cvt_source_read",
+        "A conversion's shared source g [n] is read at the 7-bit field 15:9 (pipeline_decode.vhd src1_i: the FCONV case, "
+        "line 626, comes before the shared-source cases), the type bits 15:14 included: F2F/F2I ... g [0x4] (32-bit) "
+        "read g [0x64], 0 in f2f and f2i. A low half register read with an 8-bit conversion type (bits 48:46 = 010 or "
+        "110: cvt_type_to_data_type DT_U8/DT_S8, the source's data type for every CVT) keeps 8 bits "
+        "(vector_register_controller.vhd READ_REGS: and x\"000000FF\"), unextended: I2F.F32.S16.BEXT R6, R4L converts "
+        "R4's low byte. Modelled: golden/execute._fg_cvt_src.",
+        "f2f PC 0x1e8: F2F.F32.F32.TRUNC R6, g [0x4] (FlexGripPlus 0 in every lane); i2f PC 0x158: I2F.F32.S16.BEXT R6, R4L "
+        "(0xffff gives 255.0)",
+        "programs/f2f.sass",
+        "profile:flexgrip_fpu",
+        True,
     ),
 )
 
