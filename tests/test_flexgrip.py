@@ -110,6 +110,24 @@ def test_flexgrip_lockstep_smoke(name: str) -> None:
     assert r.commits > 0 and r.cycles > 0
 
 
+FP_FORMS = frozenset({"FADD", "FADD32", "FADD32I", "FMUL", "FMUL32", "FMUL32I", "FMAD", "FMAD32", "FMAD32I", "FSET", "F2F", "F2I", "I2F",
+                      "RCP", "RCP32", "RSQ", "LG2", "EX2", "SIN", "COS", "RRO"})  # fmt: skip
+
+
+@pytest.mark.parametrize("name", ["fadd", str(BUNDLES / "cos_soft.txt")])
+def test_flexgrip_lockstep_fp(name: str) -> None:
+    """FP programs pass on FlexGripPlus with no waiver for an FP instruction: every FP difference from
+    G80 that FlexGripPlus shows in them is modelled by the flexgrip profile (flexgrip_findings)."""
+    from golden.flexgrip_findings import BY_NAME
+
+    _flexgrip_or_skip()
+    r = _run(name)
+    assert r.passed, r.summary()
+    assert r.commits > 0
+    for waiver in r.extra.get("waived", {}):
+        assert not FP_FORMS & set(BY_NAME[waiver].forms), waiver
+
+
 def test_flexgrip_waivers_apply_where_the_findings_say() -> None:
     """cf_barrier runs to the end in lock-step only through the waivers its findings name, each
     applied at least once; without waivers it fails at the first of them (BAR writing $a4)."""
