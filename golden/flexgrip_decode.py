@@ -31,6 +31,13 @@ def adapt(profile: Profile, insn: Instruction, ops: dict[str, object]) -> dict[s
         dst = out["dst"]
         assert isinstance(dst, RegOperand)
         out["dst"] = replace(dst, index=0, half=False)
+    if profile.lop32i_w32_imm_bit30 and insn.form.name == "LOP32I":
+        # dest_i of a long ALU instruction is instruction_in(8 downto 2): seven bits, where G80's LOP32I has a
+        # 6-bit destination and bit 8 is the low bit of its lop field (.OR, .PASS_B): LOP32I.OR R6, ... writes
+        # register 70, half register R35L in the 16-bit reading (GHDL, lop PC 0x2c0)
+        dst = out["dst"]
+        assert isinstance(dst, RegOperand)
+        out["dst"] = replace(dst, index=(insn.words[0] >> 2) & 0x7F)
     if profile.lop32i_w32_imm_bit30 and insn.form.name == "LOP32I" and not (insn.fields.get("imm", 0) >> 30) & 1:
         # w32_i of AND/OR/XOR/NEG is instruction_in(58) whatever the format (Decode/pipeline_decode.vhd); in an
         # immediate form that is bit 30 of the immediate (imm_hi_i = instruction_in(59 downto 34) above bits 5:0).

@@ -256,3 +256,16 @@ def test_i2i_negates_before_the_absolute_value() -> None:
     sm = _sm(src, G80)
     sm.run()
     assert _reg(sm, 6)[0] == 0xFFFFFFFB
+
+
+def test_lop32i_operation_from_the_immediate() -> None:
+    """lop32i_dest (lop PC 0x2c0): LOP32I.OR R6, ~R4, 0xf0f0f0f wrote half register 70 (R35L) on FlexGripPlus; its
+    operation is the immediate's bits 19:18 (3: NEG_OP, not src1)."""
+    src = "MVI R2, 0x1234\nMVI R4, 0x5678\nLOP32I.OR R6, ~R4, 0xf0f0f0f"
+    sm = _sm(src, FLEXGRIP)
+    sm.run()
+    # 16-bit reading: the source field 4 names half register R2L
+    assert _reg(sm, 35)[0] & 0xFFFF == (~0x1234) & 0xFFFF and _reg(sm, 6)[0] == 0
+    sm = _sm(src, G80)
+    sm.run()
+    assert _reg(sm, 6)[0] == (~0x5678 & 0xFFFFFFFF) | 0x0F0F0F0F
