@@ -45,8 +45,8 @@ def adapt(profile: Profile, insn: Instruction, ops: dict[str, object]) -> dict[s
         # reads and writes half register 5, R2's upper half
         for role in ("dst", "src1"):
             op = out[role]
-            assert isinstance(op, RegOperand)
-            out[role] = replace(op, half=True)
+            if isinstance(op, RegOperand):  # a shared source g [n] is read by its own type
+                out[role] = replace(op, half=True)
     if profile.regs_typed_by_decoder and fam in ("shift", "iset"):
         # the decoder gives these operands 32-bit data types whatever the instruction's width, so a 16-bit
         # form's half-register field (2n + high) names the full register of that number:
