@@ -349,9 +349,9 @@ def exe_lop(sm: SM, b: Batch, insn: Instruction, ops: dict) -> None:
         width, not1, not2 = (32 if f["width"] else 16), bool(f["m16"]), bool(f["m17"])
     else:
         c = read(sm, b, ops["imm"])
-        src1 = ops["src1"]
-        # a LOP32I on half registers is FlexGripPlus's 16-bit reading (flexgrip_decode, lop32i_w32_imm_bit30)
-        width, not1, not2 = (16 if isinstance(src1, RegOperand) and src1.half else 32), bool(f["m22"]), False
+        # FlexGripPlus's 16-bit reading of a LOP32I without immediate bit 30 (flexgrip_decode, lop32i_w32_imm_bit30)
+        w16 = sm.profile.lop32i_w32_imm_bit30 and not (int(ops["imm"].value) >> 30) & 1
+        width, not1, not2 = (16 if w16 else 32), bool(f["m22"]), False
     op = f["lop"]
     if insn.form.fmt != "long" and sm.profile.lop32i_w32_imm_bit30:
         # FlexGripPlus's logic_type_b is instruction_in(47 downto 46) whatever the format (Decode/pipeline_decode.vhd):
