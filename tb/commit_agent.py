@@ -1,9 +1,9 @@
 """The commit agent: reads the DUT's commit port (DESIGN.md section 4, rtl/README.md) into records.
 
 `CommitMonitor` (cocotb-bus) wakes on a rising `commit_valid` and then once per clock while it
-stays high (back-to-back commits), samples every field in the read-only phase, checks that none
-is X or Z (fields qualified by a write enable only while it is 1), and hands an `RtlCommit` to its
-callback: the rtl adapter (tb/adapters/rtl.py), which turns it into the golden model's `Commit`.
+stays high (back-to-back commits), samples the fields in the read-only phase (a field qualified
+by a write enable only while that enable is 1), checks that none it read is X or Z, and hands an
+`RtlCommit` to its callback: the rtl adapter (tb/adapters/rtl.py), which turns it into the golden model's `Commit`.
 """
 
 from __future__ import annotations
@@ -66,6 +66,26 @@ class RtlCommit:
 QUALIFIED = commit_qualified()
 
 
+# the write enables, and the fields read on every record (the enables among them)
+ENABLES = tuple(QUALIFIED)
+UNQUALIFIED = tuple(name for name in FIELDS if not any(name in fields for fields in QUALIFIED.values()))
+
+
+def _reader(handle) -> Callable[[], int]:
+    """A function returning the signal's value as an int, raising ValueError on X or Z.
+
+    It reads the simulator's binary string through cocotb's GPI handle and converts it with
+    int(s, 2): `handle.value` builds a LogicArray first, which cost about 17 us for each of the
+    1,024-4,096-bit lane vectors (issue 19); int() of the string raises on x/z like
+    `is_resolvable` would."""
+    binstr = handle._handle.get_signal_val_binstr  # cocotb's own reader of LogicArrayObject.get()
+
+    def read() -> int:
+        return int(binstr(), 2)
+
+    return read
+
+
 class CommitMonitor(BusMonitor):
     _signals: ClassVar[list[str]] = ["valid", *FIELDS]
 
@@ -73,29 +93,39 @@ class CommitMonitor(BusMonitor):
         self.cycles = cycles
         self.on_error = on_error
         super().__init__(dut, "commit", clock, callback=callback)
+        self._read = {name: _reader(getattr(self.bus, name)) for name in FIELDS}
+        self._always = [(name, self._read[name]) for name in UNQUALIFIED]
+        self._qualified = [(we, [(name, self._read[name]) for name in fields]) for we, fields in QUALIFIED.items()]
 
     def _sample(self) -> RtlCommit:
-        values = {}
-        unknown = []
-        for name in FIELDS:
-            # int() raises on X/Z like is_resolvable, which would build a Logic object per bit of
-            # the 1024-4096-bit lane vectors: that check took 85% of a lock-step run's time
+        """The record on the port. A field qualified by a write enable is read only while its enable
+        is 1 (or X: then it is read to be named too); otherwise it is 0, as don't-care. Most
+        records write one register, so most of the wide lane vectors are never read."""
+        values: dict[str, int] = {}
+        unknown: list[str] = []
+        for name, read in self._always:
             try:
-                values[name] = int(getattr(self.bus, name).value)
-            except ValueError:
+                values[name] = read()
+            except ValueError:  # X or Z
                 unknown.append(name)
                 values[name] = 0
-        for we, fields in QUALIFIED.items():
+        for we, fields in self._qualified:
             if values[we] == 0 and we not in unknown:
-                for name in fields:
-                    if name in unknown:
-                        unknown.remove(name)
+                for name, _ in fields:
+                    values[name] = 0
+                continue
+            for name, read in fields:
+                try:
+                    values[name] = read()
+                except ValueError:
+                    unknown.append(name)
+                    values[name] = 0
         cycle = self.cycles.now()
         if unknown:
             known = {k: None if k in unknown else values[k] for k in ("warp", "pc", "cta")}
             where = f"warp {known['warp']} PC {known['pc']:#06x}" if None not in (known["warp"], known["pc"]) else "warp/PC unknown"
-            raise UnknownValue(cycle, unknown, where, **known)
-        return RtlCommit(cycle=cycle, **values)
+            raise UnknownValue(cycle, [n for n in FIELDS if n in unknown], where, **known)
+        return RtlCommit(cycle, **values)
 
     async def _monitor_recv(self) -> None:
         valid = self.bus.valid

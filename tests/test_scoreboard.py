@@ -213,7 +213,7 @@ def test_adapters_by_name() -> None:
     from tb.adapters import adapter
 
     rtl = adapter("rtl")
-    assert rtl.name == "rtl" and rtl.simulators[0] == "icarus" and rtl.sources()[0].name == "sm_top.v"
+    assert rtl.name == "rtl" and rtl.simulators[0] == "verilator" and rtl.sources()[0].name == "sm_top.v"
     with pytest.raises(ValueError, match="unknown DUT 'nope'"):
         adapter("nope")
 

@@ -206,7 +206,7 @@ class RtlBfm(DutBfm):
 
 class RtlAdapter(DutAdapter):
     name = "rtl"
-    simulators = ("icarus", "verilator")
+    simulators = ("verilator", "icarus")  # the first is make sim's default: Verilator is fast, Icarus has 4-state X
     hdl_toplevel = TOPLEVEL
 
     @staticmethod
@@ -217,11 +217,11 @@ class RtlAdapter(DutAdapter):
         return list(read_file_list(SM_FILE_LIST).sources)
 
     def build(self, config: LockstepConfig, waves: bool = False) -> Path:
-        return build(config.sim, TOPLEVEL, read_file_list(SM_FILE_LIST), self.parameters(config), waves, config.defines)
+        return build(config.sim, TOPLEVEL, read_file_list(SM_FILE_LIST), self.parameters(config), waves, config.defines, config.visibility)
 
     def run_test(self, config: LockstepConfig, test_dir: Path, waves: bool, plusargs: tuple[str, ...]) -> Path:
         return run(config.sim, TOPLEVEL, read_file_list(SM_FILE_LIST), "tb.test_sm", self.parameters(config), waves=waves, test_dir=test_dir,
-                   defines=config.defines, plusargs=plusargs)  # fmt: skip
+                   defines=config.defines, plusargs=plusargs, visibility=config.visibility)  # fmt: skip
 
     def wave_file(self, config: LockstepConfig, test_dir: Path) -> Path:
         return wave_file(config.sim, TOPLEVEL, test_dir)
