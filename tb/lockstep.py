@@ -155,7 +155,7 @@ def run_lockstep(r: LockstepRun, waves: bool = False, rerun_with_waves: bool = T
         return LockstepResult(r, False, wall=wall, report=report)
     report = FailureReport.read_dict(data["report"]) if data["report"] else None
     result = LockstepResult(r, data["status"] == "pass", data["commits"], data["cycles"], data["mem_requests"], data["thread_instructions"], wall, report,
-                            {"waived": data.get("waived") or {}, "run_s": data.get("run_s"), "replay_s": data.get("replay_s")})  # fmt: skip
+                            {"waived": data.get("waived") or {}, **{k: data.get(k) for k in ("run_s", "run_cpu_s", "replay_s", "replay_cpu_s")}})  # fmt: skip
     if report is not None:
         dut = adapter(r.dut)
         if waves:

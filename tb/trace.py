@@ -86,7 +86,8 @@ class Replay:
     commits: int
     compared: int
     report: object | None
-    seconds: float
+    seconds: float  # wall
+    cpu_seconds: float  # this process's CPU time (what a loaded machine does not inflate)
     thread_instructions: int
 
 
@@ -120,8 +121,8 @@ def replay(path: Path, max_mismatches: int | None = None) -> Replay:
                     check_stores=data["check_stores"], tb_memory=data["tb_memory"], waivers=adapter(config.dut).waivers(config))  # fmt: skip
     sb.build_phase()
     events = data["events"]
-    t0 = time.perf_counter()
+    t0, c0 = time.perf_counter(), time.process_time()
     feed(sb, events)
-    seconds = time.perf_counter() - t0
+    seconds, cpu = time.perf_counter() - t0, time.process_time() - c0
     commits = sum(1 for store, _ in events if not store)
-    return Replay(commits, sb.compared, verdict.report, seconds, int(kernel.model.thread_steps))
+    return Replay(commits, sb.compared, verdict.report, seconds, cpu, int(kernel.model.thread_steps))
