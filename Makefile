@@ -9,6 +9,10 @@ DUT ?= rtl
 SIM ?=
 FLEXGRIP_DIR ?= ../shared/flexgripplus
 export FLEXGRIP_DIR
+# Python writes its bytecode under build/pycache even where the environment says PYTHONDONTWRITEBYTECODE:
+# otherwise every short run compiles golden/ and tb/ again (issue 19, start-up)
+export PYTHONPYCACHEPREFIX ?= $(CURDIR)/build/pycache
+export PYTHONDONTWRITEBYTECODE :=
 NUM_SP ?= 8
 SEED ?= 1
 PROFILE ?= $(if $(filter flexgrip,$(DUT)),flexgrip,g80)

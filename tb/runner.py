@@ -164,11 +164,13 @@ def _files(files: FileList | tuple[str, ...]) -> FileList:
     return files if isinstance(files, FileList) else unit_files(*files)
 
 
-def _inputs_digest(files: FileList) -> str:
-    """A digest of the sources and of every header in the include directories: cocotb's runner
-    rebuilds only when a source is newer than its output, so a regenerated rtl/gen/*.vh alone
-    would otherwise leave a stale build."""
-    h = hashlib.sha256()
+def _inputs_digest(files: FileList, settings: str = "") -> str:
+    """A digest of the sources, of every header in the include directories and of the build's
+    `settings` (its arguments): cocotb's runner rebuilds only when a source is newer than its
+    output, so a regenerated rtl/gen/*.vh alone would otherwise leave a stale build; and a build
+    whose digest is unchanged is not handed to the runner at all (which runs the simulator's
+    compiler and make again: about 0.15 s of every short run)."""
+    h = hashlib.sha256(settings.encode())
     headers = sorted(f for d in files.includes for f in d.glob("*.vh"))
     for path in [*files.sources, *headers]:
         h.update(str(path).encode() + b"\0" + path.read_bytes())
@@ -205,8 +207,11 @@ def build(sim: str, toplevel: str, files: FileList | tuple[str, ...], parameters
         fcntl.flock(lock, fcntl.LOCK_EX)
         if mutant_names:  # a broken variant builds from patched copies of the sources (tb/mutants.py)
             files = FileList(tuple(mutants.apply(mutant_names, list(files.sources), build_dir / "rtl")), files.includes)
-        digest, stamp = _inputs_digest(files), build_dir / ".inputs.sha256"
+        digest, stamp = _inputs_digest(files, repr((args, parameters, defines, waves, lean, toplevel))), build_dir / ".inputs.sha256"
         changed = not stamp.exists() or stamp.read_text() != digest
+        model = build_dir / (toplevel if sim == "verilator" else "sim.vvp")
+        if not changed and sim in SIMULATORS and model.exists():
+            return build_dir
         control = []
         if lean:
             control = [build_dir / "lean.vlt"]
@@ -255,14 +260,29 @@ def wave_file(sim: str, toplevel: str, test_dir: Path) -> Path:
     return test_dir / (f"{toplevel}.fst" if sim == "icarus" else "dump.fst")
 
 
+def start_env(rewrite_asserts: bool) -> dict[str, str]:
+    """Environment that cuts the simulator's Python start-up (issue 19: about 0.7 s of a run):
+    bytecode is written (under build/pycache, not beside the sources) even where the environment
+    says PYTHONDONTWRITEBYTECODE, so golden/ and tb/ are not compiled again by every run; and
+    unless `rewrite_asserts`, cocotb does not install pytest's assertion rewriting, which
+    rewrites every module imported after it (tb, golden, pyuvm) on every run. The lock-step test
+    builds its own failure reports and loses nothing by it."""
+    env = {"PYTHONDONTWRITEBYTECODE": "", "PYTHONPYCACHEPREFIX": os.environ.get("PYTHONPYCACHEPREFIX") or str(ROOT / "build" / "pycache")}
+    if not rewrite_asserts:
+        env["COCOTB_REWRITE_ASSERTION_FILES"] = ""
+    return env
+
+
 def run(sim: str, toplevel: str, files: FileList | tuple[str, ...], test_module: str, parameters: tuple[tuple[str, object], ...] = (),
         extra_env: dict[str, str] | None = None, waves: bool = False, test_dir: Path | None = None,
-        defines: tuple[str, ...] = (), plusargs: tuple[str, ...] = (), visibility: str = "full") -> Path:  # fmt: skip
+        defines: tuple[str, ...] = (), plusargs: tuple[str, ...] = (), visibility: str = "full", rewrite_asserts: bool = True) -> Path:  # fmt: skip
     """Run the cocotb tests of `test_module` (a module of the tb package, e.g. "tb.test_sm"); returns
     the results XML path. The tb and golden packages are installed (editable), so the simulator's
-    Python imports them like this process does."""
+    Python imports them like this process does. `rewrite_asserts`: pytest's assertion rewriting
+    in the test (detailed messages of bare asserts in unit tests; costs start-up, see start_env)."""
     from cocotb_tools.runner import get_runner
 
+    extra_env = {**start_env(rewrite_asserts), **(extra_env or {})}
     build_dir = build(sim, toplevel, files, parameters, waves, defines, visibility)
     test_dir = test_dir or build_dir
     runner = get_runner(sim)

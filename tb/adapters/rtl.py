@@ -221,7 +221,7 @@ class RtlAdapter(DutAdapter):
 
     def run_test(self, config: LockstepConfig, test_dir: Path, waves: bool, plusargs: tuple[str, ...]) -> Path:
         return run(config.sim, TOPLEVEL, read_file_list(SM_FILE_LIST), "tb.test_sm", self.parameters(config), waves=waves, test_dir=test_dir,
-                   defines=config.defines, plusargs=plusargs, visibility=config.visibility)  # fmt: skip
+                   defines=config.defines, plusargs=plusargs, visibility=config.visibility, rewrite_asserts=False)  # fmt: skip
 
     def wave_file(self, config: LockstepConfig, test_dir: Path) -> Path:
         return wave_file(config.sim, TOPLEVEL, test_dir)

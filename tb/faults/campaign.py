@@ -80,7 +80,7 @@ def _simulate(sim: str, config_path: Path, job: dict, test_dir: Path, waves: boo
     job_path.write_text(json.dumps({**job, "config": str(config_path)}), encoding="utf-8")
     config = LockstepConfig.read(config_path)
     return run(sim, TOPLEVEL, read_file_list(SM_FILE_LIST), TEST_MODULE, RtlAdapter.parameters(config), waves=waves, test_dir=test_dir,
-               defines=config.defines, plusargs=(f"+faults_job={job_path}",), visibility="full")  # fmt: skip
+               defines=config.defines, plusargs=(f"+faults_job={job_path}",), visibility="full", rewrite_asserts=False)  # fmt: skip
 
 
 def _shard(args: tuple[str, Path, dict, Path]) -> tuple[int, str]:
