@@ -1,10 +1,10 @@
 """`make bench` (third part): the testbench's speed against its bounds, in one table (issue 19).
 
-    python scripts/bench_speed.py [--kernel bench/alu.sass --kernel programs/cf_rounds.sass]
+    python scripts/bench_speed.py [--kernel bench/alu.sass --kernel bench/kernels/saxpy.sass]
                                   [--no-icarus] [--startup-program vecadd] [--repeat 1]
 
-Per kernel (default bench/alu.sass, integer-bound, and programs/cf_rounds.sass, memory and
-launch), each run checked against the golden model, NUM_SP 8, seed 1:
+Per kernel (default: bench/alu.sass, integer-bound; bench/kernels/saxpy.sass, memory-bound, a
+quarter of its instructions GLD/GST), each run checked against the golden model, NUM_SP 8, seed 1:
 
 - lock-step, Verilator: `make sim` (lean build: only the ports VPI-visible);
 - scoreboard alone: the golden model's step plus the compare per commit, fed the commit trace
@@ -44,7 +44,7 @@ from tb.trace import replay
 ROOT = Path(__file__).resolve().parents[1]
 OUT = ROOT / "build" / "bench_speed"
 FREERUN = ROOT / "scripts" / "bench_freerun.py"
-KERNELS = ["bench/alu.sass", "programs/cf_rounds.sass"]
+KERNELS = ["bench/alu.sass", "bench/kernels/saxpy.sass"]
 SCOREBOARD_BOUND_US = 20.0  # issue 19, goal 2: one-warp step plus compare per commit
 ICARUS_BOUND_CPS = 20_000.0  # issue 19, goal 3: RTL free-running under Icarus, cycles per second
 LOCKSTEP_GOAL = 2.0  # issue 19, goal 1: lock-step on Verilator within 2x of its bound
