@@ -1,9 +1,9 @@
 """The commit agent: reads the DUT's commit port (DESIGN.md section 4, rtl/README.md) into records.
 
-`CommitMonitor` (cocotb-bus) wakes on a rising `commit_valid` and then once per clock while it
-stays high (back-to-back commits), samples the fields in the read-only phase (a field qualified
-by a write enable only while that enable is 1), checks that none it read is X or Z, and hands an
-`RtlCommit` to its callback: the rtl adapter (tb/adapters/rtl.py), which turns it into the golden model's `Commit`.
+`CommitMonitor` (cocotb-bus) wakes when `commit_packed` (every field but the lane vectors, side
+by side) changes, which each record does, samples in the read-only phase while `commit_valid` is
+1 (a lane vector only while its write enable is 1), checks that none of the fields it read is X
+or Z, and hands an `RtlCommit` to its callback: the rtl adapter (tb/adapters/rtl.py), which turns it into the golden model's `Commit`.
 """
 
 from __future__ import annotations
@@ -12,10 +12,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import ClassVar
 
-from cocotb.triggers import ReadOnly, RisingEdge
+from cocotb.triggers import ReadOnly, ValueChange
 from cocotb_bus.monitors import BusMonitor
 
-from golden.hw import commit_field_names, commit_qualified
+from golden.hw import commit_field_names, commit_packed_fields, commit_qualified
 
 from .dut import UnknownValue
 from .mem_agent import Cycles
@@ -66,60 +66,76 @@ class RtlCommit:
 QUALIFIED = commit_qualified()
 
 
-# the write enables, and the fields read on every record (the enables among them)
-ENABLES = tuple(QUALIFIED)
-UNQUALIFIED = tuple(name for name in FIELDS if not any(name in fields for fields in QUALIFIED.values()))
+# commit_packed (golden/hw.py commit_packed_fields): (name, bit offset, mask) of each narrow field, the first at bit 0
+PACKED = []
+_offset = 0
+for _f in commit_packed_fields():
+    PACKED.append((_f.name, _offset, (1 << _f.width) - 1))
+    _offset += _f.width
+PACKED_WIDTH = _offset
+# the wide fields (lane vectors), each with the write enable that qualifies it (None: read on every record)
+WIDE = [(name, next((we for we, fields in QUALIFIED.items() if name in fields), None)) for name in FIELDS if name not in {n for n, _, _ in PACKED}]
 
 
-def _reader(handle) -> Callable[[], int]:
-    """A function returning the signal's value as an int, raising ValueError on X or Z.
+def _reader(handle) -> Callable[[], str]:
+    """The signal's value as the simulator's binary string (MSB first; x/z as letters).
 
-    It reads the simulator's binary string through cocotb's GPI handle and converts it with
-    int(s, 2): `handle.value` builds a LogicArray first, which cost about 17 us for each of the
-    1,024-4,096-bit lane vectors (issue 19); int() of the string raises on x/z like
-    `is_resolvable` would."""
-    binstr = handle._handle.get_signal_val_binstr  # cocotb's own reader of LogicArrayObject.get()
-
-    def read() -> int:
-        return int(binstr(), 2)
-
-    return read
+    Read through cocotb's GPI handle and converted by int(s, 2), which raises on x/z:
+    `handle.value` builds a LogicArray first, which cost about 17 us for each of the
+    1,024-4,096-bit lane vectors (issue 19)."""
+    return handle._handle.get_signal_val_binstr  # cocotb's own reader of LogicArrayObject.get()
 
 
 class CommitMonitor(BusMonitor):
-    _signals: ClassVar[list[str]] = ["valid", *FIELDS]
+    """Wakes when `commit_packed` changes (once per record: consecutive records differ in warp or
+    sequence number; the commit registers hold their values between records), samples in the
+    read-only phase and takes the record if `commit_valid` is 1: two wake-ups a record, where
+    following `commit_valid` and the clock took four."""
+
+    _signals: ClassVar[list[str]] = ["valid", "packed", "gpr_data0", *FIELDS]
 
     def __init__(self, dut, clock, cycles: Cycles, callback: Callable[[RtlCommit], None], on_error: Callable[[Exception], None]) -> None:
         self.cycles = cycles
         self.on_error = on_error
         super().__init__(dut, "commit", clock, callback=callback)
-        self._read = {name: _reader(getattr(self.bus, name)) for name in FIELDS}
-        self._always = [(name, self._read[name]) for name in UNQUALIFIED]
-        self._qualified = [(we, [(name, self._read[name]) for name in fields]) for we, fields in QUALIFIED.items()]
+        self._packed = _reader(self.bus.packed)
+        self._gpr0 = _reader(self.bus.gpr_data0)
+        self._valid = _reader(self.bus.valid)
+        self._wide = [(name, we, _reader(getattr(self.bus, name))) for name, we in WIDE]
 
     def _sample(self) -> RtlCommit:
-        """The record on the port. A field qualified by a write enable is read only while its enable
-        is 1 (or X: then it is read to be named too); otherwise it is 0, as don't-care. Most
-        records write one register, so most of the wide lane vectors are never read."""
-        values: dict[str, int] = {}
+        """The record on the port: the narrow fields from one read of `commit_packed`; a lane vector
+        only while its write enable is 1 (most records write one register: most lane vectors are
+        never read), 0 otherwise. X or Z in a field read (a qualified one only while its enable is
+        1 or X) is a failure naming the fields."""
+        text = self._packed()
         unknown: list[str] = []
-        for name, read in self._always:
-            try:
-                values[name] = read()
-            except ValueError:  # X or Z
-                unknown.append(name)
-                values[name] = 0
-        for we, fields in self._qualified:
-            if values[we] == 0 and we not in unknown:
-                for name, _ in fields:
-                    values[name] = 0
-                continue
-            for name, read in fields:
+        try:
+            word = int(text, 2)
+            values = {name: (word >> off) & mask for name, off, mask in PACKED}
+        except ValueError:  # X or Z somewhere: field by field
+            values = {}
+            for name, off, mask in PACKED:
+                bits = text[len(text) - off - mask.bit_length() : len(text) - off]
                 try:
-                    values[name] = read()
+                    values[name] = int(bits, 2)
                 except ValueError:
                     unknown.append(name)
                     values[name] = 0
+        for name, we, read in self._wide:
+            if we is not None and values[we] == 0 and we not in unknown:
+                values[name] = 0
+                continue
+            if name == "gpr_data" and values["gpr_count"] == 1 and "gpr_count" not in unknown:
+                read = self._gpr0  # one register: part 0 only, a quarter of the bits (the others are 0)
+            try:
+                values[name] = int(read(), 2)
+            except ValueError:
+                unknown.append(name)
+                values[name] = 0
+        for we, fields in QUALIFIED.items():  # don't-care while the enable is 0
+            if values[we] == 0 and we not in unknown:
+                unknown = [n for n in unknown if n not in fields]
         cycle = self.cycles.now()
         if unknown:
             known = {k: None if k in unknown else values[k] for k in ("warp", "pc", "cta")}
@@ -128,18 +144,15 @@ class CommitMonitor(BusMonitor):
         return RtlCommit(cycle, **values)
 
     async def _monitor_recv(self) -> None:
-        valid = self.bus.valid
+        valid, changed = self._valid, ValueChange(self.bus.packed)
         try:
             while True:
-                await RisingEdge(valid)
+                await changed
                 await ReadOnly()
-                while True:
-                    if not valid.value.is_resolvable:
-                        raise UnknownValue(self.cycles.now(), ["valid"], "between commits")
-                    if not int(valid.value):
-                        break
+                v = valid()
+                if v == "1":
                     self._recv(self._sample())
-                    await RisingEdge(self.clock)
-                    await ReadOnly()
+                elif v != "0":
+                    raise UnknownValue(self.cycles.now(), ["valid"], "when the commit fields changed")
         except Exception as exc:  # reported through the test's verdict, not lost in a background task
             self.on_error(exc)
