@@ -77,6 +77,24 @@ PACKED_WIDTH = _offset
 WIDE = [(name, next((we for we, fields in QUALIFIED.items() if name in fields), None)) for name in FIELDS if name not in {n for n, _, _ in PACKED}]
 
 
+def unpack(text: str) -> tuple[dict[str, int], list[str]]:
+    """The narrow fields of `commit_packed` from its binary string (MSB first), and the names of
+    those holding X or Z (0 in the values)."""
+    try:
+        word = int(text, 2)
+    except ValueError:  # X or Z somewhere: field by field
+        values: dict[str, int] = {}
+        unknown: list[str] = []
+        for name, off, mask in PACKED:
+            try:
+                values[name] = int(text[len(text) - off - mask.bit_length() : len(text) - off], 2)
+            except ValueError:
+                unknown.append(name)
+                values[name] = 0
+        return values, unknown
+    return {name: (word >> off) & mask for name, off, mask in PACKED}, []
+
+
 def _reader(handle) -> Callable[[], str]:
     """The signal's value as the simulator's binary string (MSB first; x/z as letters).
 
@@ -108,20 +126,7 @@ class CommitMonitor(BusMonitor):
         only while its write enable is 1 (most records write one register: most lane vectors are
         never read), 0 otherwise. X or Z in a field read (a qualified one only while its enable is
         1 or X) is a failure naming the fields."""
-        text = self._packed()
-        unknown: list[str] = []
-        try:
-            word = int(text, 2)
-            values = {name: (word >> off) & mask for name, off, mask in PACKED}
-        except ValueError:  # X or Z somewhere: field by field
-            values = {}
-            for name, off, mask in PACKED:
-                bits = text[len(text) - off - mask.bit_length() : len(text) - off]
-                try:
-                    values[name] = int(bits, 2)
-                except ValueError:
-                    unknown.append(name)
-                    values[name] = 0
+        values, unknown = unpack(self._packed())
         for name, we, read in self._wide:
             if we is not None and values[we] == 0 and we not in unknown:
                 values[name] = 0

@@ -63,12 +63,13 @@ def test_lean_build_exposes_the_top_levels_ports(tmp_path: Path, monkeypatch: py
 
 
 def test_sm_top_lean_ports_are_the_testbench_pins() -> None:
-    """The SM's lean build exposes the commit port as golden/hw.py describes it, the clock, reset
-    and start the testbench drives (rtl/README.md "Ports"), and no internal signal."""
+    """The SM's lean build exposes the commit port as golden/hw.py describes it (with its packed
+    copies, rtl/README.md "Ports"), the clock, reset and start the testbench drives, and no internal signal."""
     from golden.hw import commit_field_names
 
     ports = top_ports(read_file_list(SM_FILE_LIST), "sm_top")
-    assert [p for p in ports if p.startswith("commit_")] == ["commit_valid", *(f"commit_{n}" for n in commit_field_names())]
+    fields = ["commit_valid", *(f"commit_{n}" for n in commit_field_names())]
+    assert [p for p in ports if p.startswith("commit_")] == [*fields, "commit_packed", "commit_gpr_data0"]
     assert {"clk", "rst_n", "start", "done", "error", "cfg_we", "mem_req_valid", "mem_rsp_valid"} <= set(ports)
     assert not any(p.startswith("u_") for p in ports)
 
