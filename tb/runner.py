@@ -197,6 +197,10 @@ def build(sim: str, toplevel: str, files: FileList | tuple[str, ...], parameters
     build_dir = BUILD / f"{toplevel}_{sim}_{tag}{'_lean' if lean else ''}{'_waves' if waves else ''}{'_codecov' if code_cov else ''}"
     runner = _lean_runner() if lean else get_runner(sim)
     args = ["-Wall", "-Wno-fatal", "--x-assign", "unique", "--x-initial", "unique"] if sim == "verilator" else []
+    if lean:
+        # the C++ of a lean model at -O2 (Verilator's makefile compiles it -Os, and puts user flags
+        # after its own): 14 % less CPU for bench/alu.sass run free, for a longer build
+        args += ["-CFLAGS", "-O2"]
     if code_cov:
         args.append("--coverage")
     if waves and sim == "verilator":
