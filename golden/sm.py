@@ -87,6 +87,7 @@ class Batch:
             masks = np.array([w.active for w in warps], "<u4")
             self.active = np.unpackbits(masks.view(np.uint8), bitorder="little").astype(bool)
         self.exec = self.active
+        self.full = False  # every lane of the batch executes (set by SM._execute): writes need no lane select
         self.float_result = False  # the instruction computes a float (FP/SFU family)
         self.records: list[Commit] | None = None
         self.pending: list[tuple[int, np.ndarray, int]] = []  # post-increments ($a, new value, access size in bytes)
@@ -228,12 +229,17 @@ class SM:
         value = np.asarray(value, U32)
         if half:
             value = value & U32(0xFFFF)
+        full = b.full and value.shape == (b.n,)  # every lane written: no select (the record is a copy: value may be a view of a register)
         if b.records is not None:
-            b.records[0].gpr.append(RegWrite("gpr", reg, np.where(b.exec, value, 0).astype(U32), ("H" if index & 1 else "L") if half else None))
+            record = value.copy() if full else np.where(b.exec, value, 0).astype(U32)
+            b.records[0].gpr.append(RegWrite("gpr", reg, record, ("H" if index & 1 else "L") if half else None))
         if reg >= self.nregs or (self.profile.only_r124_zero and index == 127):
             return  # past the allocation, or FlexGripPlus's register sink: dropped
         if self.track_floats:
             self.freg[reg, b.sel] = np.where(b.exec, b.float_result, self.freg[reg, b.sel])
+        if full and not half:
+            self.regs[reg, b.sel] = value
+            return
         old = self.regs[reg, b.sel]
         if half:
             new = (old & U32(0xFFFF)) | (value << U32(16)) if index & 1 else (old & U32(0xFFFF0000)) | value
@@ -410,6 +416,7 @@ class SM:
             b.exec = b.active & _CONDS[f["pcond"], self.cc[f["preg"], b.sel]]
         elif b.exec is b.active and b.active.flags.writeable:
             b.exec = b.active.copy()  # (a cached, read-only mask needs no copy: writing into it would raise)
+        b.full = not guarded and len(warps) == 1 and warps[0].active == 0xFFFFFFFF
         commits: list[Commit] = []
         if record:
             w = warps[0]
