@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import cocotb
@@ -25,7 +26,7 @@ from cocotb.triggers import Event, First, ReadOnly, Timer
 from pyuvm import ConfigDB, uvm_analysis_port, uvm_component, uvm_env, uvm_sequencer, uvm_test
 
 from golden.errors import ModelError
-from golden.profile import PROFILES
+from golden.profile import PROFILES, Profile
 from golden.sm import SM
 from golden.state import WARP
 
@@ -143,6 +144,14 @@ class SmEnv(uvm_env):
             return ""
 
 
+def run_profile(cfg: LockstepConfig) -> Profile:
+    """The golden model's profile of a run (also that of a replayed trace, tb/trace.py)."""
+    profile = PROFILES[cfg.profile]
+    if cfg.dut == "flexgrip" and profile.fpu_sync_lanes:  # its FPUs run NUM_SP lanes together (golden/execute._fg_fadd_sync)
+        profile = replace(profile, fpu_sync_lanes=cfg.num_sp)
+    return profile
+
+
 class LockstepTest(uvm_test):
     """Run the configured program on the DUT in lock-step with the golden model."""
 
@@ -151,7 +160,7 @@ class LockstepTest(uvm_test):
         cfg: LockstepConfig = ConfigDB().get(self, "", CONFIG_KEY)
         self.config = cfg
         self.program = Path(cfg.program)
-        self.profile = PROFILES[cfg.profile]
+        self.profile = run_profile(cfg)
         self.kernel = load_kernel(self.program, self.profile)
         self.model, self.gmem = self.kernel.model, self.kernel.gmem
         self.ended = Event()

@@ -103,17 +103,16 @@ def replay(path: Path, max_mismatches: int | None = None) -> Replay:
     """Compare a trace file with the golden model, without a simulator: a scoreboard like the run's
     (the same program, profile and DUT waivers), fed the recorded events. `seconds` covers the
     model's steps and the compares, not the loading of the file and the program."""
-    from golden.profile import PROFILES
-
     from .adapters import adapter
     from .kernels import load_kernel
     from .scoreboard import Scoreboard, Verdict
+    from .sm_env import run_profile
 
     data = load(path)
     config_data = dict(data["config"])
     config_data["defines"] = tuple(config_data.get("defines", ()))
     config = LockstepConfig(**config_data)
-    kernel = load_kernel(Path(config.program), PROFILES[config.profile])
+    kernel = load_kernel(Path(config.program), run_profile(config))
     verdict = Verdict({"test": config.name, "seed": config.seed, "simulator": config.sim, "num_sp": config.num_sp, "profile": config.profile,
                        "rerun": config.rerun}, lambda: None)  # fmt: skip
     name = f"replay_{time.monotonic_ns()}"  # pyuvm wants unique component names
