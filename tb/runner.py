@@ -32,8 +32,10 @@ SM_FILE_LIST = RTL / "sm.f"
 #         (`top_ports`): what the lock-step testbench drives and reads. --public-flat-rw keeps every
 #         signal a variable Verilator may not optimise away: a lean model ran free 5.4x faster.
 VISIBILITY = ("full", "lean")
-# RTL_VISIBILITY=full makes every build full, whatever its caller asked (e.g. a coverage run that samples internal signals)
+# RTL_VISIBILITY=full makes every build full, whatever its caller asked; so does TB_FULL_VISIBILITY=1,
+# which make coverage sets for the micro-architecture sampler (tb/coverage_uarch.py)
 VISIBILITY_ENV = "RTL_VISIBILITY"
+FULL_VISIBILITY_ENV = "TB_FULL_VISIBILITY"
 
 
 @dataclass(frozen=True)
@@ -155,7 +157,7 @@ def visibility_of(sim: str, visibility: str) -> str:
     """The visibility a build gets: `visibility` ("full" or "lean"), full under RTL_VISIBILITY=full; always full on Icarus."""
     if visibility not in VISIBILITY:
         raise ValueError(f"visibility {visibility!r}: one of {', '.join(VISIBILITY)}")
-    if sim != "verilator" or os.environ.get(VISIBILITY_ENV) == "full":
+    if sim != "verilator" or os.environ.get(VISIBILITY_ENV) == "full" or os.environ.get(FULL_VISIBILITY_ENV) == "1":
         return "full"
     return visibility
 

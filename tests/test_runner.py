@@ -76,8 +76,12 @@ def test_sm_top_lean_ports_are_the_testbench_pins() -> None:
 
 def test_visibility_choice(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv(VISIBILITY_ENV, raising=False)
+    monkeypatch.delenv("TB_FULL_VISIBILITY", raising=False)
     assert visibility_of("verilator", "lean") == "lean"
     assert visibility_of("icarus", "lean") == "full"  # Icarus reaches every signal anyway
+    monkeypatch.setenv("TB_FULL_VISIBILITY", "1")  # what make coverage sets
+    assert visibility_of("verilator", "lean") == "full"
+    monkeypatch.delenv("TB_FULL_VISIBILITY")
     monkeypatch.setenv(VISIBILITY_ENV, "full")
     assert visibility_of("verilator", "lean") == "full"
     with pytest.raises(ValueError, match="visibility 'half'"):
