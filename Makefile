@@ -110,7 +110,7 @@ endif
 # Functional coverage (golden/coverage): every program on the golden model with commit sampling,
 # then (COVERAGE_RTL=1) the lock-step regression at NUM_SP 8 (and its smoke set at 32: one-pass
 # instructions, back-to-back commits) sampling the commits the scoreboard compared and the RTL's micro-architecture (by VPI: a Verilator build with every signal visible,
-# TB_FULL_VISIBILITY=1, in a build directory of its own); (COVERAGE_RANDOM=n) n random programs
+# TB_FULL_VISIBILITY=1: the full-visibility Verilator build of tb/runner.py); (COVERAGE_RANDOM=n) n random programs
 # from seed COVERAGE_RANDOM_SEED the same way (golden model, then lock-step on Verilator);
 # (COVERAGE_CODE=1) RTL code coverage: lock-step runs of COVERAGE_CODE_PROGRAMS on a Verilator
 # --coverage model (scripts/rtl_code_coverage.py). All merged into one HTML page, a text summary
