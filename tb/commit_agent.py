@@ -9,7 +9,7 @@ or Z, and hands an `RtlCommit` to its callback: the rtl adapter (tb/adapters/rtl
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import make_dataclass
 from typing import ClassVar
 
 from cocotb.triggers import ReadOnly, ValueChange
@@ -25,41 +25,11 @@ from .mem_agent import Cycles
 FIELDS = commit_field_names()
 
 
-@dataclass
-class RtlCommit:
-    """One record of the commit port: the cycle, then FIELDS in order (tests/test_rtl_constants.py checks)."""
-
-    cycle: int
-    cta: int
-    warp: int
-    seq: int
-    pc: int
-    insn: int
-    long: int
-    active: int
-    exec: int
-    gpr_we: int
-    gpr_reg: int
-    gpr_half: int
-    gpr_count: int
-    gpr_data: int
-    cc_we: int
-    cc_reg: int
-    cc_data: int
-    a_we: int
-    a_reg: int
-    a_data: int
-    mem_we: int
-    mem_space: int
-    mem_size: int
-    mem_lanes: int
-    mem_addr: int
-    mem_data: int
-    next_pc: int
-    next_mask: int
-    done: int
-    barrier: int
-    unimpl: int
+# One record of the commit port: the cycle it was sampled in, then FIELDS in port order, each an
+# int. Made from golden/hw.py's COMMIT_FIELDS, the description the RTL's port is generated from, so
+# the record, the port and the model's field list cannot drift apart.
+RtlCommit = make_dataclass("RtlCommit", [("cycle", int), *((name, int) for name in FIELDS)])
+RtlCommit.__doc__ = "One record of the commit port: `cycle`, then the fields of golden/hw.py COMMIT_FIELDS in port order."
 
 
 # fields that carry meaning only while their write enable is 1 (don't-care otherwise, like a bus's data)
