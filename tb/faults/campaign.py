@@ -31,6 +31,7 @@ from .db import CampaignDB, Fault
 from .sites import Site, enumerate_sites, select
 
 MODELS = ("seu", "stuck0", "stuck1")
+STOPS = ("early", "verify", "off")  # tb/faults/test_campaign.py, "Early stop"
 TEST_MODULE = "tb.faults.test_campaign"
 
 
@@ -45,6 +46,7 @@ class Campaign:
     num_sp: int = 8
     jobs: int = 1
     db: Path | None = None
+    stop: str = "early"
 
     @property
     def lockstep(self) -> LockstepRun:
@@ -57,7 +59,7 @@ class Campaign:
         target = "all" if self.target in ("", "*") else "".join(c if c.isalnum() or c in "._-" else "_" for c in self.target)
         if len(target) > 32:  # a long pattern list: its start and a digest
             target = f"{target[:24]}_{hashlib.sha1(self.target.encode()).hexdigest()[:7]}"
-        return ROOT / "build" / "faults" / f"{self.lockstep.name}_{self.sim}_sp{self.num_sp}_{self.model}_{target}_s{self.seed}"
+        return ROOT / "build" / "faults" / f"{self.lockstep.name}_{self.sim}_sp{self.num_sp}_{self.model}_{target}_s{self.seed}{'' if self.stop == 'early' else '_' + self.stop}"
 
     @property
     def db_path(self) -> Path:
@@ -65,7 +67,8 @@ class Campaign:
 
     def command(self) -> str:
         target = f" TARGET='{self.target}'" if self.target not in ("", "*") else ""
-        return f"make faults TEST={self.lockstep.make_test} N={self.n} SIM={self.sim} MODEL={self.model}{target} SEED={self.seed}"
+        stop = f" STOP={self.stop}" if self.stop != "early" else ""
+        return f"make faults TEST={self.lockstep.make_test} N={self.n} SIM={self.sim} MODEL={self.model}{target} SEED={self.seed}{stop}"
 
 
 def _config(c: Campaign, watchdog: int) -> LockstepConfig:
@@ -132,6 +135,8 @@ def prepare(c: Campaign, faults: list[Fault] | None = None, quiet: bool = True) 
         raise ValueError(f"MODEL={c.model!r}: one of {', '.join(MODELS)}")
     if c.n < 1:
         raise ValueError(f"N={c.n}: at least one fault")
+    if c.stop not in STOPS:
+        raise ValueError(f"STOP={c.stop!r}: one of {', '.join(STOPS)}")
     c.lockstep.build()
     db = CampaignDB(c.db_path)
     meta = db.meta()
@@ -149,11 +154,11 @@ def prepare(c: Campaign, faults: list[Fault] | None = None, quiet: bool = True) 
         # a hang: no commit for the whole reference run's length (at least 2000 cycles)
         watchdog = max(2000, ref["ref_cycles"])
         db.set_meta(test=c.test, program=str(c.lockstep.path), sim=c.sim, model=c.model, target=c.target, seed=c.seed, n=c.n, num_sp=c.num_sp,
-                    command=c.command(), watchdog=watchdog, state_bits=sum(s.bits for s in chosen), **ref)  # fmt: skip
+                    command=c.command(), watchdog=watchdog, stop=c.stop, state_bits=sum(s.bits for s in chosen), **ref)  # fmt: skip
         db.set_units(units)
         db.plan(faults if faults is not None else plan(chosen, c.n, ref["ref_cycles"], c.model, c.seed))
         meta = db.meta()
-    elif (meta["test"], meta["sim"], meta["model"], meta["target"], meta["seed"]) != (c.test, c.sim, c.model, c.target, c.seed):
+    elif (meta["test"], meta["sim"], meta["model"], meta["target"], meta["seed"], meta.get("stop", "early")) != (c.test, c.sim, c.model, c.target, c.seed, c.stop):
         raise ValueError(f"{c.db_path} holds another campaign ({meta['command']}); remove it or choose another DB")
     db.close()
     return meta
@@ -172,7 +177,8 @@ def execute(c: Campaign, meta: dict, quiet: bool = True) -> int:
     path = config.write(_mkdir(c.folder) / "config.json")
     words, low = _shapes(enumerate_sites(config.defines, RtlAdapter.parameters(config)))
     jobs = max(1, min(c.jobs, pending))
-    work = [(c.sim, path, {"db": str(c.db_path), "shard": k, "shards": jobs, "log": str(c.folder / f"shard{k}.jsonl"), "words": words, "low": low},
+    work = [(c.sim, path, {"db": str(c.db_path), "shard": k, "shards": jobs, "log": str(c.folder / f"shard{k}.jsonl"), "words": words, "low": low,
+             "stop": c.stop},
              c.folder / f"shard{k}") for k in range(jobs)]  # fmt: skip
     t0 = time.perf_counter()
     with ProcessPoolExecutor(jobs) as pool:
@@ -209,14 +215,15 @@ def rerun(db_path: Path, fault_id: int, waves: bool = True) -> dict:
     meta = db.meta()
     recorded = db.get(fault_id)  # a clear error for an unknown id
     db.close()
-    c = Campaign(meta["test"], meta["n"], meta["sim"], meta["model"], meta["target"], meta["seed"], meta["num_sp"], db=db_path)
+    c = Campaign(meta["test"], meta["n"], meta["sim"], meta["model"], meta["target"], meta["seed"], meta["num_sp"], db=db_path, stop=meta.get("stop", "early"))
     folder = c.folder / f"rerun_{fault_id}"
     config = _config(c, int(meta["watchdog"]))
     path = config.write(_mkdir(folder) / "config.json")
     words, low = _shapes(enumerate_sites(config.defines, RtlAdapter.parameters(config)))
     log = folder / "rerun.jsonl"
     log.unlink(missing_ok=True)
-    _simulate(c.sim, path, {"db": str(db_path), "shard": 0, "shards": 1, "ids": [fault_id], "record": False, "log": str(log), "words": words, "low": low},
+    _simulate(c.sim, path, {"db": str(db_path), "shard": 0, "shards": 1, "ids": [fault_id], "record": False, "log": str(log), "words": words, "low": low,
+               "stop": c.stop},
               folder, waves)  # fmt: skip
     lines = [json.loads(x) for x in log.read_text(encoding="utf-8").splitlines()] if log.exists() else []
     result = next((x for x in lines if x.get("id") == fault_id), None)
@@ -250,6 +257,8 @@ def main(argv: list[str] | None = None) -> int:
     r.add_argument("--num-sp", type=int, default=8)
     r.add_argument("--jobs", type=int, default=1, help="simulator processes at once")
     r.add_argument("--db", type=Path)
+    r.add_argument("--stop", default="early", choices=STOPS, help="early: a SEU run that has converged to the fault-free one stops as masked; "
+                   "verify: record where it would stop but run to the end; off: no checkpoints")  # fmt: skip
     rep = sub.add_parser("report", help="write the HTML report of a campaign database")
     rep.add_argument("db", type=Path)
     rr = sub.add_parser("rerun", help="rerun one fault alone with waveforms")
@@ -261,7 +270,7 @@ def main(argv: list[str] | None = None) -> int:
     a = p.parse_args(argv)
     try:
         if a.cmd == "run":
-            run_campaign(Campaign(a.test, a.n, a.sim, a.model, a.target, a.seed, a.num_sp, a.jobs, a.db))
+            run_campaign(Campaign(a.test, a.n, a.sim, a.model, a.target, a.seed, a.num_sp, a.jobs, a.db, a.stop))
         elif a.cmd == "report":
             from .report import write_report
 
