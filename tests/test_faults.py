@@ -189,3 +189,45 @@ def test_campaign_database_report_and_resume(tmp_path: Path) -> None:
     html.parser.HTMLParser().feed(page)
     assert "<svg" in page and "u_ctrl" in page and "make faults-rerun DB=" in page
     assert "http" not in page.replace('xmlns="http://www.w3.org/2000/svg"', "")  # self-contained
+
+
+# -- early stop of converged runs ---------------------------------------------------------------------
+
+
+def test_early_stop_agrees_with_running_to_the_end(tmp_path: Path) -> None:
+    """The same faults run to the end (STOP=verify: the independent side, which only records the
+    checkpoint where the early stop would have ended a run) and with STOP=early: same outcomes;
+    every run the criterion ends was masked in the reference's cycle count at full length."""
+    faults = [
+        # the commit record before the kernel's first instruction: rtl/sm_commit.v clears it when the
+        # first instruction is taken (`take`), before anything sends it out, so the run converges
+        Fault(0, "u_commit.c_gpr_data", "u_commit", 0, 100, 1, "seu"),
+        # a register word no warp of vecadd owns: the flip stays in the state to the end, never converged
+        Fault(1, "u_regfile.rf", "u_regfile", 8000, 5, 300, "seu"),
+        # R1 of warp 0 lane 0 after I2I wrote tid.x: read by the index computation (an SDC or worse, never converged)
+        Fault(2, "u_regfile.rf", "u_regfile", 32, 4, 120, "seu"),
+        Fault(3, "u_ctrl.x_pc", "u_ctrl", 0, 2, 200, "seu"),
+        Fault(4, "u_sched.f_insn", "u_sched", 0, 7, 400, "seu"),
+    ]
+    rows = {}
+    for stop in ("verify", "early"):
+        db = tmp_path / f"{stop}.sqlite"
+        c = Campaign("vecadd", len(faults), "verilator", "seu", "u_commit,u_regfile,u_ctrl,u_sched", 1, db=db, stop=stop)
+        assert execute(c, prepare(c, faults)) == len(faults)
+        con = CampaignDB(db)
+        rows[stop] = {r["id"]: r for r in con.rows()}
+        ref = con.meta()["ref_cycles"]
+        con.close()
+    full, early = rows["verify"], rows["early"]
+    assert [full[i]["outcome"] for i in range(5)] == [early[i]["outcome"] for i in range(5)]
+    for r in full.values():
+        if r["stopped"] is not None:  # the criterion held: the run to the end must agree
+            assert (r["outcome"], r["cycles"], r["simulated"]) == ("masked", ref, ref), r
+            assert early[r["id"]]["stopped"] == r["stopped"]
+    assert full[0]["stopped"] is not None and 1 < full[0]["stopped"] < ref
+    assert early[0]["simulated"] == early[0]["stopped"] < ref and early[0]["outcome"] == "masked"
+    assert full[1]["stopped"] is None and early[1]["outcome"] == "masked" and early[1]["simulated"] == ref
+    assert full[2]["stopped"] is None and full[2]["outcome"] != "masked"
+    s = summary(tmp_path / "early.sqlite")["early"]
+    assert s["stopped"] >= 1 and s["cycles"] == sum(ref - r["stopped"] for r in early.values() if r["stopped"] is not None)
+    assert summary(tmp_path / "verify.sqlite")["early"]["unsound"] == []

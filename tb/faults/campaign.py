@@ -201,10 +201,11 @@ def run_campaign(c: Campaign, quiet: bool = False) -> Path:
     """Plan (once) and run a campaign, then write its report; returns the database path. Resumes an interrupted one."""
     meta = prepare(c, quiet=quiet)
     execute(c, meta, quiet=quiet)
-    from .report import write_report
+    from .report import text_summary, write_report
 
     html = write_report(c.db_path)
     if not quiet:
+        print(text_summary(c.db_path), flush=True)
         print(f"faults: report {html}", flush=True)
     return c.db_path
 
@@ -272,8 +273,9 @@ def main(argv: list[str] | None = None) -> int:
         if a.cmd == "run":
             run_campaign(Campaign(a.test, a.n, a.sim, a.model, a.target, a.seed, a.num_sp, a.jobs, a.db, a.stop))
         elif a.cmd == "report":
-            from .report import write_report
+            from .report import text_summary, write_report
 
+            print(text_summary(a.db))
             print(write_report(a.db))
         elif a.cmd == "rerun":
             print(json.dumps(rerun(a.db, a.id, not a.no_waves), indent=1))
