@@ -51,7 +51,7 @@ help:
 	@echo "                        memory bounds of the kernels and the lock-step testbench speed (BENCH_RTL=0 skips;"
 	@echo "                        BENCH_RTL_ARGS=\"--sim icarus --num-sp 8 --suite bench\"); faults per minute of small SEU campaigns"
 	@echo "                        on vecadd and saxpy (scripts/bench_faults.py, BENCH_FAULTS=0 skips)"
-	@echo "make faults TEST=vecadd N=200  fault-injection campaign on the RTL (SIM=verilator|icarus MODEL=seu|stuck0|stuck1 TARGET=pattern SEED=n JOBS=1 STOP=early|verify|off):"
+	@echo "make faults TEST=vecadd N=200  fault-injection campaign on the RTL (SIM=verilator|icarus DUT=rtl|flexgrip MODEL=seu|stuck0|stuck1 TARGET=pattern SEED=n JOBS=1 STOP=early|verify|off):"
 	@echo "                        SQLite database and HTML report in build/faults/<campaign>/ (DB=path to choose); resumes an interrupted one"
 	@echo "make faults-rerun DB=... ID=n   one fault of a campaign again, alone, with waveforms"
 	@echo "make clean              remove build outputs"
@@ -142,8 +142,8 @@ MODEL ?= seu
 TARGET ?= *
 JOBS ?= 1
 faults: $(SETUP)
-	$(PY) -m tb.faults run --test $(TEST) -n $(N) --sim $(or $(SIM),verilator) --model $(MODEL) --target '$(TARGET)' --seed $(SEED) \
-		--num-sp $(NUM_SP) --jobs $(JOBS) --stop $(or $(STOP),early) $(if $(DB),--db $(DB))
+	$(PY) -m tb.faults run --test $(TEST) -n $(N) --dut $(DUT) --sim $(or $(SIM),$(if $(filter flexgrip,$(DUT)),ghdl,verilator)) --model $(MODEL) --target '$(TARGET)' --seed $(SEED) \
+		--num-sp $(NUM_SP) --jobs $(JOBS) $(if $(STOP),--stop $(STOP)) $(if $(DB),--db $(DB))
 
 faults-rerun: $(SETUP)
 	@test -n "$(DB)" -a -n "$(ID)" || { echo "make faults-rerun DB=path/campaign.sqlite ID=n"; exit 2; }

@@ -210,7 +210,8 @@ class FlexgripAdapter(DutAdapter):
     def build(self, config: LockstepConfig, waves: bool = False) -> Path:
         return build(cores_of(config))
 
-    def run_test(self, config: LockstepConfig, test_dir: Path, waves: bool, plusargs: tuple[str, ...]) -> Path:
+    def run_test(self, config: LockstepConfig, test_dir: Path, waves: bool, plusargs: tuple[str, ...], test_module: str = "tb.test_sm") -> Path:
+        """`test_module`: another cocotb module on the same run setup (tb/faults' campaign module)."""
         from cocotb_tools.runner import get_runner
 
         from golden.flexgrip_export import mif
@@ -227,7 +228,7 @@ class FlexgripAdapter(DutAdapter):
         unlimited_stack()
         prepare_run(build_dir, test_dir)
         with backend_env(), contextlib.suppress(SystemExit):  # a failed cocotb test: the outcome is in result.json
-            get_runner("ghdl").test(hdl_toplevel=TOP, hdl_toplevel_lang="vhdl", test_module="tb.test_sm", build_dir=build_dir, test_dir=test_dir,
+            get_runner("ghdl").test(hdl_toplevel=TOP, hdl_toplevel_lang="vhdl", test_module=test_module, build_dir=build_dir, test_dir=test_dir,
                                     test_args=[*GHDL_FLAGS, f"--workdir={build_dir}"], plusargs=[*run_args(), *plusargs],
                                     waves=waves, results_xml=str(test_dir / "results.xml"))  # fmt: skip
         return test_dir / "results.xml"

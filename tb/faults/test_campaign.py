@@ -70,8 +70,16 @@ LARGE = 4096  # words: an array at least this large is not re-read at a checkpoi
 def site_handle(dut, path: str, word: int | None):
     """The cocotb handle of `path` under the top level ('u_sched.w_pc', 'lanes[0].u_alu.x'), element `word` of an array."""
     h = dut
+    if "(" in path:
+        # GHDL names a generate block's iteration gloop(3), and cocotb's look-up by name does not
+        # find what is below one: each scope is searched the way walk_signals found it, by iteration
+        for part in path.split("."):
+            h = next((c for c in h if c._name == part), None)
+            if h is None:
+                raise AttributeError(f"no {part} on the way to {path}")
+        return h[word] if word is not None else h
     for part in path.split("."):
-        if part.endswith("]") and "[" in part:
+        if part.endswith("]") and "[" in part:  # a generate block's iteration as Verilator names it: lanes[0]
             name, index = part[:-1].split("[")
             h = getattr(h, name)[int(index)]
         else:
@@ -157,14 +165,15 @@ class FaultRun(LockstepTest):
         super().build_phase()
 
     async def _until_end(self) -> None:
-        port = self.env.bfm.port
-        serve = port.on_request
+        port = getattr(self.env.bfm, "port", None)  # the RTL's memory port (tb/mem_agent.py); FlexGripPlus has none
+        if port is not None:
+            serve = port.on_request
 
-        def logged(req) -> None:  # every served request, in order, with its cycle (the checkpoints' testbench digest)
-            self.requests.update(repr(req).encode())
-            serve(req)
+            def logged(req) -> None:  # every served request, in order, with its cycle (the checkpoints' testbench digest)
+                self.requests.update(repr(req).encode())
+                serve(req)
 
-        port.on_request = logged
+            port.on_request = logged
         if self.fault is not None:
             self.injector = cocotb.start_soon(self._inject(self.fault))
         cp = self.checkpoints
@@ -257,6 +266,23 @@ class FaultRun(LockstepTest):
                     h.value = _flip(h.value, f.bit, int(old) >> f.bit & 1)[0]
 
 
+def walk_signals(dut) -> list[tuple[str, int]]:
+    """(path under the top level, width) of every signal below the top level, through VPI iteration."""
+    from cocotb.handle import HierarchyArrayObject, HierarchyObject, LogicArrayObject, LogicObject
+
+    out: list[tuple[str, int]] = []
+    stack = [(dut, "")]
+    while stack:
+        h, prefix = stack.pop()
+        for c in h:
+            path = f"{prefix}{c._name}"
+            if isinstance(c, (HierarchyObject, HierarchyArrayObject)):
+                stack.append((c, path + "."))
+            elif isinstance(c, (LogicArrayObject, LogicObject)) and prefix:  # the top level's own ports are the testbench's
+                out.append((path, len(c) if isinstance(c, LogicArrayObject) else 1))
+    return sorted(out)
+
+
 async def run_one(fault: Fault | None) -> dict:
     FaultRun.fault = fault
     t0 = time.perf_counter()
@@ -273,6 +299,9 @@ async def run_one(fault: Fault | None) -> dict:
 @cocotb.test()
 async def campaign(dut) -> None:
     job = json.loads(Path(cocotb.plusargs["faults_job"]).read_text(encoding="utf-8"))
+    if job.get("walk"):  # the signals GHDL's VPI shows (tb/faults/vhdl_sites.py keeps the state among them)
+        Path(job["log"]).write_text(json.dumps(walk_signals(dut)), encoding="utf-8")
+        return
     FaultRun.config_obj = LockstepConfig.read(Path(job["config"]))
     FaultRun.words, FaultRun.low = job["words"], job["low"]
     log = Path(job["log"])
