@@ -311,3 +311,59 @@ def test_report_renders_offline_in_headless_chromium(tmp_path: Path) -> None:
     legend = 10 * 10  # one legend square of each outcome
     assert red > legend, (w, h, green, red)
     assert abs((green - legend) / (red - legend) - 3) < 0.15, (green, red)
+
+
+# -- FlexGripPlus sites (VHDL) ------------------------------------------------------------------------
+
+
+def test_vhdl_state_from_clocked_processes(tmp_path: Path) -> None:
+    from tb.faults.vhdl_sites import read_design, state_sites
+
+    (tmp_path / "leaf.vhd").write_text("""
+entity leaf is port (clk : in std_logic; q : out std_logic); end leaf;
+architecture rtl of leaf is
+  signal s_reg, s_next, s_cmp : std_logic;
+begin
+  s_next <= not s_reg;                       -- combinational
+  p : process (clk) begin
+    if rising_edge(clk) then
+      if s_cmp <= s_reg then s_reg <= s_next; -- a comparison in the condition, then an assignment
+      end if;
+      q <= s_reg;
+    end if;
+  end process;
+  c : process (s_reg) begin s_cmp <= s_reg; end process;  -- a process without a clock edge
+end rtl;
+""")
+    (tmp_path / "top.vhd").write_text("""
+entity top is port (clk : in std_logic); end top;
+architecture a of top is
+  signal t_reg : std_logic_vector(3 downto 0);
+begin
+  g : for i in 0 to 1 generate
+    u_leaf : entity work.leaf port map (clk => clk, q => open);
+  end generate;
+  process (clk) begin if clk'event and clk = '1' then t_reg <= t_reg; end if; end process;
+end a;
+""")
+    d = read_design([tmp_path / "top.vhd", tmp_path / "leaf.vhd"])
+    assert d.clocked["leaf"] == {"s_reg", "q"}
+    assert d.clocked["top"] == {"t_reg"}
+    assert d.instances[("top", "u_leaf")] == "leaf"
+    signals = [("t_reg", 4), ("g(0).u_leaf.s_reg", 1), ("g(0).u_leaf.s_next", 1), ("g(1).u_leaf.q", 1), ("g(1).u_leaf.s_cmp", 1)]
+    assert [(p, w) for p, _, w in state_sites(signals, d, "top")] == [("t_reg", 4), ("g(0).u_leaf.s_reg", 1), ("g(1).u_leaf.q", 1)]
+
+
+def test_flexgrip_state_signals() -> None:
+    """FlexGripPlus's block scheduler (RTL/block_scheduler.vhd): its state machine is assigned under
+    rising_edge(clk_in), blocks_remaining by a concurrent assignment."""
+    from tb.adapters.flexgrip_build import FlexgripMissing, flexgrip_dir
+    from tb.faults.vhdl_sites import read_design
+
+    try:
+        fg = flexgrip_dir()
+    except FlexgripMissing as exc:
+        pytest.skip(str(exc))
+    d = read_design([fg / "RTL" / "block_scheduler.vhd"])
+    assert "block_scheduler_state_machine" in d.clocked["block_scheduler"]
+    assert "blocks_remaining" not in d.clocked["block_scheduler"]
