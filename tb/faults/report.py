@@ -148,12 +148,13 @@ def text_summary(db_path: Path) -> str:
     for r in s["rows"]:
         per_unit[r["unit"]][r["outcome"]] += 1
     shown = [o for o in OUTCOMES if s["counts"][o]]
-    lines.append(f"{'unit':<12}{'faults':>7}" + "".join(f"{LABELS[o]:>16}" for o in shown))
+    wide = max([12, *(len(u) + 1 for u in per_unit)])
+    lines.append(f"{'unit':<{wide}}{'faults':>7}" + "".join(f"{LABELS[o]:>16}" for o in shown))
     for unit in sorted(per_unit):
         c = per_unit[unit]
         total = sum(c.values())
-        cells = "".join(f"{c[o]:>5} ±{100 * margin(c[o] / total, total, s['population']):5.1f} %  " for o in shown)
-        lines.append(f"{unit:<12}{total:>7}{cells}")
+        cells = "".join(f"{c[o]:>7} ±{100 * margin(c[o] / total, total, s['population']):5.1f} %" for o in shown)
+        lines.append(f"{unit:<{wide}}{total:>7}{cells}")
     fpm = s["faults_per_minute"]
     lines.append(f"speed: {f'{fpm:.0f} faults per minute' if fpm else 'n/a'} ({meta.get('jobs', 1)} simulator processes), "
                  f"{1000 * s['mean_wall_s']:.0f} ms per fault in the simulator process")  # fmt: skip
