@@ -4,7 +4,7 @@
 
 Each campaign is planned afresh (seed 1, every state bit of the SM a candidate site), run with
 JOBS simulator processes and the early stop of converged runs (tb/faults/test_campaign.py), into
-build/faults/bench/<kernel>/. Printed per kernel: the reference run's cycles, the faults per minute over the
+build/faults/bench/<kernel>/ (the simulators' output in sim.log there). Printed per kernel: the reference run's cycles, the faults per minute over the
 simulator processes' wall time (their start, the checkpoint runs and every fault; not the build
 nor the reference run), the mean time of a fault inside its process, and how many runs the early
 stop ended and what it saved. A campaign's outcomes are a sample far too small to quote: the
@@ -23,6 +23,7 @@ sys.path.insert(0, str(ROOT))
 
 from tb.faults.campaign import Campaign, run_campaign  # noqa: E402
 from tb.faults.report import summary  # noqa: E402
+from tb.lockstep import quiet  # noqa: E402
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -36,7 +37,8 @@ def main(argv: list[str] | None = None) -> int:
         test, _, n = spec.partition(":")
         db = ROOT / "build" / "faults" / "bench" / test.replace("/", "-") / "campaign.sqlite"
         shutil.rmtree(db.parent, ignore_errors=True)  # a fresh campaign: the timing of a resumed one means nothing
-        run_campaign(Campaign(test, int(n or 20), "verilator", "seu", "*", 1, jobs=a.jobs, db=db), quiet=True)
+        with quiet(db.parent / "sim.log"):  # the simulators' output
+            run_campaign(Campaign(test, int(n or 20), "verilator", "seu", "*", 1, jobs=a.jobs, db=db), quiet=True)
         s = summary(db)
         e = s["early"]
         print(f"{test:<16} {s['n']:>6} {s['meta']['ref_cycles']:>10} {s['faults_per_minute']:>10.0f} {1000 * s['mean_wall_s']:>9.0f} "
