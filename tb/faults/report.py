@@ -153,7 +153,8 @@ def text_summary(db_path: Path) -> str:
     for unit in sorted(per_unit):
         c = per_unit[unit]
         total = sum(c.values())
-        cells = "".join(f"{c[o]:>7} ±{100 * margin(c[o] / total, total, s['population']):5.1f} %" for o in shown)
+        population = s["units"].get(unit, (0, 0))[1] * int(meta["ref_cycles"])  # the unit's own: its bits x cycles
+        cells = "".join(f"{c[o]:>7} ±{100 * margin(c[o] / total, total, population):5.1f} %" for o in shown)
         lines.append(f"{unit:<{wide}}{total:>7}{cells}")
     fpm = s["faults_per_minute"]
     lines.append(f"speed: {f'{fpm:.0f} faults per minute' if fpm else 'n/a'} ({meta.get('jobs', 1)} simulator processes), "
@@ -182,7 +183,13 @@ def write_report(db_path: Path, out: Path | None = None) -> Path:
             groups[r["grp"]] += 1
     failing = ("sdc", "cfe", "due", "hang")
     outcome_rows = [[LABELS[o], c, f"{100 * p:.1f} %", f"± {100 * e:.1f} %"] for o, (c, p, e) in s["rates"].items() if c or o != "error"]
-    unit_rows = [[u, sites, bits, sum(per_unit[u].values()), *(per_unit[u][o] for o in OUTCOMES[:-1])] for u, (sites, bits) in s["units"].items()]
+    def with_margin(u: str, o: str, bits: int) -> str:  # a unit's count, and its rate's margin in the unit's own population
+        total = sum(per_unit[u].values())
+        if not per_unit[u][o]:
+            return "0"
+        return f"{per_unit[u][o]} (± {100 * margin(per_unit[u][o] / total, total, bits * int(meta['ref_cycles'])):.1f} %)"
+
+    unit_rows = [[u, sites, bits, sum(per_unit[u].values()), *(with_margin(u, o, bits) for o in OUTCOMES[:-1])] for u, (sites, bits) in s["units"].items()]
     worst = sorted(per_site.items(), key=lambda kv: (-sum(kv[1][o] for o in failing), -sum(kv[1].values()), kv[0]))[:15]
     worst_rows = [[site, sum(c.values()), sum(c[o] for o in failing), f"{100 * sum(c[o] for o in failing) / sum(c.values()):.0f} %",
                    ", ".join(f"{LABELS[o]} {c[o]}" for o in failing if c[o])] for site, c in worst if sum(c[o] for o in failing)]  # fmt: skip
@@ -209,7 +216,8 @@ end{f", and took {100 * ws:.0f} % less time than as many runs to the end (the ma
 {_esc(early_stop_text(s["early"]))}</p>
 <h2>Outcomes</h2>
 <p>Margins at 95 % confidence after Leveugle et al. (DATE 2009), population N = state bits x reference cycles = {s["population"]:,};
-a margin of ± 1 % at p = 0.5 needs {e1:,} faults.</p>
+a margin of ± 1 % at p = 0.5 needs {e1:,} faults. Per unit, the margin of each rate is in its unit's own population (its bits x cycles).
+The formula is the normal approximation: a count of 0 has no margin in it (the 95 % upper bound of such a rate is about 3/n, n the faults in the unit).</p>
 {_table(["outcome", "faults", "rate", "margin (95 %)"], outcome_rows)}
 <h2>Outcomes per unit</h2>
 {_bars(per_unit)}
