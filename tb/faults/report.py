@@ -124,6 +124,8 @@ def early_stop_text(e: dict) -> str:
     """The early stop's figures in a sentence (report and CLI)."""
     if e["mode"] == "off":
         return "Early stop of converged runs: off."
+    if not e["seu"]:
+        return "Early stop of converged runs: none (stuck-at faults are never stopped early: the held bit can differ again later)."
     if e["mode"] == "verify":
         sound = "all of them ended masked in the reference's cycle count" if not e["unsound"] else f"NOT masked at the end: faults {e['unsound']}"
         return (f"Early stop, verify mode: {e['stopped']} of {e['seu']} SEU runs ({e['masked']} masked in all) had converged to the fault-free "
@@ -149,12 +151,12 @@ def text_summary(db_path: Path) -> str:
         per_unit[r["unit"]][r["outcome"]] += 1
     shown = [o for o in OUTCOMES if s["counts"][o]]
     wide = max([12, *(len(u) + 1 for u in per_unit)])
-    lines.append(f"{'unit':<{wide}}{'faults':>7}" + "".join(f"{LABELS[o]:>16}" for o in shown))
+    lines.append(f"{'unit':<{wide}}{'faults':>7}" + "".join(f"{LABELS[o]:>{max(16, len(LABELS[o]) + 2)}}" for o in shown))
     for unit in sorted(per_unit):
         c = per_unit[unit]
         total = sum(c.values())
         population = s["units"].get(unit, (0, 0))[1] * int(meta["ref_cycles"])  # the unit's own: its bits x cycles
-        cells = "".join(f"{c[o]:>7} ±{100 * margin(c[o] / total, total, population):5.1f} %" for o in shown)
+        cells = "".join(f"{c[o]:>{max(7, len(LABELS[o]) - 7)}} ±{100 * margin(c[o] / total, total, population):5.1f} %" for o in shown)
         lines.append(f"{unit:<{wide}}{total:>7}{cells}")
     fpm = s["faults_per_minute"]
     lines.append(f"speed: {f'{fpm:.0f} faults per minute' if fpm else 'n/a'} ({meta.get('jobs', 1)} simulator processes), "
