@@ -367,3 +367,26 @@ def test_flexgrip_state_signals() -> None:
     d = read_design([fg / "RTL" / "block_scheduler.vhd"])
     assert "block_scheduler_state_machine" in d.clocked["block_scheduler"]
     assert "blocks_remaining" not in d.clocked["block_scheduler"]
+
+
+def test_flexgrip_sites_from_ghdl(tmp_path: Path) -> None:
+    """GHDL's VPI walk of FlexGripPlus, filtered by its VHDL: the block scheduler's state machine
+    (assigned under rising_edge(clk_in) in RTL/block_scheduler.vhd) is a site, blocks_remaining (a
+    concurrent assignment there) is a signal of the walk but no site."""
+    from tb.adapters.flexgrip import FlexgripAdapter
+    from tb.adapters.flexgrip_build import TOP, FlexgripMissing, check_available
+    from tb.faults.campaign import _simulate
+    from tb.faults.vhdl_sites import read_design, state_sites
+
+    try:
+        check_available()
+    except FlexgripMissing as exc:
+        pytest.skip(str(exc))
+    config = Campaign("vecadd", 1, "ghdl", dut="flexgrip", stop="off").lockstep.config()
+    log = tmp_path / "signals.json"
+    _simulate("ghdl", config.write(tmp_path / "config.json"), {"walk": True, "log": str(log)}, tmp_path)
+    signals = [(p, int(w)) for p, w in json.loads(log.read_text(encoding="utf-8"))]
+    assert ("u_gpu.ublockscheduler.blocks_remaining", 32) in signals
+    sites = {p: (unit, w) for p, unit, w in state_sites(signals, read_design(FlexgripAdapter().sources()), TOP)}
+    assert sites["u_gpu.ublockscheduler.block_scheduler_state_machine"][0] == "u_gpu.ublockscheduler"
+    assert "u_gpu.ublockscheduler.blocks_remaining" not in sites
