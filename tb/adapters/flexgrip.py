@@ -48,6 +48,9 @@ def cores_of(config: LockstepConfig) -> int:
     return config.num_sp
 
 
+_CLOCKED: set[int] = set()  # the top levels whose clock runs (one clock per simulation)
+
+
 class FlexgripBfm(DutBfm):
     def __init__(self, dut, config: LockstepConfig, cycles: Cycles) -> None:
         super().__init__(dut, config, cycles)
@@ -59,7 +62,9 @@ class FlexgripBfm(DutBfm):
 
     async def reset(self) -> None:
         dut = self.dut
-        cocotb.start_soon(Clock(dut.clk, self.cycles.period_ns, unit="ns", impl="gpi").start())
+        if id(dut) not in _CLOCKED:  # once per simulation: a fault campaign (tb/faults) resets and reruns in one process
+            _CLOCKED.add(id(dut))
+            cocotb.start_soon(Clock(dut.clk, self.cycles.period_ns, unit="ns", impl="gpi").start())
         for name in ("block_scheduler_en", "gmem_cntrl_en", "cmem_cntrl_en", "sysmem_cntrl_en", "config_cntrl_en", "config_cs", "gmem_wr_en",
                      "cmem_wr_en", "sysmem_wr_en", "config_adr", "config_wr_data", "gmem_addr", "gmem_wr_data", "cmem_addr", "cmem_wr_data",
                      "sysmem_addr", "sysmem_wr_data"):  # fmt: skip
@@ -129,7 +134,13 @@ class FlexgripBfm(DutBfm):
     def start_monitors(self, sink: DutSink) -> None:
         self.probe = Probe(self.dut, self.cores)
         self.sink = sink
-        cocotb.start_soon(self._monitor())
+        self.monitor_task = cocotb.start_soon(self._monitor())
+
+    def stop(self) -> None:
+        """End the monitor (a fault campaign runs many tests in one simulation, tb/faults)."""
+        task = getattr(self, "monitor_task", None)
+        if task is not None and not task.done():
+            task.cancel()
 
     async def _monitor(self) -> None:
         clk, seq = self.dut.clk, 0

@@ -322,9 +322,9 @@ async def campaign(dut) -> None:
     ref_cycles = int(db.meta()["ref_cycles"])
     faults = db.pending(job["shard"], job["shards"], job.get("ids"))
     FaultRun.stop_mode = job.get("stop", "early")
-    # FlexGripPlus's reset leaves state behind (a flip of its block scheduler's counter after the
-    # last block, masked in its own run, ended every later run at once): there every run starts
-    # from the fault-free run's final state of every site
+    # FlexGripPlus's reset leaves state behind (every run after a masked flip of its block
+    # scheduler's counter ended at once): there every run starts from the fault-free run's final
+    # state of every site
     restore_all = FaultRun.config_obj.dut == "flexgrip"
     if faults and (FaultRun.stop_mode != "off" or restore_all):
         # this process's own fault-free run, recording the checkpoints (module docstring, "Early stop")
