@@ -50,7 +50,7 @@ help:
 	@echo "make bench              golden-model speed (thread-instructions per second), then the RTL issue rate, the issue and"
 	@echo "                        memory bounds of the kernels and the lock-step testbench speed (BENCH_RTL=0 skips;"
 	@echo "                        BENCH_RTL_ARGS=\"--sim icarus --num-sp 8 --suite bench\"); faults per minute of small SEU campaigns"
-	@echo "                        on vecadd and saxpy (scripts/bench_faults.py, BENCH_FAULTS=0 skips)"
+	@echo "                        on vecadd and reduce_pass2 (scripts/bench_faults.py, BENCH_FAULTS=0 skips)"
 	@echo "make faults TEST=vecadd N=200  fault-injection campaign on the RTL (SIM=verilator|icarus DUT=rtl|flexgrip MODEL=seu|stuck0|stuck1 TARGET=pattern SEED=n JOBS=1 STOP=early|verify|off):"
 	@echo "                        SQLite database and HTML report in build/faults/<campaign>/ (DB=path to choose); resumes an interrupted one"
 	@echo "make faults-rerun DB=... ID=n   one fault of a campaign again, alone, with waveforms"

@@ -1,6 +1,6 @@
 """`make bench` (fault-injection part): faults per minute of small SEU campaigns on Verilator.
 
-    python scripts/bench_faults.py [--kernel vecadd:60] [--kernel kernels/saxpy:20] [--jobs 2]
+    python scripts/bench_faults.py [--kernel vecadd:60] [--kernel kernels/reduce_pass2:40] [--jobs 2]
 
 Each campaign is planned afresh (seed 1, every state bit of the SM a candidate site), run with
 JOBS simulator processes and the early stop of converged runs (tb/faults/test_campaign.py), into
@@ -28,10 +28,10 @@ from tb.lockstep import quiet  # noqa: E402
 
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--kernel", action="append", help="program:faults (default vecadd:60 and kernels/saxpy:20)")
+    p.add_argument("--kernel", action="append", help="program:faults (default vecadd:60 and kernels/reduce_pass2:40)")
     p.add_argument("--jobs", type=int, default=2)
     a = p.parse_args(argv)
-    kernels = a.kernel or ["vecadd:60", "kernels/saxpy:20"]
+    kernels = a.kernel or ["vecadd:60", "kernels/reduce_pass2:40"]
     print(f"{'kernel':<16} {'faults':>6} {'ref cycles':>10} {'faults/min':>10} {'ms/fault':>9} {'early stops':>11} {'cycles saved':>12}")
     for spec in kernels:
         test, _, n = spec.partition(":")
