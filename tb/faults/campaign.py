@@ -283,7 +283,12 @@ def rerun(db_path: Path, fault_id: int, waves: bool = True) -> dict:
     # a fault reruns exactly: same seeds, same injection cycle, nothing left over from other faults
     result["same_as_campaign"] = recorded["outcome"] is None or all(result[k] == recorded[k] for k in ("outcome", "field", "div_cycle", "cycles"))
     if waves:
-        result["wave_file"] = str(wave_file(c.sim, TOPLEVEL, folder))
+        if c.dut == "flexgrip":
+            from ..adapters.flexgrip import FlexgripAdapter
+
+            result["wave_file"] = str(FlexgripAdapter().wave_file(config, folder))
+        else:
+            result["wave_file"] = str(wave_file(c.sim, TOPLEVEL, folder))
     return result
 
 
