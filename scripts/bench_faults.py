@@ -32,7 +32,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--jobs", type=int, default=2)
     a = p.parse_args(argv)
     kernels = a.kernel or ["vecadd:60", "kernels/reduce_pass2:40"]
-    print(f"{'kernel':<16} {'faults':>6} {'ref cycles':>10} {'faults/min':>10} {'ms/fault':>9} {'early stops':>11} {'cycles saved':>12}")
+    print(f"{'kernel':<22} {'faults':>6} {'ref cycles':>10} {'faults/min':>10} {'ms/fault':>9} {'early stops':>11} {'cycles saved':>12}")
     for spec in kernels:
         test, _, n = spec.partition(":")
         db = ROOT / "build" / "faults" / "bench" / test.replace("/", "-") / "campaign.sqlite"
@@ -41,7 +41,7 @@ def main(argv: list[str] | None = None) -> int:
             run_campaign(Campaign(test, int(n or 20), "verilator", "seu", "*", 1, jobs=a.jobs, db=db), quiet=True)
         s = summary(db)
         e = s["early"]
-        print(f"{test:<16} {s['n']:>6} {s['meta']['ref_cycles']:>10} {s['faults_per_minute']:>10.0f} {1000 * s['mean_wall_s']:>9.0f} "
+        print(f"{test:<22} {s['n']:>6} {s['meta']['ref_cycles']:>10} {s['faults_per_minute']:>10.0f} {1000 * s['mean_wall_s']:>9.0f} "
               f"{e['stopped']:>11} {100 * e['cycles_saving']:>11.1f}%")  # fmt: skip
     return 0
 
