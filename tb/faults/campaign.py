@@ -220,15 +220,16 @@ def execute(c: Campaign, meta: dict, quiet: bool = True) -> int:
              c.folder / f"shard{k}") for k in range(jobs)]  # fmt: skip
     t0 = time.perf_counter()
     left = pending
-    for _ in range(RESTARTS + 1):
+    # a shard that stopped on state an earlier run left behind, or (FlexGripPlus) after a run that
+    # diverged, goes on in a new process: new rounds while each gets further (test_campaign.py)
+    while True:
         with ProcessPoolExecutor(jobs) as pool:
             problems = [(k, msg) for k, msg in pool.map(_shard, work) if msg]
         db = CampaignDB(c.db_path)
         now_left = len(db.pending())
         db.close()
-        if not problems or not now_left or now_left == left:
+        if not now_left or now_left == left:
             break
-        # a shard that stopped on state an earlier run left behind (test_campaign.py) goes on in a new process
         for k, msg in problems:
             print(f"faults: shard {k} stopped ({msg.splitlines()[0]}); {now_left} faults left, going on in new processes", file=sys.stderr)
         left = now_left
