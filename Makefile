@@ -42,7 +42,8 @@ help:
 	@echo "make random SEED=n COUNT=k  k constrained-random programs from seed n in lock-step (PRESET= CONFIG= KNOBS= SIM= NUM_SP= DUT= DEFINES= SHRINK=0|1)"
 	@echo "make regress            every program on both simulators at NUM_SP 8/16/32 (JUnit + one-page summary in $(REGRESS))"
 	@echo "                        DUT=flexgrip: every program and bundle on FlexGripPlus (GHDL), summary in $(REGRESS)_flexgrip"
-	@echo "make coverage           functional coverage of every program (golden model, and RTL lock-step unless COVERAGE_RTL=0; RTL code coverage with COVERAGE_CODE=1): HTML, text, UCIS in $(COVERAGE)/report"
+	@echo "make coverage           functional coverage of every program (golden model, and RTL lock-step with micro-architecture unless COVERAGE_RTL=0;"
+	@echo "                        COVERAGE_RANDOM=n adds n random programs; RTL code coverage with COVERAGE_CODE=1): HTML, text, UCIS in $(COVERAGE)/report"
 	@echo "make rtl-vectors        FP/SFU vector files through the RTL FP unit and SFU (VECTORS=\"a.txt b.txt\" SIM=icarus|verilator)"
 	@echo "make test               lint + the whole pytest suite (what .ci/run runs)"
 	@echo "make lint               ruff check, generated files against a regeneration"
@@ -100,15 +101,28 @@ else
 endif
 
 # Functional coverage (golden/coverage): every program on the golden model with commit sampling,
-# then (COVERAGE_RTL=1) the lock-step regression sampling the commits the scoreboard compared;
-# then (COVERAGE_CODE=1) RTL code coverage: lock-step runs of COVERAGE_CODE_PROGRAMS on a Verilator
-# --coverage model (scripts/rtl_code_coverage.py); all merged into one HTML page, a text summary and a UCIS database.
+# then (COVERAGE_RTL=1) the lock-step regression at NUM_SP 8 (and its smoke set at 32: one-pass
+# instructions, back-to-back commits) sampling the commits the scoreboard compared and the RTL's micro-architecture (by VPI: a Verilator build with every signal visible,
+# TB_FULL_VISIBILITY=1, in a build directory of its own); (COVERAGE_RANDOM=n) n random programs
+# from seed COVERAGE_RANDOM_SEED the same way (golden model, then lock-step on Verilator);
+# (COVERAGE_CODE=1) RTL code coverage: lock-step runs of COVERAGE_CODE_PROGRAMS on a Verilator
+# --coverage model (scripts/rtl_code_coverage.py). All merged into one HTML page, a text summary
+# and a UCIS database, with directed and random figures apart.
+COVERAGE_RANDOM ?= 0
+COVERAGE_RANDOM_SEED ?= 2000
+# the random programs' memory: responses up to this many cycles late (the directed runs: 8), so more loads are in flight
+COVERAGE_RANDOM_LATENCY ?= 16
+COVERAGE_SOURCES = directed=$(COVERAGE)/golden directed=$(COVERAGE)/rtl \
+	$(if $(filter-out 0,$(COVERAGE_RANDOM)),random=$(COVERAGE)/random/golden $(if $(filter 1,$(COVERAGE_RTL)),random=$(COVERAGE)/random/rtl))
 coverage: $(SETUP)
 	rm -rf $(COVERAGE) && mkdir -p $(COVERAGE)/golden $(COVERAGE)/rtl
 	$(PY) -m golden coverage-runs programs/*.sass programs/kernels/*.sass -o $(COVERAGE)/golden --jobs 2
-	$(if $(filter 1,$(COVERAGE_RTL)),COVERAGE_DIR=$(COVERAGE)/rtl $(PY) -m pytest -n auto -q tests/test_rtl_lockstep.py -k "sp8" $(PYTEST_ARGS))
+	$(if $(filter 1,$(COVERAGE_RTL)),TB_FULL_VISIBILITY=1 COVERAGE_DIR=$(COVERAGE)/rtl $(PY) -m pytest -n auto -q tests/test_rtl_lockstep.py -k "sp8 or sp32" $(PYTEST_ARGS))
+	$(if $(filter-out 0,$(COVERAGE_RANDOM)),$(PY) -m randgen gen --seed $(COVERAGE_RANDOM_SEED) --count $(COVERAGE_RANDOM) --preset $(PRESET) -o $(COVERAGE)/random/programs > /dev/null \
+		&& $(PY) -m golden coverage-runs $(COVERAGE)/random/programs/*.sass -o $(COVERAGE)/random/golden --jobs 2 --no-expect \
+		$(if $(filter 1,$(COVERAGE_RTL)),&& $(PY) scripts/coverage_lockstep.py -o $(COVERAGE)/random/rtl --sim verilator --max-latency $(COVERAGE_RANDOM_LATENCY) $(COVERAGE)/random/programs/*.sass))
 	$(if $(filter 1,$(COVERAGE_CODE)),$(PY) scripts/rtl_code_coverage.py -o $(COVERAGE)/code $(COVERAGE_CODE_PROGRAMS))
-	$(PY) -m golden coverage-report -o $(COVERAGE)/report $(COVERAGE)/golden $(COVERAGE)/rtl $(if $(filter 1,$(COVERAGE_CODE)),--code $(COVERAGE)/code/coverage.dat)
+	$(PY) -m golden coverage-report -o $(COVERAGE)/report $(COVERAGE_SOURCES) $(if $(filter 1,$(COVERAGE_CODE)),--code $(COVERAGE)/code/coverage.dat)
 	@echo "coverage: open $(COVERAGE)/report/coverage.html"
 
 # Vector files (default testdata/vectors/fp32.txt and sfu.txt) through rtl/sm1_fp_alu.v and rtl/sm1_sfu.v.

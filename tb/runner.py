@@ -107,11 +107,16 @@ def build(sim: str, toplevel: str, files: FileList | tuple[str, ...], parameters
     # RTL_CODE_COVERAGE=1 (make coverage COVERAGE_CODE=1): Verilator line/branch/expression/toggle
     # coverage; the run writes coverage.dat into its test directory. A build of its own (slower model).
     code_cov = sim == "verilator" and os.environ.get("RTL_CODE_COVERAGE") == "1"
-    build_dir = BUILD / f"{toplevel}_{sim}_{tag}{'_waves' if waves else ''}{'_codecov' if code_cov else ''}"
+    # TB_FULL_VISIBILITY=1 (make coverage): every signal VPI-visible, whatever the default build
+    # keeps, for the micro-architecture sampler (tb/coverage_uarch.py); a build of its own.
+    full = sim == "verilator" and os.environ.get("TB_FULL_VISIBILITY") == "1"
+    build_dir = BUILD / f"{toplevel}_{sim}_{tag}{'_waves' if waves else ''}{'_codecov' if code_cov else ''}{'_full' if full else ''}"
     runner = get_runner(sim)
     args = ["-Wall", "-Wno-fatal", "--x-assign", "unique", "--x-initial", "unique"] if sim == "verilator" else []
     if code_cov:
         args.append("--coverage")
+    if full:
+        args.append("--public-flat-rw")
     if waves and sim == "verilator":
         args.append("--trace-fst")  # FST like Icarus (needs liblz4-dev, installed by setup)
     build_dir.parent.mkdir(parents=True, exist_ok=True)
