@@ -57,8 +57,9 @@ help:
 	@echo "make check-listing      check-listing over $(TESTDATA)/vectors/listings (LISTINGS=files)"
 	@echo "make bench              golden-model speed (thread-instructions per second), then the RTL issue rate, the issue and"
 	@echo "                        memory bounds of the kernels and the lock-step testbench speed (BENCH_RTL=0 skips;"
-	@echo "                        BENCH_RTL_ARGS=\"--sim icarus --num-sp 8 --suite bench\")"
-	@echo "make faults TEST=vecadd N=200  fault-injection campaign on the RTL (SIM=verilator|icarus MODEL=seu|stuck0|stuck1 TARGET=pattern SEED=n JOBS=1):"
+	@echo "                        BENCH_RTL_ARGS=\"--sim icarus --num-sp 8 --suite bench\"); faults per minute of small SEU campaigns"
+	@echo "                        on vecadd and reduce_pass2 (scripts/bench_faults.py, BENCH_FAULTS=0 skips)"
+	@echo "make faults TEST=vecadd N=200  fault-injection campaign on the RTL (SIM=verilator|icarus DUT=rtl|flexgrip MODEL=seu|stuck0|stuck1 TARGET=pattern SEED=n JOBS=1 STOP=early|verify|off):"
 	@echo "                        SQLite database and HTML report in build/faults/<campaign>/ (DB=path to choose); resumes an interrupted one"
 	@echo "make faults-rerun DB=... ID=n   one fault of a campaign again, alone, with waveforms"
 	@echo "make clean              remove build outputs"
@@ -155,6 +156,7 @@ bench: $(SETUP)
 	$(if $(filter 0,$(BENCH_RTL)),,$(PY) scripts/bench_rtl.py $(BENCH_RTL_ARGS))
 	$(if $(filter 0,$(BENCH_SPEED)),,$(PY) scripts/bench_speed.py $(BENCH_SPEED_ARGS))
 	$(if $(filter 0,$(BENCH_FLEXGRIP)),,$(PY) scripts/flexgrip_regress.py --bench)
+	$(if $(filter 0,$(BENCH_FAULTS)),,$(PY) scripts/bench_faults.py)
 
 # Fault-injection campaigns (tb/faults): a reference run, sites from the design, N faults in one
 # simulator process per job, classified at the first divergence; database and report per campaign.
@@ -163,8 +165,8 @@ MODEL ?= seu
 TARGET ?= *
 JOBS ?= 1
 faults: $(SETUP)
-	$(PY) -m tb.faults run --test $(TEST) -n $(N) --sim $(or $(SIM),verilator) --model $(MODEL) --target '$(TARGET)' --seed $(SEED) \
-		--num-sp $(NUM_SP) --jobs $(JOBS) $(if $(DB),--db $(DB))
+	$(PY) -m tb.faults run --test $(TEST) -n $(N) --dut $(DUT) --sim $(or $(SIM),$(if $(filter flexgrip,$(DUT)),ghdl,verilator)) --model $(MODEL) --target '$(TARGET)' --seed $(SEED) \
+		--num-sp $(NUM_SP) --jobs $(JOBS) $(if $(STOP),--stop $(STOP)) $(if $(DB),--db $(DB))
 
 faults-rerun: $(SETUP)
 	@test -n "$(DB)" -a -n "$(ID)" || { echo "make faults-rerun DB=path/campaign.sqlite ID=n"; exit 2; }
