@@ -9,10 +9,16 @@ DUT ?= rtl
 SIM ?=
 FLEXGRIP_DIR ?= ../shared/flexgripplus
 export FLEXGRIP_DIR
+# Python writes its bytecode under build/pycache even where the environment says PYTHONDONTWRITEBYTECODE:
+# otherwise every short run compiles golden/ and tb/ again (issue 19, start-up)
+export PYTHONPYCACHEPREFIX ?= $(CURDIR)/build/pycache
+export PYTHONDONTWRITEBYTECODE :=
 NUM_SP ?= 8
 SEED ?= 1
 PROFILE ?= $(if $(filter flexgrip,$(DUT)),flexgrip,g80)
 WAVES ?= 0
+LOCKSTEP ?= 1
+VISIBILITY ?= lean
 DEFINES ?=
 WAIVE ?=
 # make regress DUT=flexgrip: run our RTL (Verilator, same SP count) for the cycle column where no earlier run left one
@@ -40,7 +46,8 @@ RANDOM_SEED ?= 1000
 help:
 	@echo "make setup              install simulators and the Python environment (.venv)"
 	@echo "make sim TEST=iadd      programs/\$$(TEST).sass (or TEST=path/to/x.sass): round trip, golden model, then the DUT (default the RTL) in lock-step"
-	@echo "                        (DUT=rtl|flexgrip SIM=icarus|verilator NUM_SP=8|16|32 SEED=n WAVES=0|1 PROFILE=g80|flexgrip DEFINES=MUTANT_X)"
+	@echo "                        (DUT=rtl|flexgrip SIM=verilator|icarus NUM_SP=8|16|32 SEED=n WAVES=0|1 PROFILE=g80|flexgrip DEFINES=MUTANT_X"
+	@echo "                        LOCKSTEP=0: compare the commit trace after the run; VISIBILITY=full: every signal VPI-visible on Verilator)"
 	@echo "make random SEED=n COUNT=k  k constrained-random programs from seed n in lock-step (PRESET= CONFIG= KNOBS= SIM= NUM_SP= DUT= DEFINES= SHRINK=0|1)"
 	@echo "make regress            every program on both simulators at NUM_SP 8/16/32 (JUnit + one-page summary in $(REGRESS))"
 	@echo "                        DUT=flexgrip: every program and bundle on FlexGripPlus (GHDL), summary in $(REGRESS)_flexgrip"
@@ -52,8 +59,9 @@ help:
 	@echo "make check-listing      check-listing over $(TESTDATA)/vectors/listings (LISTINGS=files)"
 	@echo "make bench              golden-model speed (thread-instructions per second), then the RTL issue rate, the issue and"
 	@echo "                        memory bounds of the kernels and the lock-step testbench speed (BENCH_RTL=0 skips;"
-	@echo "                        BENCH_RTL_ARGS=\"--sim icarus --num-sp 8 --suite bench\")"
-	@echo "make faults TEST=vecadd N=200  fault-injection campaign on the RTL (SIM=verilator|icarus MODEL=seu|stuck0|stuck1 TARGET=pattern SEED=n JOBS=1):"
+	@echo "                        BENCH_RTL_ARGS=\"--sim icarus --num-sp 8 --suite bench\"); faults per minute of small SEU campaigns"
+	@echo "                        on vecadd and reduce_pass2 (scripts/bench_faults.py, BENCH_FAULTS=0 skips)"
+	@echo "make faults TEST=vecadd N=200  fault-injection campaign on the RTL (SIM=verilator|icarus DUT=rtl|flexgrip MODEL=seu|stuck0|stuck1 TARGET=pattern SEED=n JOBS=1 STOP=early|verify|off):"
 	@echo "                        SQLite database and HTML report in build/faults/<campaign>/ (DB=path to choose); resumes an interrupted one"
 	@echo "make faults-rerun DB=... ID=n   one fault of a campaign again, alone, with waveforms"
 	@echo "make clean              remove build outputs"
@@ -77,7 +85,8 @@ sim: $(SETUP)
 	$(PY) -m golden run $(PROGRAM) --profile $(PROFILE) || { status=1; echo "make sim: the golden model alone failed (above); the lock-step run goes on"; };) \
 	echo "$(PY) scripts/sim.py $(PROGRAM) ..."; \
 	$(PY) scripts/sim.py $(PROGRAM) --dut $(DUT) $(if $(SIM),--sim $(SIM)) --num-sp $(NUM_SP) --seed $(SEED) --profile $(PROFILE) \
-		$(if $(filter 1,$(WAVES)),--waves) $(if $(DEFINES),--defines $(DEFINES)) $(if $(WAIVE),--waive $(WAIVE)) || status=1; \
+		$(if $(filter 1,$(WAVES)),--waves) $(if $(DEFINES),--defines $(DEFINES)) $(if $(WAIVE),--waive $(WAIVE)) \
+		$(if $(filter 0,$(LOCKSTEP)),--free-running) --visibility $(VISIBILITY) || status=1; \
 	exit $$status
 
 # Constrained-random programs (randgen/) in lock-step: one line per program, `N passed, M failed`;
@@ -104,7 +113,7 @@ endif
 # Functional coverage (golden/coverage): every program on the golden model with commit sampling,
 # then (COVERAGE_RTL=1) the lock-step regression at NUM_SP 8 (and its smoke set at 32: one-pass
 # instructions, back-to-back commits) sampling the commits the scoreboard compared and the RTL's micro-architecture (by VPI: a Verilator build with every signal visible,
-# TB_FULL_VISIBILITY=1, in a build directory of its own); (COVERAGE_RANDOM=n) n random programs
+# TB_FULL_VISIBILITY=1: the full-visibility Verilator build of tb/runner.py); (COVERAGE_RANDOM=n) n random programs
 # from seed COVERAGE_RANDOM_SEED the same way (golden model, then lock-step on Verilator);
 # (COVERAGE_CODE=1) RTL code coverage: lock-step runs of COVERAGE_CODE_PROGRAMS on a Verilator
 # --coverage model (scripts/rtl_code_coverage.py). All merged into one HTML page, a text summary
@@ -147,7 +156,9 @@ check-listing: $(SETUP)
 bench: $(SETUP)
 	$(PY) scripts/bench.py
 	$(if $(filter 0,$(BENCH_RTL)),,$(PY) scripts/bench_rtl.py $(BENCH_RTL_ARGS))
+	$(if $(filter 0,$(BENCH_SPEED)),,$(PY) scripts/bench_speed.py $(BENCH_SPEED_ARGS))
 	$(if $(filter 0,$(BENCH_FLEXGRIP)),,$(PY) scripts/flexgrip_regress.py --bench)
+	$(if $(filter 0,$(BENCH_FAULTS)),,$(PY) scripts/bench_faults.py)
 
 # Fault-injection campaigns (tb/faults): a reference run, sites from the design, N faults in one
 # simulator process per job, classified at the first divergence; database and report per campaign.
@@ -156,8 +167,8 @@ MODEL ?= seu
 TARGET ?= *
 JOBS ?= 1
 faults: $(SETUP)
-	$(PY) -m tb.faults run --test $(TEST) -n $(N) --sim $(or $(SIM),verilator) --model $(MODEL) --target '$(TARGET)' --seed $(SEED) \
-		--num-sp $(NUM_SP) --jobs $(JOBS) $(if $(DB),--db $(DB))
+	$(PY) -m tb.faults run --test $(TEST) -n $(N) --dut $(DUT) --sim $(or $(SIM),$(if $(filter flexgrip,$(DUT)),ghdl,verilator)) --model $(MODEL) --target '$(TARGET)' --seed $(SEED) \
+		--num-sp $(NUM_SP) --jobs $(JOBS) $(if $(STOP),--stop $(STOP)) $(if $(DB),--db $(DB))
 
 faults-rerun: $(SETUP)
 	@test -n "$(DB)" -a -n "$(ID)" || { echo "make faults-rerun DB=path/campaign.sqlite ID=n"; exit 2; }
