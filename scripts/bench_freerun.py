@@ -13,7 +13,8 @@ warp-instructions as the model executes (exit status 1 otherwise).
 
 Printed: kernel cycles (start pulse to done), warp-instructions committed, wall time of those
 cycles (from the harness's start marker to its end marker, read as they come: the simulator's
-start-up and the build are not counted), cycles per second. Builds are cached in
+start-up and the build are not counted), cycles per second, and the simulator process's CPU time
+(start-up included; on a machine shared with other jobs the steadier figure). Builds are cached in
 build/freerun/ per simulator, NUM_SP and source digest.
 
 Python users (the bench table): `freerun(Path("bench/alu.sass"), "icarus", 8)` returns a
@@ -26,6 +27,7 @@ import argparse
 import hashlib
 import json
 import os
+import resource
 import subprocess
 import sys
 import time
@@ -59,13 +61,14 @@ class FreerunResult:
     model_commits: int  # warp-instructions the golden model executed
     wall_s: float  # wall time of those cycles
     cycles_per_s: float
+    cpu_s: float  # CPU time of the simulator process, its start-up included (steadier than wall time on a loaded machine)
     correct: bool  # final global memory and commit count equal the model's, no error
     detail: str = ""  # what was wrong when not correct
 
     def line(self) -> str:
         verdict = "ok" if self.correct else f"WRONG: {self.detail}"
         return (f"{self.program} {self.sim} NUM_SP {self.num_sp}: {self.cycles} cycles, {self.commits} warp-instructions, "
-                f"{self.wall_s:.3f} s, {self.cycles_per_s:,.0f} cycles/s ({verdict})")  # fmt: skip
+                f"{self.wall_s:.3f} s, {self.cycles_per_s:,.0f} cycles/s (simulator CPU {self.cpu_s:.2f} s with its start-up) ({verdict})")  # fmt: skip
 
 
 @dataclass
@@ -149,14 +152,16 @@ def build(sim: str, num_sp: int, latency: int) -> list[str]:
     return [str(exe)]
 
 
-def run(command: list[str], p: Prepared, max_cycles: int) -> tuple[dict[str, int], float, list[str]]:
-    """Run the harness; returns its figures, the wall time between its start and end markers, and its output."""
+def run(command: list[str], p: Prepared, max_cycles: int) -> tuple[dict[str, int], float, float, list[str]]:
+    """Run the harness; returns its figures, the wall time between its start and end markers, the
+    simulator's CPU time, and its output."""
     out_file = p.directory / "gmem_out.hex"
     out_file.unlink(missing_ok=True)
     args = [f"+cfg={p.cfg}", f"+gmem={p.gmem}", f"+out={out_file}", f"+gwords={p.gwords}", f"+lwords={p.lwords}",
             f"+local_words={p.local_words}", f"+max_cycles={max_cycles}"]  # fmt: skip
     output: list[str] = []
     t_start = t_end = None
+    cpu0 = resource.getrusage(resource.RUSAGE_CHILDREN)
     with subprocess.Popen([*command, *args], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=p.directory) as proc:
         assert proc.stdout is not None
         for line in proc.stdout:  # the markers are flushed as they are printed: timestamps taken here
@@ -166,20 +171,22 @@ def run(command: list[str], p: Prepared, max_cycles: int) -> tuple[dict[str, int
             elif line.startswith("FREERUN-END"):
                 t_end = now
             output.append(line.rstrip("\n"))
+    cpu1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = cpu1.ru_utime + cpu1.ru_stime - cpu0.ru_utime - cpu0.ru_stime
     figures: dict[str, int] = {}
     for line in output:
         if line.startswith("FREERUN "):
             figures = {key: int(value) for key, value in (f.split("=") for f in line.split()[1:])}
     if not figures or t_start is None or t_end is None:
         raise RuntimeError(f"the harness did not finish (exit {proc.returncode}):\n" + "\n".join(output[-20:]))
-    return figures, t_end - t_start, output
+    return figures, t_end - t_start, cpu, output
 
 
 def freerun(program: Path, sim: str = "verilator", num_sp: int = 8, latency: int = 4, max_cycles: int = 100_000_000) -> FreerunResult:
     """Build, prepare and run one program free-running; the result says whether the run was correct."""
     command = build(sim, num_sp, latency)
     p = prepare(program, OUT / "runs" / f"{program.stem}_{sim}_sp{num_sp}")
-    figures, wall, output = run(command, p, max_cycles)
+    figures, wall, cpu, output = run(command, p, max_cycles)
     problems = [line for line in output if line.startswith("FREERUN-ERROR")]
     if figures["error"]:
         problems.append(f"the RTL stopped with error {figures['error']} (warp {figures['error_warp']}, pc {figures['error_pc']:#x})")
@@ -199,7 +206,7 @@ def freerun(program: Path, sim: str = "verilator", num_sp: int = 8, latency: int
         problems.append("the harness wrote no final global memory")
     cycles = figures["cycles"]
     return FreerunResult(str(program), sim, num_sp, cycles, figures["commits"], p.model_commits, wall, cycles / wall if wall > 0 else 0.0,
-                         not problems, "; ".join(problems))  # fmt: skip
+                         cpu, not problems, "; ".join(problems))  # fmt: skip
 
 
 def main(argv: list[str] | None = None) -> int:
