@@ -10,16 +10,19 @@
 // configuration bus and read by the operand slots.
 //
 // Global and local accesses (GLD, GST, LLD, LST) stream one request a cycle over the valid/ready
-// port, lane after lane of the executing lanes (and each 32-bit part of a 64/128-bit access), each
-// load tagged with its lane and part; responses come back in any order and are written to the
-// register file as they arrive. A local address is the thread's slot times the local bytes per
+// port, lane after lane of the executing lanes only (and each 32-bit part of a 64/128-bit access),
+// each load tagged with its load slot, lane and part; responses come back in any order and are
+// written to the register file of the slot's warp as they arrive, while other warps execute. A local address is the thread's slot times the local bytes per
 // thread plus the address from the address unit.
 module sm_mem_unit #(
     parameter integer NUM_SP = 8,
     parameter integer NUM_WARPS = 24,
     parameter integer MAX_BLOCKS = 8,
     parameter integer CMEM_WORDS = 16384,
+    parameter integer NUM_LSLOTS = 4,                          // loads with responses outstanding (each its own warp)
     localparam integer WB = $clog2(NUM_WARPS),
+    localparam integer LSB = NUM_LSLOTS > 1 ? $clog2(NUM_LSLOTS) : 1,
+    localparam integer TAGW = 7 + LSB,                         // request tag: slot, part, lane
     localparam integer SR = $clog2(MAX_BLOCKS * 16384 / 16),   // shared memory rows
     localparam integer CW = $clog2(CMEM_WORDS),
     localparam integer CA = CW + 4                             // constant word address: bank and word
@@ -72,14 +75,24 @@ module sm_mem_unit #(
     output reg  [31:0]          mem_req_addr,
     output reg  [3:0]           mem_req_be,
     output reg  [31:0]          mem_req_wdata,
-    output reg  [6:0]           mem_req_tag,
+    output reg  [TAGW-1:0]      mem_req_tag,
     input  wire                 mem_rsp_valid,
-    input  wire [6:0]           mem_rsp_tag,
+    input  wire [TAGW-1:0]      mem_rsp_tag,
     input  wire [31:0]          mem_rsp_data,
     output wire                 mem_last,     // X_MEM: the last request goes out (or no lane is left)
-    output wire                 mem_drained,  // no request waits and no load is outstanding
+    output wire                 mem_drained,  // the last request has been accepted
+    // load slots: allocation (sm_commit clears the slot's data), the slot of the load in execute,
+    // which slots have no load outstanding, and the commit that frees a slot
+    output wire                 alloc,
+    output wire [LSB-1:0]       alloc_slot,
+    output wire [LSB-1:0]       cur_slot,
+    output wire [NUM_LSLOTS-1:0] slot_drained,
+    input  wire                 cpl_fire,
+    input  wire [LSB-1:0]       cpl_slot,
     // load data: register file and commit record
     output wire                 ld_we,
+    output wire [LSB-1:0]       ld_slot,
+    output wire [WB-1:0]        ld_warp,
     output wire [7:0]           ld_reg,
     output wire [4:0]           ld_lane,
     output wire [1:0]           ld_part,
@@ -176,20 +189,54 @@ module sm_mem_unit #(
 
     // ---- global and local memory
 
-    reg [4:0]  m_lane;
-    reg [2:0]  m_part;
-    reg [7:0]  m_out;               // outstanding loads
-    reg [1:0]  m_lo [0:31];         // byte offset of each lane's access (sub-word loads)
-    reg [31:0] m_addr [0:31];       // local address of each lane (address unit)
+    // A load holds a load slot from its first request until its commit record goes out: the slot
+    // keeps what its responses need (warp, register, size, sign, each lane's byte offset) and counts
+    // the loads outstanding, so that the instruction leaves execute once its requests are out and
+    // its warp waits (sm_warp_sched W_LOAD) while other warps issue. A store needs no slot.
+    reg  [2:0]        m_part;
+    reg  [31:0]       m_done;                // lanes whose requests are all out
+    reg               m_has_slot;
+    reg  [LSB-1:0]    m_slot;
+    reg  [1:0]        m_lo [0:NUM_LSLOTS*32-1];  // byte offset of each lane's access (sub-word loads), per slot
+    reg  [31:0]       m_addr [0:31];         // local address of each lane (address unit)
+    reg  [NUM_LSLOTS-1:0] s_busy;
+    reg  [WB-1:0]     s_warp [0:NUM_LSLOTS-1];
+    reg  [6:0]        s_reg [0:NUM_LSLOTS-1];
+    reg  [4:0]        s_bytes [0:NUM_LSLOTS-1];
+    reg               s_sgn [0:NUM_LSLOTS-1];
+    reg  [7:0]        s_out [0:NUM_LSLOTS-1];  // loads outstanding
+
+    // the executing lanes not yet done, and the first of them
+    wire [31:0] pend = x_exec & ~m_done;
+    reg  [4:0]  m_lane;
+    integer     pl;
+    always @* begin
+        m_lane = 5'd0;
+        for (pl = 31; pl >= 0; pl = pl - 1) if (pend[pl]) m_lane = pl[4:0];
+    end
+    // a free slot, the lowest
+    reg             free_ok;
+    reg [LSB-1:0]   free_slot;
+    integer         fs;
+    always @* begin
+        free_ok = 1'b0;
+        free_slot = {LSB{1'b0}};
+        for (fs = NUM_LSLOTS - 1; fs >= 0; fs = fs - 1)
+            if (!s_busy[fs]) begin free_ok = 1'b1; free_slot = fs[LSB-1:0]; end
+    end
 
     wire [31:0] xw = {{(32-WB){1'b0}}, x_warp};
     wire        blocked = mem_req_valid && !mem_req_ready;
-    wire        lane_on = x_exec[m_lane];
     wire [4:0]  parts = (ls_bytes > 5'd4) ? ls_bytes >> 2 : 5'd1;
     wire        last_part = {2'd0, m_part} + 5'd1 >= parts;
-    wire        issue = x_state == X_MEM && !blocked && lane_on;
-    assign mem_last = x_state == X_MEM && !blocked && m_lane == 5'd31 && (!lane_on || last_part);
-    assign mem_drained = !mem_req_valid && m_out == 8'd0;
+    wire        one_left = (pend & (pend - 32'd1)) == 32'd0;
+    wire        slot_ok = ls_store || m_has_slot;
+    assign      alloc = x_state == X_MEM && !ls_store && !m_has_slot && pend != 32'd0 && free_ok;
+    assign      alloc_slot = free_slot;
+    wire        issue = x_state == X_MEM && !blocked && pend != 32'd0 && slot_ok;
+    assign mem_last = x_state == X_MEM && !blocked && (pend == 32'd0 || (issue && one_left && last_part));
+    assign mem_drained = !mem_req_valid;
+    assign cur_slot = m_slot;
 
     assign rf_lane = m_lane;
     assign rf_reg_addr = ls_addr_reg;
@@ -202,54 +249,79 @@ module sm_mem_unit #(
     assign sr_addr = ls_local ? m_addr[m_lane] : addr;
     assign sr_data = (ls_bytes == 5'd1) ? {24'd0, rf_data[7:0]} : (ls_bytes == 5'd2) ? {16'd0, rf_data[15:0]} : rf_data;
 
-    integer a;
+    // load response: its slot, lane and part
+    assign ld_we = mem_rsp_valid;
+    assign ld_slot = mem_rsp_tag[7 +: LSB];
+    assign ld_lane = mem_rsp_tag[4:0];
+    assign ld_part = mem_rsp_tag[6:5];
+
+    integer a, so;
     always @(posedge clk) begin
         for (a = 0; a < NUM_SP; a = a + 1)
             if (la_mask[a]) m_addr[{26'd0, x_pass} * NUM_SP + a] <= la_addr[32 * a +: 32];
-        if (!rst_n) mem_req_valid <= 1'b0;
-        else begin
+        if (!rst_n) begin
+            mem_req_valid <= 1'b0;
+            s_busy <= {NUM_LSLOTS{1'b0}};
+            m_has_slot <= 1'b0;
+            for (so = 0; so < NUM_LSLOTS; so = so + 1) s_out[so] <= 8'd0;
+        end else begin
             if (mem_start) begin
-                m_lane <= 5'd0;
+                m_done <= 32'd0;
                 m_part <= 3'd0;
-                m_out <= 8'd0;
+                m_has_slot <= 1'b0;
             end
+            if (alloc) begin
+                m_has_slot <= 1'b1;
+                m_slot <= free_slot;
+                s_busy[free_slot] <= 1'b1;
+                s_warp[free_slot] <= x_warp;
+                s_reg[free_slot] <= ls_reg;
+                s_bytes[free_slot] <= ls_bytes;
+                s_sgn[free_slot] <= ls_sgn;
+            end
+            if (cpl_fire) s_busy[cpl_slot] <= 1'b0;
             if (x_state == X_MEM && !blocked) begin
-                // one request a cycle for the executing lanes (and each 32-bit part)
+                // one request a cycle for the executing lanes (and each 32-bit part); lanes that do not execute take no cycle
                 mem_req_valid <= 1'b0;
-                if (!lane_on) begin
-                    if (m_lane != 5'd31) m_lane <= m_lane + 5'd1;
-                end else begin
-                    m_lo[m_lane] <= addr[1:0];
+                if (issue) begin
+                    m_lo[{27'd0, m_slot} * 32 + {27'd0, m_lane}] <= addr[1:0];
                     mem_req_valid <= 1'b1;
                     mem_req_we <= ls_store;
                     mem_req_local <= ls_local;
                     mem_req_addr <= {addr[31:2], 2'b00};
                     mem_req_be <= (ls_bytes == 5'd1) ? (4'b0001 << addr[1:0]) : (ls_bytes == 5'd2) ? (4'b0011 << addr[1:0]) : 4'b1111;
                     mem_req_wdata <= rf_data << (8 * addr[1:0]);
-                    mem_req_tag <= {m_part[1:0], m_lane};
-                    if (!ls_store) m_out <= m_out + 8'd1;
+                    mem_req_tag <= {ls_store ? {LSB{1'b0}} : m_slot, m_part[1:0], m_lane};
                     if (!last_part) m_part <= m_part + 3'd1;
                     else begin
                         m_part <= 3'd0;
-                        if (m_lane != 5'd31) m_lane <= m_lane + 5'd1;
+                        m_done[m_lane] <= 1'b1;
                     end
                 end
             end
             if (x_state == X_MEMWAIT && mem_req_valid && mem_req_ready) mem_req_valid <= 1'b0;
-            if (mem_rsp_valid) m_out <= m_out - 8'd1 + ((issue && !ls_store) ? 8'd1 : 8'd0);
+            // outstanding loads of each slot: + a load request, - a response
+            for (so = 0; so < NUM_LSLOTS; so = so + 1)
+                if (alloc && free_slot == so[LSB-1:0]) s_out[so] <= 8'd0;
+                else s_out[so] <= s_out[so] + ((issue && !ls_store && m_slot == so[LSB-1:0]) ? 8'd1 : 8'd0)
+                                            - ((mem_rsp_valid && ld_slot == so[LSB-1:0]) ? 8'd1 : 8'd0);
         end
     end
+    genvar sz;
+    generate
+        for (sz = 0; sz < NUM_LSLOTS; sz = sz + 1) begin : slot_zero
+            assign slot_drained[sz] = s_out[sz] == 8'd0;
+        end
+    endgenerate
 
-    // load response: the lane's bytes, extended, to its register part
-    assign ld_we = mem_rsp_valid;
-    assign ld_lane = mem_rsp_tag[4:0];
-    assign ld_part = mem_rsp_tag[6:5];
-    assign ld_reg = {1'b0, ls_reg} + {6'd0, ld_part};
+    // load response: the lane's bytes, extended, to its register part of its slot's warp
+    assign ld_warp = s_warp[ld_slot];
+    assign ld_reg = {1'b0, s_reg[ld_slot]} + {6'd0, ld_part};
     reg [31:0] rsp;
     always @* begin
-        rsp = mem_rsp_data >> (8 * m_lo[ld_lane]);
-        if (ls_bytes == 5'd1) ld_data = ls_sgn ? {{24{rsp[7]}}, rsp[7:0]} : {24'd0, rsp[7:0]};
-        else if (ls_bytes == 5'd2) ld_data = ls_sgn ? {{16{rsp[15]}}, rsp[15:0]} : {16'd0, rsp[15:0]};
+        rsp = mem_rsp_data >> (8 * m_lo[{27'd0, ld_slot} * 32 + {27'd0, ld_lane}]);
+        if (s_bytes[ld_slot] == 5'd1) ld_data = s_sgn[ld_slot] ? {{24{rsp[7]}}, rsp[7:0]} : {24'd0, rsp[7:0]};
+        else if (s_bytes[ld_slot] == 5'd2) ld_data = s_sgn[ld_slot] ? {{16{rsp[15]}}, rsp[15:0]} : {16'd0, rsp[15:0]};
         else ld_data = rsp;
     end
 endmodule

@@ -8,9 +8,9 @@
 // all in one cycle and an invalid row reads zero, so that only the R0 rows need a launch sweep step.
 // The first write to an invalid row zeroes its other words in the same cycle.
 //
-// Write ports, in increasing priority (they are never used in the same cycle): the launch sweep
-// (a row of 32 words), the write-back of a pass (full register, or its low or high half) and the
-// data of a load response (one lane). Read ports: four of a pass (operand slots A, B, C and the
+// Write ports: the launch sweep (a row of 32 words), the write-back of a pass (full register, or
+// its low or high half) and the data of a load response (one lane of a parked load's warp, which
+// may come in the same cycle as the write-back of another warp's pass: different rows). Read ports: four of a pass (operand slots A, B, C and the
 // data of a shared store) and two of one lane (address and data of a global or local access).
 module sm_regfile #(
     parameter integer NUM_SP = 8,
@@ -36,6 +36,7 @@ module sm_regfile #(
     input  wire [NUM_SP*32-1:0] wb_data,
     // load response
     input  wire                 ld_we,
+    input  wire [WB-1:0]        ld_warp,      // a parked load's warp, not the warp in execute
     input  wire [7:0]           ld_reg,
     input  wire [4:0]           ld_lane,
     input  wire [31:0]          ld_data,
@@ -83,7 +84,7 @@ module sm_regfile #(
     wire          wb_ok = {1'b0, wb_reg} < nregs && wb_base < REG_WORDS;
     wire [RB-1:0] wb_row = wb_base[RB+4:5];
     wire          wb_valid = rf_valid[wb_row];
-    wire [31:0]   ld_idx = warp_base + {24'd0, ld_reg} * 32 + {27'd0, ld_lane};
+    wire [31:0]   ld_idx = {{(32-WB){1'b0}}, ld_warp} * 32 * {24'd0, nregs} + {24'd0, ld_reg} * 32 + {27'd0, ld_lane};
     wire          ld_ok = ld_we && ld_reg < nregs && ld_idx < REG_WORDS;
     wire [RB-1:0] ld_row = ld_idx[RB+4:5];
     integer l, w;
