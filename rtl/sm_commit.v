@@ -36,16 +36,16 @@ module sm_commit #(
     input  wire [NUM_SP*32-1:0] sh_addr,
     input  wire [NUM_SP*32-1:0] sh_data,
     // memory unit: global/local stores and load responses
-    input  wire                 sr_we,
-    input  wire [4:0]           sr_lane,
-    input  wire [2:0]           sr_part,
-    input  wire [31:0]          sr_addr,
-    input  wire [31:0]          sr_data,
-    input  wire                 ld_we,
+    input  wire [15:0]          sr_we,         // up to 16 words a request (a 64-byte line)
+    input  wire [16*5-1:0]      sr_lane,
+    input  wire [16*2-1:0]      sr_part,
+    input  wire [16*32-1:0]     sr_addr,
+    input  wire [16*32-1:0]     sr_data,
+    input  wire [15:0]          ld_we,
     input  wire [LSB-1:0]       ld_slot,
-    input  wire [4:0]           ld_lane,
-    input  wire [1:0]           ld_part,
-    input  wire [31:0]          ld_data,
+    input  wire [16*5-1:0]      ld_lane,
+    input  wire [16*2-1:0]      ld_part,
+    input  wire [16*32-1:0]     ld_data,
     // the instruction and its warp
     input  wire [WB-1:0]        x_warp,
     input  wire [3:0]           cta,
@@ -134,14 +134,15 @@ module sm_commit #(
             end
         end
         // global and local memory
-        if (sr_we) begin
-            n_mem_we = 1'b1;
-            n_mem_space = ls_local ? SPACE_LOCAL : SPACE_GLOBAL;
-            n_mem_size = ls_bytes;
-            n_mem_lanes[sr_lane] = 1'b1;
-            if (sr_part == 3'd0) n_mem_addr[{27'd0, sr_lane} * 32 +: 32] = sr_addr;
-            n_mem_data[{27'd0, sr_part} * 1024 + {27'd0, sr_lane} * 32 +: 32] = sr_data;
-        end
+        for (i = 0; i < 16; i = i + 1)
+            if (sr_we[i]) begin
+                n_mem_we = 1'b1;
+                n_mem_space = ls_local ? SPACE_LOCAL : SPACE_GLOBAL;
+                n_mem_size = ls_bytes;
+                n_mem_lanes[sr_lane[5 * i +: 5]] = 1'b1;
+                if (sr_part[2 * i +: 2] == 2'd0) n_mem_addr[{27'd0, sr_lane[5 * i +: 5]} * 32 +: 32] = sr_addr[32 * i +: 32];
+                n_mem_data[{30'd0, sr_part[2 * i +: 2]} * 1024 + {27'd0, sr_lane[5 * i +: 5]} * 32 +: 32] = sr_data[32 * i +: 32];
+            end
     end
 
     // ---- load slots: the parked records
@@ -170,7 +171,7 @@ module sm_commit #(
     wire [NUM_LSLOTS-1:0] s_ready = s_parked & slot_drained;
     assign cpl_wait = s_ready != {NUM_LSLOTS{1'b0}};
     assign cpl_fire = cpl_wait && !retire;
-    integer cs;
+    integer cs, lw;
     always @* begin
         cpl_slot = {LSB{1'b0}};
         for (cs = NUM_LSLOTS - 1; cs >= 0; cs = cs - 1) if (s_ready[cs]) cpl_slot = cs[LSB-1:0];
@@ -185,7 +186,10 @@ module sm_commit #(
             if (park) s_parked[cur_slot] <= 1'b1;
         end
         if (alloc) s_gpr_data[{{(20-LSB){1'b0}}, alloc_slot, 12'd0} +: 4096] <= 4096'd0;
-        if (ld_we) s_gpr_data[{{(20-LSB){1'b0}}, ld_slot, 12'd0} + {30'd0, ld_part} * 1024 + {27'd0, ld_lane} * 32 +: 32] <= ld_data;
+        for (lw = 0; lw < 16; lw = lw + 1)
+            if (ld_we[lw])
+                s_gpr_data[{{(20-LSB){1'b0}}, ld_slot, 12'd0} + {30'd0, ld_part[2 * lw +: 2]} * 1024 + {27'd0, ld_lane[5 * lw +: 5]} * 32 +: 32]
+                    <= ld_data[32 * lw +: 32];
         if (park) begin
             s_cta[cur_slot] <= cta;
             s_warp[cur_slot] <= x_warp;

@@ -34,13 +34,13 @@ module sm_top #(
     input  wire          mem_req_ready,
     output wire          mem_req_we,
     output wire          mem_req_local,
-    output wire [31:0]   mem_req_addr,
-    output wire [3:0]    mem_req_be,
-    output wire [31:0]   mem_req_wdata,
-    output wire [6 + (NUM_LSLOTS > 1 ? $clog2(NUM_LSLOTS) : 1):0] mem_req_tag,  // load slot, part, lane
+    output wire [31:0]   mem_req_addr,   // an aligned 64-byte line
+    output wire [63:0]   mem_req_be,
+    output wire [511:0]  mem_req_wdata,
+    output wire [13 + (NUM_LSLOTS > 1 ? $clog2(NUM_LSLOTS) : 1):0] mem_req_tag,  // load slot, coalesced, line offset, part, lane
     input  wire          mem_rsp_valid,
-    input  wire [6 + (NUM_LSLOTS > 1 ? $clog2(NUM_LSLOTS) : 1):0] mem_rsp_tag,
-    input  wire [31:0]   mem_rsp_data,
+    input  wire [13 + (NUM_LSLOTS > 1 ? $clog2(NUM_LSLOTS) : 1):0] mem_rsp_tag,
+    input  wire [511:0]  mem_rsp_data,
     // commit port: its fields and widths are golden/hw.py COMMIT_FIELDS (rtl/README.md, "Ports")
     `SM_COMMIT_PORTS(output wire)
 );
@@ -147,12 +147,13 @@ module sm_top #(
     wire [2:0]             rec_a_reg;
     wire                   lane_fault;
     // memory unit
-    wire                   mem_last, mem_drained, ld_we, sr_we;
-    wire [7:0]             ld_reg;
-    wire [4:0]             ld_lane, sr_lane;
-    wire [1:0]             ld_part;
-    wire [2:0]             sr_part;
-    wire [31:0]            ld_data, sr_addr, sr_data;
+    wire                   mem_last, mem_drained;
+    wire [15:0]            ld_we, sr_we;
+    wire [16*8-1:0]        ld_reg;
+    wire [16*5-1:0]        ld_lane, sr_lane, qa_lane, qd_lane;
+    wire [16*2-1:0]        ld_part, sr_part;
+    wire [16*32-1:0]       ld_data, sr_addr, sr_data, qa, qd;
+    wire [16*7-1:0]        qa_reg, qd_reg;
     wire                   park, alloc, cpl_wait, cpl_fire;
     wire [LSB-1:0]         alloc_slot, cur_slot, cpl_slot, ld_slot;
     wire [NUM_LSLOTS-1:0]  slot_drained;
@@ -247,7 +248,8 @@ module sm_top #(
         .ld_we(ld_we), .ld_warp(ld_warp), .ld_reg(ld_reg), .ld_lane(ld_lane), .ld_data(ld_data),
         .rd_reg_a(rf_reg_a), .rd_reg_b(rf_reg_b), .rd_reg_c(rf_reg_c), .rd_reg_s(rf_reg_s),
         .rd_a(rf_a), .rd_b(rf_b), .rd_c(rf_c), .rd_s(rf_s),
-        .ln_lane(m_rf_lane), .ln_reg_0(m_rf_reg_addr), .ln_reg_1(m_rf_reg_data), .ln_0(m_rf_addr), .ln_1(m_rf_data)
+        .ln_lane(m_rf_lane), .ln_reg_0(m_rf_reg_addr), .ln_reg_1(m_rf_reg_data), .ln_0(m_rf_addr), .ln_1(m_rf_data),
+        .qa_reg(qa_reg), .qa_lane(qa_lane), .qa(qa), .qd_reg(qd_reg), .qd_lane(qd_lane), .qd(qd)
     );
 
     sm_flagfile #(.NUM_SP(NUM_SP), .NUM_WARPS(NUM_WARPS)) u_flags (
@@ -313,6 +315,7 @@ module sm_top #(
         .ls_bytes(d_ls_bytes), .ls_sgn(d_ls_sgn), .ls_store(d_ls_store), .ls_local(d_ls_local), .ls_reg(d_ls_reg),
         .ls_addr_reg(d_ls_addr_reg), .local_bytes(local_bytes), .la_mask(la_mask), .la_addr(la_addr),
         .rf_lane(m_rf_lane), .rf_reg_addr(m_rf_reg_addr), .rf_reg_data(m_rf_reg_data), .rf_addr(m_rf_addr), .rf_data(m_rf_data),
+        .qa_reg(qa_reg), .qa_lane(qa_lane), .qa(qa), .qd_reg(qd_reg), .qd_lane(qd_lane), .qd(qd),
         .mem_req_valid(mem_req_valid), .mem_req_ready(mem_req_ready), .mem_req_we(mem_req_we), .mem_req_local(mem_req_local),
         .mem_req_addr(mem_req_addr), .mem_req_be(mem_req_be), .mem_req_wdata(mem_req_wdata), .mem_req_tag(mem_req_tag),
         .mem_rsp_valid(mem_rsp_valid), .mem_rsp_tag(mem_rsp_tag), .mem_rsp_data(mem_rsp_data),

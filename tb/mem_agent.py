@@ -29,15 +29,20 @@ from cocotb_bus.monitors import BusMonitor
 class MemoryFault(AssertionError):
     """The DUT addressed memory the test did not give it (`req`: the request, when known)."""
 
-    def __init__(self, message: str, req: MemRequest | None = None) -> None:
+    def __init__(self, message: str, req: MemRequest | None = None, addr: int | None = None) -> None:
         super().__init__(message)
         self.req = req
+        self.addr = addr  # the first enabled byte outside memory
+
+
+LINE_BYTES = 64  # a memory-port request addresses one aligned line of this many bytes (rtl/README.md, "Memory port")
 
 
 @dataclass(frozen=True)
 class MemRequest:
-    """One accepted 32-bit memory-port request: `addr` word-aligned bytes of global memory, or of
-    local memory laid out thread by thread (thread t's byte a at t * local_bytes + a)."""
+    """One accepted memory-port request: the line at byte `addr` (aligned to LINE_BYTES) of global
+    memory, or of local memory laid out thread by thread (thread t's byte a at t * local_bytes + a);
+    `be` enables its bytes, `wdata` holds a store's bytes in their lanes."""
 
     cycle: int
     local: bool
@@ -69,16 +74,21 @@ class TbMemory:
         self.local[first_thread * self.local_bytes : (first_thread + count) * self.local_bytes] = 0
 
     def access(self, req: MemRequest) -> int:
+        """Serve one request: a line of LINE_BYTES bytes at `req.addr`, of which `req.be` enables
+        bytes (a load returns the whole line, bytes past the end of memory as 0; a store writes the
+        enabled bytes). Only the enabled bytes must lie inside the memory."""
         mem = self.local if req.local else self.glob
-        addr = req.addr
-        if addr + 4 > mem.size:
-            raise MemoryFault(f"cycle {req.cycle}: DUT accessed {'local' if req.local else 'global'} memory at {addr:#x}, beyond {mem.size:#x}", req)
+        enabled = [k for k in range(LINE_BYTES) if req.be >> k & 1]
+        outside = [req.addr + k for k in enabled if req.addr + k >= mem.size]
+        if outside:
+            where = "local" if req.local else "global"
+            raise MemoryFault(f"cycle {req.cycle}: DUT accessed {where} memory at {outside[0]:#x}, beyond {mem.size:#x}", req, outside[0])
         if req.we:
-            for k in range(4):
-                if req.be >> k & 1:
-                    mem[addr + k] = (req.wdata >> (8 * k)) & 0xFF
+            for k in enabled:
+                mem[req.addr + k] = (req.wdata >> (8 * k)) & 0xFF
             return 0
-        return int.from_bytes(mem[addr : addr + 4].tobytes(), "little")
+        end = min(req.addr + LINE_BYTES, mem.size)
+        return int.from_bytes(mem[req.addr : end].tobytes(), "little") if end > req.addr else 0
 
 
 class Cycles:

@@ -375,7 +375,7 @@ class Scoreboard(uvm_subscriber):
         byte enable too many is caught even when a later lane overwrites that byte again."""
         got: Counter[tuple[str, int, int]] = Counter()
         for req in self.port_stores:
-            for j in range(4):
+            for j in range(req.be.bit_length()):
                 if req.be >> j & 1:
                     got["local" if req.local else "global", req.addr + j, (req.wdata >> (8 * j)) & 0xFF] += 1
         self.port_stores = []
