@@ -65,6 +65,7 @@ module sm_mem_unit #(
     input  wire [NUM_SP*32-1:0] la_addr,
     // register file: address and store data of the current lane; a half-warp's addresses and a
     // line's store data (16 words, each its own register and lane)
+    output wire [WB-1:0]        rf_warp,      // the streamer's warp (not necessarily the one in execute)
     output wire [4:0]           rf_lane,
     output wire [6:0]           rf_reg_addr, rf_reg_data,
     input  wire [31:0]          rf_addr, rf_data,
@@ -201,13 +202,26 @@ module sm_mem_unit #(
     // addresses) one request per executing lane and 32-bit part. Lanes that do not execute take no
     // cycle. Responses bring the whole line back; the tag says how to spread it over lanes.
     //
-    // A load holds a load slot from its first request until its commit record goes out: the slot
-    // keeps what its responses need (warp, register, size, sign, executing lanes) and counts the
-    // loads outstanding, so that the instruction leaves execute once its requests are out and its
-    // warp waits (sm_warp_sched W_LOAD) while other warps issue. A store needs no slot.
+    // The streamer takes a memory instruction in X_MEM when it is idle (and, for a load, a load slot
+    // is free), latching what it needs (warp, lanes, size, registers), and then issues on its own. A
+    // global load leaves X_MEM at once: its requests go out in the background while other warps
+    // execute (their register reads do not disturb the streamer's: it reads the register file with
+    // its own warp; the loading warp waits, W_LOAD, and nothing else writes its registers). A store
+    // or local load stays in X_MEM until its last request is out (a store's commit record takes its
+    // words; local addresses come from the passes, which the next instruction's would overwrite).
+    // A load holds a load slot from its start until its commit record goes out: the slot keeps what
+    // its responses need (warp, register, size, sign, executing lanes) and counts the loads
+    // outstanding. A store needs no slot.
     reg  [2:0]        m_part;
     reg  [31:0]       m_done;                // lanes whose requests are all out
-    reg               m_has_slot;
+    reg               m_started;             // the instruction in X_MEM has started
+    reg               m_busy;                // the streamer has requests to make
+    reg               m_bg;                  // ... for a global load, in the background
+    reg  [WB-1:0]     m_warp;
+    reg  [31:0]       m_exec;
+    reg  [4:0]        m_bytes;
+    reg               m_store, m_local;
+    reg  [6:0]        m_reg, m_areg;
     reg  [LSB-1:0]    m_slot;
     reg               m_cv;                  // a coalesced half-warp is under way: its segment and next line
     reg  [31:0]       m_base;
@@ -222,7 +236,7 @@ module sm_mem_unit #(
     reg  [7:0]        s_out [0:NUM_LSLOTS-1];  // loads outstanding
 
     // the executing lanes not yet done, and the first of them
-    wire [31:0] pend = x_exec & ~m_done;
+    wire [31:0] pend = m_busy ? m_exec & ~m_done : 32'd0;
     reg  [4:0]  m_lane;
     integer     pl;
     always @* begin
@@ -240,25 +254,28 @@ module sm_mem_unit #(
             if (!s_busy[fs]) begin free_ok = 1'b1; free_slot = fs[LSB-1:0]; end
     end
 
-    wire [31:0] xw = {{(32-WB){1'b0}}, x_warp};
+    wire [31:0] xw = {{(32-WB){1'b0}}, m_warp};
     wire        blocked = mem_req_valid && !mem_req_ready;
-    wire [4:0]  parts = (ls_bytes > 5'd4) ? ls_bytes >> 2 : 5'd1;
+    wire [4:0]  parts = (m_bytes > 5'd4) ? m_bytes >> 2 : 5'd1;
     wire        last_part = {2'd0, m_part} + 5'd1 >= parts;
-    wire        slot_ok = ls_store || m_has_slot;
-    wire        step = x_state == X_MEM && !blocked && pend != 32'd0 && slot_ok;
-    assign      alloc = x_state == X_MEM && !ls_store && !m_has_slot && pend != 32'd0 && free_ok;
+    wire        step = !blocked && pend != 32'd0;
+    // the instruction in X_MEM starts (once); a load needs a free slot, unless no lane executes
+    wire        start = x_state == X_MEM && !m_started && !m_busy && (ls_store || x_exec == 32'd0 || free_ok);
+    wire        bg_now = !ls_store && !ls_local;
+    assign      alloc = start && !ls_store && x_exec != 32'd0;
     assign      alloc_slot = free_slot;
-    assign      mem_drained = !mem_req_valid;
+    assign      mem_drained = m_bg || !mem_req_valid;
     assign      cur_slot = m_slot;
+    assign      rf_warp = m_warp;
 
     assign rf_lane = m_lane;
-    assign rf_reg_addr = ls_addr_reg;
-    assign rf_reg_data = ls_reg + {4'd0, m_part};
-    wire [31:0] addr = (ls_local ? (xw * 32 + {27'd0, m_lane}) * local_bytes + m_addr[m_lane] : rf_addr) + {27'd0, m_part, 2'b00};
+    assign rf_reg_addr = m_areg;
+    assign rf_reg_data = m_reg + {4'd0, m_part};
+    wire [31:0] addr = (m_local ? (xw * 32 + {27'd0, m_lane}) * local_bytes + m_addr[m_lane] : rf_addr) + {27'd0, m_part, 2'b00};
 
     // coalescing: the word size (log2), the half-warp of the current lane, its segment
-    wire        wide_word = !ls_local && (ls_bytes == 5'd4 || ls_bytes == 5'd8 || ls_bytes == 5'd16);
-    wire [2:0]  wsh = (ls_bytes == 5'd16) ? 3'd4 : (ls_bytes == 5'd8) ? 3'd3 : 3'd2;
+    wire        wide_word = !m_local && (m_bytes == 5'd4 || m_bytes == 5'd8 || m_bytes == 5'd16);
+    wire [2:0]  wsh = (m_bytes == 5'd16) ? 3'd4 : (m_bytes == 5'd8) ? 3'd3 : 3'd2;
     wire        half = m_lane[4];
     wire [31:0] base_now = rf_addr - ({28'd0, m_lane[3:0]} << wsh);
     wire [31:0] seg_mask = (32'd16 << wsh) - 32'd1;
@@ -273,9 +290,9 @@ module sm_mem_unit #(
         // the half's executing lanes take consecutive words of an aligned segment, none done yet
         coal_now = wide_word && m_done[{half, 4'd0} +: 16] == 16'd0 && (base_now & seg_mask) == 32'd0;
         for (q = 0; q < 16; q = q + 1) begin
-            qa_reg[7 * q +: 7] = ls_addr_reg;
+            qa_reg[7 * q +: 7] = m_areg;
             qa_lane[5 * q +: 5] = {half, q[3:0]};
-            if (x_exec[{half, q[3:0]}] && qa[32 * q +: 32] != base_now + ({28'd0, q[3:0]} << wsh)) coal_now = 1'b0;
+            if (m_exec[{half, q[3:0]}] && qa[32 * q +: 32] != base_now + ({28'd0, q[3:0]} << wsh)) coal_now = 1'b0;
         end
         coal = m_cv || coal_now;
         cbase = m_cv ? m_base : base_now;
@@ -287,9 +304,9 @@ module sm_mem_unit #(
         for (q = 0; q < 16; q = q + 1) begin
             wl = lane0 + 5'(q[3:0] >> (wsh - 3'd2));
             wp = 2'(q[3:0] & 4'(parts - 5'd1));
-            qd_reg[7 * q +: 7] = ls_reg + {5'd0, wp};
+            qd_reg[7 * q +: 7] = m_reg + {5'd0, wp};
             qd_lane[5 * q +: 5] = wl;
-            wen[q] = x_exec[wl];
+            wen[q] = m_exec[wl];
             if (wen[q]) beat_any = 1'b1;
         end
         step_done = 32'd0;
@@ -299,13 +316,15 @@ module sm_mem_unit #(
         end
     end
     wire issue = step && (!coal || beat_any);  // a request goes out
-    assign mem_last = x_state == X_MEM && !blocked && (pend & ~step_done) == 32'd0;
+    wire fin = !m_busy || (step && (pend & ~step_done) == 32'd0);  // no request left after this cycle
+    // X_MEM ends when the instruction starts in the background (or has no lane), else when its last request goes out
+    assign mem_last = x_state == X_MEM && (start ? bg_now || x_exec == 32'd0 : m_started && fin);
 
     // the words of a store request: commit record
     integer sw;
     always @* begin
         sr_we = 16'd0; sr_lane = 0; sr_part = 0; sr_addr = 0; sr_data = 0;
-        if (issue && ls_store) begin
+        if (issue && m_store) begin
             if (coal) begin
                 for (sw = 0; sw < 16; sw = sw + 1) begin
                     sr_we[sw] = wen[sw];
@@ -318,8 +337,8 @@ module sm_mem_unit #(
                 sr_we[0] = 1'b1;
                 sr_lane[4:0] = m_lane;
                 sr_part[1:0] = m_part[1:0];
-                sr_addr[31:0] = ls_local ? m_addr[m_lane] : addr;
-                sr_data[31:0] = (ls_bytes == 5'd1) ? {24'd0, rf_data[7:0]} : (ls_bytes == 5'd2) ? {16'd0, rf_data[15:0]} : rf_data;
+                sr_addr[31:0] = m_local ? m_addr[m_lane] : addr;
+                sr_data[31:0] = (m_bytes == 5'd1) ? {24'd0, rf_data[7:0]} : (m_bytes == 5'd2) ? {16'd0, rf_data[15:0]} : rf_data;
             end
         end
     end
@@ -334,18 +353,30 @@ module sm_mem_unit #(
         if (!rst_n) begin
             mem_req_valid <= 1'b0;
             s_busy <= {NUM_LSLOTS{1'b0}};
-            m_has_slot <= 1'b0;
+            m_started <= 1'b0;
+            m_busy <= 1'b0;
+            m_bg <= 1'b0;
             m_cv <= 1'b0;
             for (so = 0; so < NUM_LSLOTS; so = so + 1) s_out[so] <= 8'd0;
         end else begin
-            if (mem_start) begin
+            if (mem_start) m_started <= 1'b0;
+            if (step && fin) m_busy <= 1'b0;
+            if (start) begin
+                m_started <= 1'b1;
+                m_busy <= x_exec != 32'd0;
+                m_bg <= bg_now;
+                m_warp <= x_warp;
+                m_exec <= x_exec;
+                m_bytes <= ls_bytes;
+                m_store <= ls_store;
+                m_local <= ls_local;
+                m_reg <= ls_reg;
+                m_areg <= ls_addr_reg;
                 m_done <= 32'd0;
                 m_part <= 3'd0;
-                m_has_slot <= 1'b0;
                 m_cv <= 1'b0;
             end
             if (alloc) begin
-                m_has_slot <= 1'b1;
                 m_slot <= free_slot;
                 s_busy[free_slot] <= 1'b1;
                 s_warp[free_slot] <= x_warp;
@@ -355,10 +386,10 @@ module sm_mem_unit #(
                 s_exec[free_slot] <= x_exec;
             end
             if (cpl_fire) s_busy[cpl_slot] <= 1'b0;
-            if (x_state == X_MEM && !blocked) mem_req_valid <= 1'b0;
+            if (!blocked) mem_req_valid <= 1'b0;
             if (step) begin
-                mem_req_we <= ls_store;
-                mem_req_local <= ls_local;
+                mem_req_we <= m_store;
+                mem_req_local <= m_local;
                 if (coal) begin
                     // a line of the half-warp's segment; the lanes' words in it, all four bytes
                     mem_req_valid <= beat_any;
@@ -367,7 +398,7 @@ module sm_mem_unit #(
                         mem_req_be[4 * bw +: 4] <= wen[bw] ? 4'hf : 4'h0;
                         mem_req_wdata[32 * bw +: 32] <= qd[32 * bw +: 32];
                     end
-                    mem_req_tag <= {ls_store ? {LSB{1'b0}} : m_slot, 1'b1, 6'd0, 2'd0, lane0};
+                    mem_req_tag <= {m_store ? {LSB{1'b0}} : m_slot, 1'b1, 6'd0, 2'd0, lane0};
                     m_cv <= !last_beat;
                     m_base <= cbase;
                     m_beat <= cbeat + 2'd1;
@@ -376,9 +407,9 @@ module sm_mem_unit #(
                     // one lane's 32-bit part: its bytes in the line
                     mem_req_valid <= 1'b1;
                     mem_req_addr <= {addr[31:6], 6'd0};
-                    mem_req_be <= ((ls_bytes == 5'd1) ? 64'h1 : (ls_bytes == 5'd2) ? 64'h3 : 64'hf) << addr[5:0];
+                    mem_req_be <= ((m_bytes == 5'd1) ? 64'h1 : (m_bytes == 5'd2) ? 64'h3 : 64'hf) << addr[5:0];
                     mem_req_wdata <= {480'd0, rf_data} << (8 * addr[5:0]);
-                    mem_req_tag <= {ls_store ? {LSB{1'b0}} : m_slot, 1'b0, addr[5:0], m_part[1:0], m_lane};
+                    mem_req_tag <= {m_store ? {LSB{1'b0}} : m_slot, 1'b0, addr[5:0], m_part[1:0], m_lane};
                     if (!last_part) m_part <= m_part + 3'd1;
                     else begin
                         m_part <= 3'd0;
@@ -386,18 +417,18 @@ module sm_mem_unit #(
                     end
                 end
             end
-            if (x_state == X_MEMWAIT && mem_req_valid && mem_req_ready) mem_req_valid <= 1'b0;
             // outstanding loads of each slot: + a load request, - a response
             for (so = 0; so < NUM_LSLOTS; so = so + 1)
                 if (alloc && free_slot == so[LSB-1:0]) s_out[so] <= 8'd0;
-                else s_out[so] <= s_out[so] + ((issue && !ls_store && m_slot == so[LSB-1:0]) ? 8'd1 : 8'd0)
+                else s_out[so] <= s_out[so] + ((issue && !m_store && m_slot == so[LSB-1:0]) ? 8'd1 : 8'd0)
                                             - ((mem_rsp_valid && ld_slot == so[LSB-1:0]) ? 8'd1 : 8'd0);
         end
     end
     genvar sz;
     generate
         for (sz = 0; sz < NUM_LSLOTS; sz = sz + 1) begin : slot_zero
-            assign slot_drained[sz] = s_out[sz] == 8'd0;
+            // no load outstanding, and the streamer has none left to make for it
+            assign slot_drained[sz] = s_out[sz] == 8'd0 && !(m_busy && !m_store && m_slot == sz[LSB-1:0]);
         end
     endgenerate
 

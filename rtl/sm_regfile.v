@@ -45,7 +45,8 @@ module sm_regfile #(
     // reads of the pass's lanes
     input  wire [6:0]           rd_reg_a, rd_reg_b, rd_reg_c, rd_reg_s,
     output wire [NUM_SP*32-1:0] rd_a, rd_b, rd_c, rd_s,
-    // reads of one lane
+    // reads of one lane, and of 16 words, of the memory unit's warp
+    input  wire [WB-1:0]        ln_warp,
     input  wire [4:0]           ln_lane,
     input  wire [6:0]           ln_reg_0, ln_reg_1,
     output wire [31:0]          ln_0, ln_1,
@@ -62,8 +63,9 @@ module sm_regfile #(
     wire [31:0] pass_lane = {26'd0, pass} * NUM_SP;
 
     /* verilator lint_off UNUSEDSIGNAL */
-    wire [31:0] ln_i0 = warp_base + {25'd0, ln_reg_0} * 32 + {27'd0, ln_lane};
-    wire [31:0] ln_i1 = warp_base + {25'd0, ln_reg_1} * 32 + {27'd0, ln_lane};
+    wire [31:0] ln_base = {{(32-WB){1'b0}}, ln_warp} * 32 * {24'd0, nregs};
+    wire [31:0] ln_i0 = ln_base + {25'd0, ln_reg_0} * 32 + {27'd0, ln_lane};
+    wire [31:0] ln_i1 = ln_base + {25'd0, ln_reg_1} * 32 + {27'd0, ln_lane};
     /* verilator lint_on UNUSEDSIGNAL */
     assign ln_0 = ({1'b0, ln_reg_0} >= nregs || !rf_valid[ln_i0[RB+4:5]]) ? 32'd0 : rf[ln_i0];
     assign ln_1 = ({1'b0, ln_reg_1} >= nregs || !rf_valid[ln_i1[RB+4:5]]) ? 32'd0 : rf[ln_i1];
@@ -73,8 +75,8 @@ module sm_regfile #(
     generate
         for (g = 0; g < 16; g = g + 1) begin : qreads
             /* verilator lint_off UNUSEDSIGNAL */
-            wire [31:0] ia = warp_base + {25'd0, qa_reg[7 * g +: 7]} * 32 + {27'd0, qa_lane[5 * g +: 5]};
-            wire [31:0] id = warp_base + {25'd0, qd_reg[7 * g +: 7]} * 32 + {27'd0, qd_lane[5 * g +: 5]};
+            wire [31:0] ia = ln_base + {25'd0, qa_reg[7 * g +: 7]} * 32 + {27'd0, qa_lane[5 * g +: 5]};
+            wire [31:0] id = ln_base + {25'd0, qd_reg[7 * g +: 7]} * 32 + {27'd0, qd_lane[5 * g +: 5]};
             /* verilator lint_on UNUSEDSIGNAL */
             assign qa[32 * g +: 32] = ({1'b0, qa_reg[7 * g +: 7]} >= nregs || !rf_valid[ia[RB+4:5]]) ? 32'd0 : rf[ia];
             assign qd[32 * g +: 32] = ({1'b0, qd_reg[7 * g +: 7]} >= nregs || !rf_valid[id[RB+4:5]]) ? 32'd0 : rf[id];

@@ -157,7 +157,7 @@ module sm_top #(
     wire                   park, alloc, cpl_wait, cpl_fire;
     wire [LSB-1:0]         alloc_slot, cur_slot, cpl_slot, ld_slot;
     wire [NUM_LSLOTS-1:0]  slot_drained;
-    wire [WB-1:0]          ld_warp, cpl_warp;
+    wire [WB-1:0]          ld_warp, cpl_warp, m_rf_warp;
     wire [2:0]             cpl_state;
     // SIMT unit
     wire                   pc_we, active_we, simt_fault, settled, bar_after;
@@ -248,7 +248,7 @@ module sm_top #(
         .ld_we(ld_we), .ld_warp(ld_warp), .ld_reg(ld_reg), .ld_lane(ld_lane), .ld_data(ld_data),
         .rd_reg_a(rf_reg_a), .rd_reg_b(rf_reg_b), .rd_reg_c(rf_reg_c), .rd_reg_s(rf_reg_s),
         .rd_a(rf_a), .rd_b(rf_b), .rd_c(rf_c), .rd_s(rf_s),
-        .ln_lane(m_rf_lane), .ln_reg_0(m_rf_reg_addr), .ln_reg_1(m_rf_reg_data), .ln_0(m_rf_addr), .ln_1(m_rf_data),
+        .ln_warp(m_rf_warp), .ln_lane(m_rf_lane), .ln_reg_0(m_rf_reg_addr), .ln_reg_1(m_rf_reg_data), .ln_0(m_rf_addr), .ln_1(m_rf_data),
         .qa_reg(qa_reg), .qa_lane(qa_lane), .qa(qa), .qd_reg(qd_reg), .qd_lane(qd_lane), .qd(qd)
     );
 
@@ -314,7 +314,7 @@ module sm_top #(
         .x_state(x_state), .mem_start(mem_start), .x_warp(x_warp), .x_pass(x_pass), .x_exec(x_exec),
         .ls_bytes(d_ls_bytes), .ls_sgn(d_ls_sgn), .ls_store(d_ls_store), .ls_local(d_ls_local), .ls_reg(d_ls_reg),
         .ls_addr_reg(d_ls_addr_reg), .local_bytes(local_bytes), .la_mask(la_mask), .la_addr(la_addr),
-        .rf_lane(m_rf_lane), .rf_reg_addr(m_rf_reg_addr), .rf_reg_data(m_rf_reg_data), .rf_addr(m_rf_addr), .rf_data(m_rf_data),
+        .rf_warp(m_rf_warp), .rf_lane(m_rf_lane), .rf_reg_addr(m_rf_reg_addr), .rf_reg_data(m_rf_reg_data), .rf_addr(m_rf_addr), .rf_data(m_rf_data),
         .qa_reg(qa_reg), .qa_lane(qa_lane), .qa(qa), .qd_reg(qd_reg), .qd_lane(qd_lane), .qd(qd),
         .mem_req_valid(mem_req_valid), .mem_req_ready(mem_req_ready), .mem_req_we(mem_req_we), .mem_req_local(mem_req_local),
         .mem_req_addr(mem_req_addr), .mem_req_be(mem_req_be), .mem_req_wdata(mem_req_wdata), .mem_req_tag(mem_req_tag),
