@@ -16,6 +16,7 @@ differences are reported the same way for every DUT.
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import cocotb
@@ -142,6 +143,8 @@ class LockstepTest(uvm_test):
         self.config = cfg
         self.program = Path(cfg.program)
         self.profile = PROFILES[cfg.profile]
+        if cfg.dut == "flexgrip" and self.profile.fpu_sync_lanes:  # its FPUs run NUM_SP lanes together (golden/execute._fg_fadd_sync)
+            self.profile = replace(self.profile, fpu_sync_lanes=cfg.num_sp)
         self.kernel = load_kernel(self.program, self.profile)
         self.model, self.gmem = self.kernel.model, self.kernel.gmem
         self.ended = Event()
