@@ -52,8 +52,8 @@ VARIANTS: dict[str, Mutant] = {
         ),
         Mutant(
             "MUTANT_BYTE_ENABLE", "sm_mem_unit.v",
-            "mem_req_be <= ((ls_bytes == 5'd1) ? 64'h1 : (ls_bytes == 5'd2) ? 64'h3 : 64'hf) << addr[5:0];",
-            "mem_req_be <= ((ls_bytes == 5'd1) ? 64'h1 : (ls_bytes == 5'd2) ? 64'h3 : 64'hf) << {addr[5:2], 2'b00};",
+            "mem_req_be <= ((m_bytes == 5'd1) ? 64'h1 : (m_bytes == 5'd2) ? 64'h3 : 64'hf) << addr[5:0];",
+            "mem_req_be <= ((m_bytes == 5'd1) ? 64'h1 : (m_bytes == 5'd2) ? 64'h3 : 64'hf) << {addr[5:2], 2'b00};",
             "byte and half stores enable the low byte lanes whatever the address (global and local)",
         ),
         Mutant(
