@@ -42,7 +42,8 @@ module sm_top #(
     input  wire [13 + (NUM_LSLOTS > 1 ? $clog2(NUM_LSLOTS) : 1):0] mem_rsp_tag,
     input  wire [511:0]  mem_rsp_data,
     // commit port: its fields and widths are golden/hw.py COMMIT_FIELDS (rtl/README.md, "Ports")
-    `SM_COMMIT_PORTS(output wire)
+    `SM_COMMIT_PORTS(output wire),
+    `SM_COMMIT_PACKED_PORT(output wire)  // the testbench's copy of the narrow commit fields (rtl/README.md)
 );
 
     localparam integer WB = $clog2(NUM_WARPS);
@@ -357,4 +358,5 @@ module sm_top #(
         .cpl_wait(cpl_wait), .cpl_fire(cpl_fire), .cpl_slot(cpl_slot), .cpl_warp(cpl_warp), .cpl_state(cpl_state),
         `SM_COMMIT_CONNECT
     );
+    `SM_COMMIT_PACKED_ASSIGN
 endmodule
