@@ -3,14 +3,21 @@
 // Commit unit: assembles the commit record of the instruction in execute over its passes, its
 // memory accesses and load responses, and sends it on the commit port when the instruction retires
 // (together with the writes of that cycle), when the warp also learns its next state (ready,
-// waiting at a barrier, or done). The port is described in
+// waiting at a barrier, or done). A load that parks (sm_exec_ctrl) leaves its record in its load
+// slot: the slot collects the load data as responses arrive, and the record goes out once no load
+// of it is outstanding, in a cycle in which no instruction retires (the lowest such slot first);
+// then its warp takes its next state. Records of one warp go out in program order (a warp with a
+// parked load issues nothing more); records of different warps may go out of program order. The port is described in
 // rtl/README.md; lane vectors hold lane i at [32*i +: 32] (flags [4*i +: 4], $a [16*i +: 16]).
 module sm_commit #(
     parameter integer NUM_SP = 8,
     parameter integer NUM_WARPS = 24,
-    localparam integer WB = $clog2(NUM_WARPS)
+    parameter integer NUM_LSLOTS = 4,
+    localparam integer WB = $clog2(NUM_WARPS),
+    localparam integer LSB = NUM_LSLOTS > 1 ? $clog2(NUM_LSLOTS) : 1
 ) (
     input  wire                 clk,
+    input  wire                 rst_n,
     input  wire                 take,          // a new instruction: clear the record
     input  wire                 retire,        // the record goes out (with this cycle's writes)
     input  wire [5:0]           x_pass,
@@ -29,15 +36,16 @@ module sm_commit #(
     input  wire [NUM_SP*32-1:0] sh_addr,
     input  wire [NUM_SP*32-1:0] sh_data,
     // memory unit: global/local stores and load responses
-    input  wire                 sr_we,
-    input  wire [4:0]           sr_lane,
-    input  wire [2:0]           sr_part,
-    input  wire [31:0]          sr_addr,
-    input  wire [31:0]          sr_data,
-    input  wire                 ld_we,
-    input  wire [4:0]           ld_lane,
-    input  wire [1:0]           ld_part,
-    input  wire [31:0]          ld_data,
+    input  wire [15:0]          sr_we,         // up to 16 words a request (a 64-byte line)
+    input  wire [16*5-1:0]      sr_lane,
+    input  wire [16*2-1:0]      sr_part,
+    input  wire [16*32-1:0]     sr_addr,
+    input  wire [16*32-1:0]     sr_data,
+    input  wire [15:0]          ld_we,
+    input  wire [LSB-1:0]       ld_slot,
+    input  wire [16*5-1:0]      ld_lane,
+    input  wire [16*2-1:0]      ld_part,
+    input  wire [16*32-1:0]     ld_data,
     // the instruction and its warp
     input  wire [WB-1:0]        x_warp,
     input  wire [3:0]           cta,
@@ -56,6 +64,17 @@ module sm_commit #(
     input  wire [31:0]          next_mask,
     input  wire                 bar_wait,      // the warp waits at a barrier
     output wire [2:0]           retire_state,  // the warp's next state
+    // load slots
+    input  wire                 park,          // the load in execute parks in slot cur_slot
+    input  wire [LSB-1:0]       cur_slot,
+    input  wire                 alloc,         // a load takes slot alloc_slot: its data starts empty
+    input  wire [LSB-1:0]       alloc_slot,
+    input  wire [NUM_LSLOTS-1:0] slot_drained, // no load of the slot is outstanding
+    output wire                 cpl_wait,      // a parked record is ready
+    output wire                 cpl_fire,      // it goes out (no instruction retires)
+    output reg  [LSB-1:0]       cpl_slot,
+    output wire [WB-1:0]        cpl_warp,
+    output wire [2:0]           cpl_state,     // its warp's next state
     // commit port: its fields and widths are golden/hw.py COMMIT_FIELDS (rtl/README.md, "Ports")
     `SM_COMMIT_PORTS(output reg)
 );
@@ -115,17 +134,82 @@ module sm_commit #(
             end
         end
         // global and local memory
-        if (sr_we) begin
-            n_mem_we = 1'b1;
-            n_mem_space = ls_local ? SPACE_LOCAL : SPACE_GLOBAL;
-            n_mem_size = ls_bytes;
-            n_mem_lanes[sr_lane] = 1'b1;
-            if (sr_part == 3'd0) n_mem_addr[{27'd0, sr_lane} * 32 +: 32] = sr_addr;
-            n_mem_data[{27'd0, sr_part} * 1024 + {27'd0, sr_lane} * 32 +: 32] = sr_data;
+        for (i = 0; i < 16; i = i + 1)
+            if (sr_we[i]) begin
+                n_mem_we = 1'b1;
+                n_mem_space = ls_local ? SPACE_LOCAL : SPACE_GLOBAL;
+                n_mem_size = ls_bytes;
+                n_mem_lanes[sr_lane[5 * i +: 5]] = 1'b1;
+                if (sr_part[2 * i +: 2] == 2'd0) n_mem_addr[{27'd0, sr_lane[5 * i +: 5]} * 32 +: 32] = sr_addr[32 * i +: 32];
+                n_mem_data[{30'd0, sr_part[2 * i +: 2]} * 1024 + {27'd0, sr_lane[5 * i +: 5]} * 32 +: 32] = sr_data[32 * i +: 32];
+            end
+    end
+
+    // ---- load slots: the parked records
+    reg [NUM_LSLOTS-1:0]  s_parked;
+    reg [NUM_LSLOTS*4096-1:0] s_gpr_data;  // filled by the responses
+    reg [3:0]    s_cta [0:NUM_LSLOTS-1];
+    reg [WB-1:0] s_warp [0:NUM_LSLOTS-1];
+    reg [31:0]   s_seq [0:NUM_LSLOTS-1];
+    reg [23:0]   s_pc [0:NUM_LSLOTS-1];
+    reg [63:0]   s_insn [0:NUM_LSLOTS-1];
+    reg          s_long [0:NUM_LSLOTS-1];
+    reg [31:0]   s_active [0:NUM_LSLOTS-1];
+    reg [31:0]   s_exec [0:NUM_LSLOTS-1];
+    reg [6:0]    s_reg [0:NUM_LSLOTS-1];
+    reg [2:0]    s_count [0:NUM_LSLOTS-1];
+    reg          s_cc_we [0:NUM_LSLOTS-1];
+    reg [1:0]    s_cc_reg [0:NUM_LSLOTS-1];
+    reg [127:0]  s_cc_data [0:NUM_LSLOTS-1];
+    reg          s_a_we [0:NUM_LSLOTS-1];
+    reg [2:0]    s_a_reg [0:NUM_LSLOTS-1];
+    reg [511:0]  s_a_data [0:NUM_LSLOTS-1];  // LLD post-increment
+    reg [23:0]   s_next_pc [0:NUM_LSLOTS-1];
+    reg [31:0]   s_next_mask [0:NUM_LSLOTS-1];
+    reg [2:0]    s_state [0:NUM_LSLOTS-1];
+
+    wire [NUM_LSLOTS-1:0] s_ready = s_parked & slot_drained;
+    assign cpl_wait = s_ready != {NUM_LSLOTS{1'b0}};
+    assign cpl_fire = cpl_wait && !retire;
+    integer cs, lw;
+    always @* begin
+        cpl_slot = {LSB{1'b0}};
+        for (cs = NUM_LSLOTS - 1; cs >= 0; cs = cs - 1) if (s_ready[cs]) cpl_slot = cs[LSB-1:0];
+    end
+    assign cpl_warp = s_warp[cpl_slot];
+    assign cpl_state = s_state[cpl_slot];
+
+    always @(posedge clk) begin
+        if (!rst_n) s_parked <= {NUM_LSLOTS{1'b0}};
+        else begin
+            if (cpl_fire) s_parked[cpl_slot] <= 1'b0;
+            if (park) s_parked[cur_slot] <= 1'b1;
         end
-        if (ld_we) begin
-            n_gpr_data[{30'd0, ld_part} * 1024 + {27'd0, ld_lane} * 32 +: 32] = ld_data;
-            n_gpr_we = 1'b1;
+        if (alloc) s_gpr_data[{{(20-LSB){1'b0}}, alloc_slot, 12'd0} +: 4096] <= 4096'd0;
+        for (lw = 0; lw < 16; lw = lw + 1)
+            if (ld_we[lw])
+                s_gpr_data[{{(20-LSB){1'b0}}, ld_slot, 12'd0} + {30'd0, ld_part[2 * lw +: 2]} * 1024 + {27'd0, ld_lane[5 * lw +: 5]} * 32 +: 32]
+                    <= ld_data[32 * lw +: 32];
+        if (park) begin
+            s_cta[cur_slot] <= cta;
+            s_warp[cur_slot] <= x_warp;
+            s_seq[cur_slot] <= seq;
+            s_pc[cur_slot] <= x_pc;
+            s_insn[cur_slot] <= x_insn;
+            s_long[cur_slot] <= is_long;
+            s_active[cur_slot] <= x_active;
+            s_exec[cur_slot] <= exec_mask;
+            s_reg[cur_slot] <= ls_reg;
+            s_count[cur_slot] <= (ls_bytes > 5'd4) ? ls_bytes[4:2] : 3'd1;
+            s_cc_we[cur_slot] <= n_cc_we;
+            s_cc_reg[cur_slot] <= n_cc_reg;
+            s_cc_data[cur_slot] <= n_cc_data;
+            s_a_we[cur_slot] <= n_a_we;
+            s_a_reg[cur_slot] <= n_a_reg;
+            s_a_data[cur_slot] <= n_a_data;
+            s_next_pc[cur_slot] <= next_pc;
+            s_next_mask[cur_slot] <= next_mask;
+            s_state[cur_slot] <= retire_state;
         end
     end
 
@@ -140,7 +224,34 @@ module sm_commit #(
             c_gpr_data <= n_gpr_data; c_cc_data <= n_cc_data; c_a_data <= n_a_data; c_mem_data <= n_mem_data;
             c_mem_addr <= n_mem_addr; c_mem_lanes <= n_mem_lanes; c_gpr_half <= n_gpr_half;
         end
-        commit_valid <= retire;
+        commit_valid <= retire || cpl_fire;
+        if (cpl_fire) begin
+            commit_cta <= s_cta[cpl_slot];
+            commit_warp <= {{(5-WB){1'b0}}, s_warp[cpl_slot]};
+            commit_seq <= s_seq[cpl_slot];
+            commit_pc <= s_pc[cpl_slot];
+            commit_insn <= s_insn[cpl_slot];
+            commit_long <= s_long[cpl_slot];
+            commit_active <= s_active[cpl_slot];
+            commit_exec <= s_exec[cpl_slot];
+            commit_gpr_we <= 1'b1;  // some lane executed: its data came back
+            commit_gpr_reg <= s_reg[cpl_slot];
+            commit_gpr_half <= HALF_FULL;
+            commit_gpr_count <= s_count[cpl_slot];
+            commit_gpr_data <= s_gpr_data[{{(20-LSB){1'b0}}, cpl_slot, 12'd0} +: 4096];
+            commit_cc_we <= s_cc_we[cpl_slot];
+            commit_cc_reg <= s_cc_reg[cpl_slot];
+            commit_cc_data <= s_cc_data[cpl_slot];
+            commit_a_we <= s_a_we[cpl_slot];
+            commit_a_reg <= s_a_reg[cpl_slot];
+            commit_a_data <= s_a_data[cpl_slot];
+            commit_mem_we <= 1'b0;
+            commit_next_pc <= s_next_pc[cpl_slot];
+            commit_next_mask <= s_next_mask[cpl_slot];
+            commit_done <= s_state[cpl_slot] == W_DONE;
+            commit_barrier <= s_state[cpl_slot] == W_BAR;
+            commit_unimpl <= 1'b0;
+        end
         if (retire) begin
             commit_cta <= cta;
             commit_warp <= {{(5-WB){1'b0}}, x_warp};

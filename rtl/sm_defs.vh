@@ -12,7 +12,8 @@ localparam [3:0] K_NONE = 4'd0, K_REG = 4'd1, K_HALF = 4'd2, K_SHARED = 4'd3, K_
                  K_CREG = 4'd6, K_AREG = 4'd7, K_SREG = 4'd8;
 
 // warp states (sm_warp_sched)
-localparam [2:0] W_FREE = 3'd0, W_READY = 3'd1, W_BUSY = 3'd2, W_BAR = 3'd3, W_DONE = 3'd4;
+localparam [2:0] W_FREE = 3'd0, W_READY = 3'd1, W_BUSY = 3'd2, W_BAR = 3'd3, W_DONE = 3'd4,
+                 W_LOAD = 3'd5;  // a parked load's data is outstanding
 
 // SIMT stack entry kinds (ISA.md 6.2)
 localparam [1:0] E_BRANCH = 2'd0, E_CALL = 2'd1, E_BREAK = 2'd2, E_JOINAT = 2'd3;

@@ -7,12 +7,18 @@
 //              instruction goes to X_CTRL after the checks of its first pass. A pass of an SFU
 //              or RRO instruction takes NUM_SP/NUM_SFU cycles (sub-steps x_sub, NUM_SFU lanes
 //              each through the shared SFUs)
-//   X_MEM      global/local: the memory unit streams the requests ...
-//   X_MEMWAIT  ... and collects the load responses
+//   X_MEM      global/local: the memory unit streams the requests of the executing lanes ...
+//   X_MEMWAIT  ... until the last one is accepted
 //   X_MARK     next PC, exit and join markers after a memory access (sm_simt)
 //   X_CTRL     control instruction (sm_simt)
 //   X_UNWIND   pop the SIMT stack, one entry a cycle, while no thread is active (sm_simt)
 //   X_HALT     a fault stopped the SM (the `error` port)
+//
+// A load that executes in some lane does not wait for its data in execute: in its last step it
+// parks (`park`): its load slot (sm_mem_unit, sm_commit) keeps its commit record, its warp waits
+// (W_LOAD) until the last response is in and the record goes out, and the next instruction enters.
+// A parked load's record goes out in a cycle where no instruction retires; while one is ready, a
+// retiring instruction does not take the next one, so that the following cycle is free for it.
 //
 // An instruction retires (its commit record goes out, its warp becomes ready, waits at a barrier
 // or is done) in the same cycle as its last step (the last pass, X_MARK, X_CTRL or X_UNWIND) once
@@ -54,16 +60,19 @@ module sm_exec_ctrl #(
     input  wire          unimpl,
     input  wire [1:0]    unit,          // U_SFU: an SFU or RRO instruction, NUM_SFU lanes a cycle
     input  wire [2:0]    wb_kind,
+    input  wire          ls_store,
     input  wire [31:0]   guard,
     // from the units
     input  wire          lane_fault,    // a lane's operand or store address is out of range
     input  wire          mem_last,      // the memory unit issues its last request
-    input  wire          mem_drained,   // no request and no load outstanding
+    input  wire          mem_drained,   // the last request has been accepted
     input  wire          simt_fault,
     input  wire [3:0]    simt_fault_code,
     input  wire          settled,       // after this cycle's SIMT step the warp has active threads, waits, or its stack is empty
     output wire          mark,          // SIMT step of a non-control instruction (next PC, markers)
     output wire          retire,
+    output wire          park,          // a load leaves execute; its record waits in its load slot
+    input  wire          cpl_wait,      // a parked load's record is ready to go out
     output wire [31:0]   exec_mask,     // the retiring instruction's executing lanes
     // to the error register
     output reg           fault,
@@ -88,8 +97,11 @@ module sm_exec_ctrl #(
 
     // retire in the last step when the SIMT state is settled, else unwind
     wire last_step = mark || x_state == X_CTRL || x_state == X_UNWIND;
-    assign retire = !fault && last_step && settled;
-    assign take = f_valid && (x_state == X_IDLE || retire);
+    wire finish = !fault && last_step && settled;
+    wire parking = wb_kind == WB_MEM && !ls_store && !unimpl && x_exec != 32'd0;
+    assign retire = finish && !parking;
+    assign park = finish && parking;
+    assign take = f_valid && (x_state == X_IDLE || park || (retire && !cpl_wait));
     wire [3:0] after_step = settled ? X_IDLE : X_UNWIND;
     // the guard is read in the first step (of a control instruction: in X_CTRL), later from x_exec
     assign exec_mask = (x_state == X_CTRL || (x_state == X_PASS && first_step)) ? x_active & guard : x_exec;

@@ -10,16 +10,19 @@
 // configuration bus and read by the operand slots.
 //
 // Global and local accesses (GLD, GST, LLD, LST) stream one request a cycle over the valid/ready
-// port, lane after lane of the executing lanes (and each 32-bit part of a 64/128-bit access), each
-// load tagged with its lane and part; responses come back in any order and are written to the
-// register file as they arrive. A local address is the thread's slot times the local bytes per
+// port, lane after lane of the executing lanes only (and each 32-bit part of a 64/128-bit access),
+// each load tagged with its load slot, lane and part; responses come back in any order and are
+// written to the register file of the slot's warp as they arrive, while other warps execute. A local address is the thread's slot times the local bytes per
 // thread plus the address from the address unit.
 module sm_mem_unit #(
     parameter integer NUM_SP = 8,
     parameter integer NUM_WARPS = 24,
     parameter integer MAX_BLOCKS = 8,
     parameter integer CMEM_WORDS = 16384,
+    parameter integer NUM_LSLOTS = 4,                          // loads with responses outstanding (each its own warp)
     localparam integer WB = $clog2(NUM_WARPS),
+    localparam integer LSB = NUM_LSLOTS > 1 ? $clog2(NUM_LSLOTS) : 1,
+    localparam integer TAGW = 14 + LSB,                        // request tag: slot, coalesced, line offset, part, lane
     localparam integer SR = $clog2(MAX_BLOCKS * 16384 / 16),   // shared memory rows
     localparam integer CW = $clog2(CMEM_WORDS),
     localparam integer CA = CW + 4                             // constant word address: bank and word
@@ -60,36 +63,51 @@ module sm_mem_unit #(
     input  wire [31:0]          local_bytes,  // per thread
     input  wire [NUM_SP-1:0]    la_mask,      // local addresses of a pass (address unit)
     input  wire [NUM_SP*32-1:0] la_addr,
-    // register file: address and store data of the current lane
+    // register file: address and store data of the current lane; a half-warp's addresses and a
+    // line's store data (16 words, each its own register and lane)
+    output wire [WB-1:0]        rf_warp,      // the streamer's warp (not necessarily the one in execute)
     output wire [4:0]           rf_lane,
     output wire [6:0]           rf_reg_addr, rf_reg_data,
     input  wire [31:0]          rf_addr, rf_data,
-    // memory port
+    output reg  [16*7-1:0]      qa_reg, qd_reg,
+    output reg  [16*5-1:0]      qa_lane, qd_lane,
+    input  wire [16*32-1:0]     qa, qd,
+    // memory port: a request is one aligned 64-byte line with byte enables
     output reg                  mem_req_valid,
     input  wire                 mem_req_ready,
     output reg                  mem_req_we,
     output reg                  mem_req_local,
     output reg  [31:0]          mem_req_addr,
-    output reg  [3:0]           mem_req_be,
-    output reg  [31:0]          mem_req_wdata,
-    output reg  [6:0]           mem_req_tag,
+    output reg  [63:0]          mem_req_be,
+    output reg  [511:0]         mem_req_wdata,
+    output reg  [TAGW-1:0]      mem_req_tag,
     input  wire                 mem_rsp_valid,
-    input  wire [6:0]           mem_rsp_tag,
-    input  wire [31:0]          mem_rsp_data,
+    input  wire [TAGW-1:0]      mem_rsp_tag,
+    input  wire [511:0]         mem_rsp_data,
     output wire                 mem_last,     // X_MEM: the last request goes out (or no lane is left)
-    output wire                 mem_drained,  // no request waits and no load is outstanding
-    // load data: register file and commit record
-    output wire                 ld_we,
-    output wire [7:0]           ld_reg,
-    output wire [4:0]           ld_lane,
-    output wire [1:0]           ld_part,
-    output reg  [31:0]          ld_data,
-    // store: commit record
-    output wire                 sr_we,
-    output wire [4:0]           sr_lane,
-    output wire [2:0]           sr_part,
-    output wire [31:0]          sr_addr,
-    output wire [31:0]          sr_data
+    output wire                 mem_drained,  // the last request has been accepted
+    // load slots: allocation (sm_commit clears the slot's data), the slot of the load in execute,
+    // which slots have no load outstanding, and the commit that frees a slot
+    output wire                 alloc,
+    output wire [LSB-1:0]       alloc_slot,
+    output wire [LSB-1:0]       cur_slot,
+    output wire [NUM_LSLOTS-1:0] slot_drained,
+    input  wire                 cpl_fire,
+    input  wire [LSB-1:0]       cpl_slot,
+    // load data of a response, up to 16 words: register file and commit record
+    output reg  [15:0]          ld_we,
+    output wire [LSB-1:0]       ld_slot,
+    output wire [WB-1:0]        ld_warp,
+    output reg  [16*8-1:0]      ld_reg,
+    output reg  [16*5-1:0]      ld_lane,
+    output reg  [16*2-1:0]      ld_part,
+    output reg  [16*32-1:0]     ld_data,
+    // the words a store request writes, up to 16: commit record
+    output reg  [15:0]          sr_we,
+    output reg  [16*5-1:0]      sr_lane,
+    output reg  [16*2-1:0]      sr_part,
+    output reg  [16*32-1:0]     sr_addr,      // the lane's address (its first part's)
+    output reg  [16*32-1:0]     sr_data
 );
 `include "sm_defs.vh"
 
@@ -176,80 +194,279 @@ module sm_mem_unit #(
 
     // ---- global and local memory
 
-    reg [4:0]  m_lane;
-    reg [2:0]  m_part;
-    reg [7:0]  m_out;               // outstanding loads
-    reg [1:0]  m_lo [0:31];         // byte offset of each lane's access (sub-word loads)
-    reg [31:0] m_addr [0:31];       // local address of each lane (address unit)
+    // Requests: one aligned 64-byte line each, with byte enables. A half-warp whose executing lanes
+    // follow G80's coalescing rule for 4-, 8- or 16-byte words (lane k of the half takes word k of a
+    // segment of 16 such words aligned to its size; ISA.md, the manual's "coalescing") goes out as
+    // the segment's lines (one for 4-byte words, 2 or 4 for 8- or 16-byte words; a line with no
+    // executing lane is skipped); any other access (8- and 16-bit words, local memory, scattered
+    // addresses) one request per executing lane and 32-bit part. Lanes that do not execute take no
+    // cycle. Responses bring the whole line back; the tag says how to spread it over lanes.
+    //
+    // The streamer takes a memory instruction in X_MEM when it is idle (and, for a load, a load slot
+    // is free), latching what it needs (warp, lanes, size, registers), and then issues on its own. A
+    // global load leaves X_MEM at once: its requests go out in the background while other warps
+    // execute (their register reads do not disturb the streamer's: it reads the register file with
+    // its own warp; the loading warp waits, W_LOAD, and nothing else writes its registers). A store
+    // or local load stays in X_MEM until its last request is out (a store's commit record takes its
+    // words; local addresses come from the passes, which the next instruction's would overwrite).
+    // A load holds a load slot from its start until its commit record goes out: the slot keeps what
+    // its responses need (warp, register, size, sign, executing lanes) and counts the loads
+    // outstanding. A store needs no slot.
+    reg  [2:0]        m_part;
+    reg  [31:0]       m_done;                // lanes whose requests are all out
+    reg               m_started;             // the instruction in X_MEM has started
+    reg               m_busy;                // the streamer has requests to make
+    reg               m_bg;                  // ... for a global load, in the background
+    reg  [WB-1:0]     m_warp;
+    reg  [31:0]       m_exec;
+    reg  [4:0]        m_bytes;
+    reg               m_store, m_local;
+    reg  [6:0]        m_reg, m_areg;
+    reg  [LSB-1:0]    m_slot;
+    reg               m_cv;                  // a coalesced half-warp is under way: its segment and next line
+    reg  [31:0]       m_base;
+    reg  [1:0]        m_beat;
+    reg  [31:0]       m_addr [0:31];         // local address of each lane (address unit)
+    reg  [NUM_LSLOTS-1:0] s_busy;
+    reg  [WB-1:0]     s_warp [0:NUM_LSLOTS-1];
+    reg  [6:0]        s_reg [0:NUM_LSLOTS-1];
+    reg  [4:0]        s_bytes [0:NUM_LSLOTS-1];
+    reg               s_sgn [0:NUM_LSLOTS-1];
+    reg  [31:0]       s_exec [0:NUM_LSLOTS-1];
+    reg  [7:0]        s_out [0:NUM_LSLOTS-1];  // loads outstanding
 
-    wire [31:0] xw = {{(32-WB){1'b0}}, x_warp};
+    // the executing lanes not yet done, and the first of them
+    wire [31:0] pend = m_busy ? m_exec & ~m_done : 32'd0;
+    reg  [4:0]  m_lane;
+    integer     pl;
+    always @* begin
+        m_lane = 5'd0;
+        for (pl = 31; pl >= 0; pl = pl - 1) if (pend[pl]) m_lane = pl[4:0];
+    end
+    // a free slot, the lowest
+    reg             free_ok;
+    reg [LSB-1:0]   free_slot;
+    integer         fs;
+    always @* begin
+        free_ok = 1'b0;
+        free_slot = {LSB{1'b0}};
+        for (fs = NUM_LSLOTS - 1; fs >= 0; fs = fs - 1)
+            if (!s_busy[fs]) begin free_ok = 1'b1; free_slot = fs[LSB-1:0]; end
+    end
+
+    wire [31:0] xw = {{(32-WB){1'b0}}, m_warp};
     wire        blocked = mem_req_valid && !mem_req_ready;
-    wire        lane_on = x_exec[m_lane];
-    wire [4:0]  parts = (ls_bytes > 5'd4) ? ls_bytes >> 2 : 5'd1;
+    wire [4:0]  parts = (m_bytes > 5'd4) ? m_bytes >> 2 : 5'd1;
     wire        last_part = {2'd0, m_part} + 5'd1 >= parts;
-    wire        issue = x_state == X_MEM && !blocked && lane_on;
-    assign mem_last = x_state == X_MEM && !blocked && m_lane == 5'd31 && (!lane_on || last_part);
-    assign mem_drained = !mem_req_valid && m_out == 8'd0;
+    wire        step = !blocked && pend != 32'd0;
+    // the instruction in X_MEM starts (once); a load needs a free slot, unless no lane executes
+    wire        start = x_state == X_MEM && !m_started && !m_busy && (ls_store || x_exec == 32'd0 || free_ok);
+    wire        bg_now = !ls_store && !ls_local;
+    assign      alloc = start && !ls_store && x_exec != 32'd0;
+    assign      alloc_slot = free_slot;
+    assign      mem_drained = m_bg || !mem_req_valid;
+    assign      cur_slot = m_slot;
+    assign      rf_warp = m_warp;
 
     assign rf_lane = m_lane;
-    assign rf_reg_addr = ls_addr_reg;
-    assign rf_reg_data = ls_reg + {4'd0, m_part};
-    wire [31:0] addr = (ls_local ? (xw * 32 + {27'd0, m_lane}) * local_bytes + m_addr[m_lane] : rf_addr) + {27'd0, m_part, 2'b00};
+    assign rf_reg_addr = m_areg;
+    assign rf_reg_data = m_reg + {4'd0, m_part};
+    wire [31:0] addr = (m_local ? (xw * 32 + {27'd0, m_lane}) * local_bytes + m_addr[m_lane] : rf_addr) + {27'd0, m_part, 2'b00};
 
-    assign sr_we = issue && ls_store;
-    assign sr_lane = m_lane;
-    assign sr_part = m_part;
-    assign sr_addr = ls_local ? m_addr[m_lane] : addr;
-    assign sr_data = (ls_bytes == 5'd1) ? {24'd0, rf_data[7:0]} : (ls_bytes == 5'd2) ? {16'd0, rf_data[15:0]} : rf_data;
+    // coalescing: the word size (log2), the half-warp of the current lane, its segment
+    wire        wide_word = !m_local && (m_bytes == 5'd4 || m_bytes == 5'd8 || m_bytes == 5'd16);
+    wire [2:0]  wsh = (m_bytes == 5'd16) ? 3'd4 : (m_bytes == 5'd8) ? 3'd3 : 3'd2;
+    wire        half = m_lane[4];
+    wire [31:0] base_now = rf_addr - ({28'd0, m_lane[3:0]} << wsh);
+    wire [31:0] seg_mask = (32'd16 << wsh) - 32'd1;
+    reg         coal_now, coal, beat_any, last_beat;
+    reg  [31:0] cbase, step_done;
+    reg  [1:0]  cbeat;
+    reg  [4:0]  lane0, wl;
+    reg  [1:0]  wp;
+    reg  [15:0] wen;
+    integer     q;
+    always @* begin
+        // the half's executing lanes take consecutive words of an aligned segment, none done yet
+        coal_now = wide_word && m_done[{half, 4'd0} +: 16] == 16'd0 && (base_now & seg_mask) == 32'd0;
+        for (q = 0; q < 16; q = q + 1) begin
+            qa_reg[7 * q +: 7] = m_areg;
+            qa_lane[5 * q +: 5] = {half, q[3:0]};
+            if (m_exec[{half, q[3:0]}] && qa[32 * q +: 32] != base_now + ({28'd0, q[3:0]} << wsh)) coal_now = 1'b0;
+        end
+        coal = m_cv || coal_now;
+        cbase = m_cv ? m_base : base_now;
+        cbeat = m_cv ? m_beat : 2'd0;
+        last_beat = {3'd0, cbeat} == parts - 5'd1;
+        // the line's words: lanes lane0.., each its parts (16 / parts lanes a line)
+        lane0 = {half, 4'd0} + ({3'd0, cbeat} << (3'd6 - wsh));
+        beat_any = 1'b0;
+        for (q = 0; q < 16; q = q + 1) begin
+            wl = lane0 + 5'(q[3:0] >> (wsh - 3'd2));
+            wp = 2'(q[3:0] & 4'(parts - 5'd1));
+            qd_reg[7 * q +: 7] = m_reg + {5'd0, wp};
+            qd_lane[5 * q +: 5] = wl;
+            wen[q] = m_exec[wl];
+            if (wen[q]) beat_any = 1'b1;
+        end
+        step_done = 32'd0;
+        if (step) begin
+            if (coal) begin if (last_beat) step_done[{half, 4'd0} +: 16] = 16'hffff; end
+            else if (last_part) step_done[m_lane] = 1'b1;
+        end
+    end
+    wire issue = step && (!coal || beat_any);  // a request goes out
+    wire fin = !m_busy || (step && (pend & ~step_done) == 32'd0);  // no request left after this cycle
+    // X_MEM ends when the instruction starts in the background (or has no lane), else when its last request goes out
+    assign mem_last = x_state == X_MEM && (start ? bg_now || x_exec == 32'd0 : m_started && fin);
 
-    integer a;
-    always @(posedge clk) begin
-        for (a = 0; a < NUM_SP; a = a + 1)
-            if (la_mask[a]) m_addr[{26'd0, x_pass} * NUM_SP + a] <= la_addr[32 * a +: 32];
-        if (!rst_n) mem_req_valid <= 1'b0;
-        else begin
-            if (mem_start) begin
-                m_lane <= 5'd0;
-                m_part <= 3'd0;
-                m_out <= 8'd0;
-            end
-            if (x_state == X_MEM && !blocked) begin
-                // one request a cycle for the executing lanes (and each 32-bit part)
-                mem_req_valid <= 1'b0;
-                if (!lane_on) begin
-                    if (m_lane != 5'd31) m_lane <= m_lane + 5'd1;
-                end else begin
-                    m_lo[m_lane] <= addr[1:0];
-                    mem_req_valid <= 1'b1;
-                    mem_req_we <= ls_store;
-                    mem_req_local <= ls_local;
-                    mem_req_addr <= {addr[31:2], 2'b00};
-                    mem_req_be <= (ls_bytes == 5'd1) ? (4'b0001 << addr[1:0]) : (ls_bytes == 5'd2) ? (4'b0011 << addr[1:0]) : 4'b1111;
-                    mem_req_wdata <= rf_data << (8 * addr[1:0]);
-                    mem_req_tag <= {m_part[1:0], m_lane};
-                    if (!ls_store) m_out <= m_out + 8'd1;
-                    if (!last_part) m_part <= m_part + 3'd1;
-                    else begin
-                        m_part <= 3'd0;
-                        if (m_lane != 5'd31) m_lane <= m_lane + 5'd1;
-                    end
+    // the words of a store request: commit record
+    integer sw;
+    always @* begin
+        sr_we = 16'd0; sr_lane = 0; sr_part = 0; sr_addr = 0; sr_data = 0;
+        if (issue && m_store) begin
+            if (coal) begin
+                for (sw = 0; sw < 16; sw = sw + 1) begin
+                    sr_we[sw] = wen[sw];
+                    sr_lane[5 * sw +: 5] = qd_lane[5 * sw +: 5];
+                    sr_part[2 * sw +: 2] = 2'(sw[3:0] & 4'(parts - 5'd1));
+                    sr_addr[32 * sw +: 32] = cbase + ({28'd0, qd_lane[5 * sw +: 4]} << wsh);
+                    sr_data[32 * sw +: 32] = qd[32 * sw +: 32];
                 end
+            end else begin
+                sr_we[0] = 1'b1;
+                sr_lane[4:0] = m_lane;
+                sr_part[1:0] = m_part[1:0];
+                sr_addr[31:0] = m_local ? m_addr[m_lane] : addr;
+                sr_data[31:0] = (m_bytes == 5'd1) ? {24'd0, rf_data[7:0]} : (m_bytes == 5'd2) ? {16'd0, rf_data[15:0]} : rf_data;
             end
-            if (x_state == X_MEMWAIT && mem_req_valid && mem_req_ready) mem_req_valid <= 1'b0;
-            if (mem_rsp_valid) m_out <= m_out - 8'd1 + ((issue && !ls_store) ? 8'd1 : 8'd0);
         end
     end
 
-    // load response: the lane's bytes, extended, to its register part
-    assign ld_we = mem_rsp_valid;
-    assign ld_lane = mem_rsp_tag[4:0];
-    assign ld_part = mem_rsp_tag[6:5];
-    assign ld_reg = {1'b0, ls_reg} + {6'd0, ld_part};
-    reg [31:0] rsp;
+    // load response: its slot
+    assign ld_slot = mem_rsp_tag[14 +: LSB];
+
+    integer a, so, bw;
+    always @(posedge clk) begin
+        for (a = 0; a < NUM_SP; a = a + 1)
+            if (la_mask[a]) m_addr[{26'd0, x_pass} * NUM_SP + a] <= la_addr[32 * a +: 32];
+        if (!rst_n) begin
+            mem_req_valid <= 1'b0;
+            s_busy <= {NUM_LSLOTS{1'b0}};
+            m_started <= 1'b0;
+            m_busy <= 1'b0;
+            m_bg <= 1'b0;
+            m_cv <= 1'b0;
+            for (so = 0; so < NUM_LSLOTS; so = so + 1) s_out[so] <= 8'd0;
+        end else begin
+            if (mem_start) m_started <= 1'b0;
+            if (step && fin) m_busy <= 1'b0;
+            if (start) begin
+                m_started <= 1'b1;
+                m_busy <= x_exec != 32'd0;
+                m_bg <= bg_now;
+                m_warp <= x_warp;
+                m_exec <= x_exec;
+                m_bytes <= ls_bytes;
+                m_store <= ls_store;
+                m_local <= ls_local;
+                m_reg <= ls_reg;
+                m_areg <= ls_addr_reg;
+                m_done <= 32'd0;
+                m_part <= 3'd0;
+                m_cv <= 1'b0;
+            end
+            if (alloc) begin
+                m_slot <= free_slot;
+                s_busy[free_slot] <= 1'b1;
+                s_warp[free_slot] <= x_warp;
+                s_reg[free_slot] <= ls_reg;
+                s_bytes[free_slot] <= ls_bytes;
+                s_sgn[free_slot] <= ls_sgn;
+                s_exec[free_slot] <= x_exec;
+            end
+            if (cpl_fire) s_busy[cpl_slot] <= 1'b0;
+            if (!blocked) mem_req_valid <= 1'b0;
+            if (step) begin
+                mem_req_we <= m_store;
+                mem_req_local <= m_local;
+                if (coal) begin
+                    // a line of the half-warp's segment; the lanes' words in it, all four bytes
+                    mem_req_valid <= beat_any;
+                    mem_req_addr <= cbase + {24'd0, cbeat, 6'd0};
+                    for (bw = 0; bw < 16; bw = bw + 1) begin
+                        mem_req_be[4 * bw +: 4] <= wen[bw] ? 4'hf : 4'h0;
+                        mem_req_wdata[32 * bw +: 32] <= qd[32 * bw +: 32];
+                    end
+                    mem_req_tag <= {m_store ? {LSB{1'b0}} : m_slot, 1'b1, 6'd0, 2'd0, lane0};
+                    m_cv <= !last_beat;
+                    m_base <= cbase;
+                    m_beat <= cbeat + 2'd1;
+                    if (last_beat) m_done[{half, 4'd0} +: 16] <= 16'hffff;
+                end else begin
+                    // one lane's 32-bit part: its bytes in the line
+                    mem_req_valid <= 1'b1;
+                    mem_req_addr <= {addr[31:6], 6'd0};
+                    mem_req_be <= ((m_bytes == 5'd1) ? 64'h1 : (m_bytes == 5'd2) ? 64'h3 : 64'hf) << addr[5:0];
+                    mem_req_wdata <= {480'd0, rf_data} << (8 * addr[5:0]);
+                    mem_req_tag <= {m_store ? {LSB{1'b0}} : m_slot, 1'b0, addr[5:0], m_part[1:0], m_lane};
+                    if (!last_part) m_part <= m_part + 3'd1;
+                    else begin
+                        m_part <= 3'd0;
+                        m_done[m_lane] <= 1'b1;
+                    end
+                end
+            end
+            // outstanding loads of each slot: + a load request, - a response
+            for (so = 0; so < NUM_LSLOTS; so = so + 1)
+                if (alloc && free_slot == so[LSB-1:0]) s_out[so] <= 8'd0;
+                else s_out[so] <= s_out[so] + ((issue && !m_store && m_slot == so[LSB-1:0]) ? 8'd1 : 8'd0)
+                                            - ((mem_rsp_valid && ld_slot == so[LSB-1:0]) ? 8'd1 : 8'd0);
+        end
+    end
+    genvar sz;
+    generate
+        for (sz = 0; sz < NUM_LSLOTS; sz = sz + 1) begin : slot_zero
+            // no load outstanding, and the streamer has none left to make for it
+            assign slot_drained[sz] = s_out[sz] == 8'd0 && !(m_busy && !m_store && m_slot == sz[LSB-1:0]);
+        end
+    endgenerate
+
+    // load response: a coalesced line spreads over its lanes and parts (its executing lanes); any
+    // other brings one lane's part: its bytes at the tag's line offset, extended
+    assign ld_warp = s_warp[ld_slot];
+    wire        r_coal = mem_rsp_tag[13];
+    wire [5:0]  r_off = mem_rsp_tag[12:7];
+    wire [1:0]  r_part = mem_rsp_tag[6:5];
+    wire [4:0]  r_lane = mem_rsp_tag[4:0];
+    wire [4:0]  r_bytes = s_bytes[ld_slot];
+    wire [2:0]  r_wsh = (r_bytes == 5'd16) ? 3'd4 : (r_bytes == 5'd8) ? 3'd3 : 3'd2;
+    wire [1:0]  r_pmask = (r_bytes == 5'd16) ? 2'd3 : (r_bytes == 5'd8) ? 2'd1 : 2'd0;
+    wire [31:0] r_exec = s_exec[ld_slot];
+    wire [6:0]  r_reg = s_reg[ld_slot];
+    reg  [31:0] rsp;
+    reg  [4:0]  rl;
+    integer     rw;
     always @* begin
-        rsp = mem_rsp_data >> (8 * m_lo[ld_lane]);
-        if (ls_bytes == 5'd1) ld_data = ls_sgn ? {{24{rsp[7]}}, rsp[7:0]} : {24'd0, rsp[7:0]};
-        else if (ls_bytes == 5'd2) ld_data = ls_sgn ? {{16{rsp[15]}}, rsp[15:0]} : {16'd0, rsp[15:0]};
-        else ld_data = rsp;
+        ld_we = 16'd0; ld_reg = 0; ld_lane = 0; ld_part = 0; ld_data = 0; rsp = 32'd0; rl = 5'd0;
+        if (r_coal) begin
+            for (rw = 0; rw < 16; rw = rw + 1) begin
+                rl = r_lane + 5'(rw[3:0] >> (r_wsh - 3'd2));
+                ld_we[rw] = mem_rsp_valid && r_exec[rl];
+                ld_lane[5 * rw +: 5] = rl;
+                ld_part[2 * rw +: 2] = rw[1:0] & r_pmask;
+                ld_reg[8 * rw +: 8] = {1'b0, r_reg} + {6'd0, rw[1:0] & r_pmask};
+                ld_data[32 * rw +: 32] = mem_rsp_data[32 * rw +: 32];
+            end
+        end else begin
+            rsp = 32'(mem_rsp_data >> (8 * r_off));
+            ld_we[0] = mem_rsp_valid;
+            ld_lane[4:0] = r_lane;
+            ld_part[1:0] = r_part;
+            ld_reg[7:0] = {1'b0, r_reg} + {6'd0, r_part};
+            if (r_bytes == 5'd1) ld_data[31:0] = s_sgn[ld_slot] ? {{24{rsp[7]}}, rsp[7:0]} : {24'd0, rsp[7:0]};
+            else if (r_bytes == 5'd2) ld_data[31:0] = s_sgn[ld_slot] ? {{16{rsp[15]}}, rsp[15:0]} : {16'd0, rsp[15:0]};
+            else ld_data[31:0] = rsp;
+        end
     end
 endmodule

@@ -8,10 +8,12 @@
 // all in one cycle and an invalid row reads zero, so that only the R0 rows need a launch sweep step.
 // The first write to an invalid row zeroes its other words in the same cycle.
 //
-// Write ports, in increasing priority (they are never used in the same cycle): the launch sweep
-// (a row of 32 words), the write-back of a pass (full register, or its low or high half) and the
-// data of a load response (one lane). Read ports: four of a pass (operand slots A, B, C and the
-// data of a shared store) and two of one lane (address and data of a global or local access).
+// Write ports: the launch sweep (a row of 32 words), the write-back of a pass (full register, or
+// its low or high half) and the data of a load response (up to 16 words, a 64-byte line, of a
+// parked load's warp, which may come in the same cycle as the write-back of another warp's pass:
+// different rows). Read ports: four of a pass (operand slots A, B, C and the data of a shared
+// store), two of one lane (address and data of a global or local access) and two of 16 words each
+// with its own register and lane (the memory unit: a half-warp's addresses, a line's store data).
 module sm_regfile #(
     parameter integer NUM_SP = 8,
     parameter integer NUM_WARPS = 24,
@@ -34,18 +36,24 @@ module sm_regfile #(
     input  wire [6:0]           wb_reg,
     input  wire [1:0]           wb_half,
     input  wire [NUM_SP*32-1:0] wb_data,
-    // load response
-    input  wire                 ld_we,
-    input  wire [7:0]           ld_reg,
-    input  wire [4:0]           ld_lane,
-    input  wire [31:0]          ld_data,
+    // load response: up to 16 words (a 64-byte line), each its own register and lane
+    input  wire [15:0]          ld_we,
+    input  wire [WB-1:0]        ld_warp,      // a parked load's warp, not the warp in execute
+    input  wire [16*8-1:0]      ld_reg,
+    input  wire [16*5-1:0]      ld_lane,
+    input  wire [16*32-1:0]     ld_data,
     // reads of the pass's lanes
     input  wire [6:0]           rd_reg_a, rd_reg_b, rd_reg_c, rd_reg_s,
     output wire [NUM_SP*32-1:0] rd_a, rd_b, rd_c, rd_s,
-    // reads of one lane
+    // reads of one lane, and of 16 words, of the memory unit's warp
+    input  wire [WB-1:0]        ln_warp,
     input  wire [4:0]           ln_lane,
     input  wire [6:0]           ln_reg_0, ln_reg_1,
-    output wire [31:0]          ln_0, ln_1
+    output wire [31:0]          ln_0, ln_1,
+    // reads of 16 words (the memory unit: addresses of a half-warp, store data of a line), each its own register and lane
+    input  wire [16*7-1:0]      qa_reg, qd_reg,
+    input  wire [16*5-1:0]      qa_lane, qd_lane,
+    output wire [16*32-1:0]     qa, qd
 );
 
     reg [31:0]             rf [0:REG_WORDS-1];
@@ -55,8 +63,9 @@ module sm_regfile #(
     wire [31:0] pass_lane = {26'd0, pass} * NUM_SP;
 
     /* verilator lint_off UNUSEDSIGNAL */
-    wire [31:0] ln_i0 = warp_base + {20'd0, ln_reg_0, 5'd0} + {27'd0, ln_lane};
-    wire [31:0] ln_i1 = warp_base + {20'd0, ln_reg_1, 5'd0} + {27'd0, ln_lane};
+    wire [31:0] ln_base = {{(32-WB){1'b0}}, ln_warp} * 32 * {24'd0, nregs};
+    wire [31:0] ln_i0 = ln_base + {25'd0, ln_reg_0} * 32 + {27'd0, ln_lane};
+    wire [31:0] ln_i1 = ln_base + {25'd0, ln_reg_1} * 32 + {27'd0, ln_lane};
     /* verilator lint_on UNUSEDSIGNAL */
     assign ln_0 = ({1'b0, ln_reg_0} >= nregs || !rf_valid[ln_i0[RB+4:5]]) ? 32'd0 : rf[ln_i0];
     assign ln_1 = ({1'b0, ln_reg_1} >= nregs || !rf_valid[ln_i1[RB+4:5]]) ? 32'd0 : rf[ln_i1];
@@ -77,6 +86,14 @@ module sm_regfile #(
     wire ok_s = {1'b0, rd_reg_s} < nregs && rf_valid[base_s[RB+4:5]];
     genvar g;
     generate
+        for (g = 0; g < 16; g = g + 1) begin : qreads
+            /* verilator lint_off UNUSEDSIGNAL */
+            wire [31:0] ia = ln_base + {25'd0, qa_reg[7 * g +: 7]} * 32 + {27'd0, qa_lane[5 * g +: 5]};
+            wire [31:0] id = ln_base + {25'd0, qd_reg[7 * g +: 7]} * 32 + {27'd0, qd_lane[5 * g +: 5]};
+            /* verilator lint_on UNUSEDSIGNAL */
+            assign qa[32 * g +: 32] = ({1'b0, qa_reg[7 * g +: 7]} >= nregs || !rf_valid[ia[RB+4:5]]) ? 32'd0 : rf[ia];
+            assign qd[32 * g +: 32] = ({1'b0, qd_reg[7 * g +: 7]} >= nregs || !rf_valid[id[RB+4:5]]) ? 32'd0 : rf[id];
+        end
         for (g = 0; g < NUM_SP; g = g + 1) begin : reads
             assign rd_a[32 * g +: 32] = ok_a ? rf[base_a + g] : 32'd0;
             assign rd_b[32 * g +: 32] = ok_b ? rf[base_b + g] : 32'd0;
@@ -90,9 +107,15 @@ module sm_regfile #(
     wire          wb_ok = {1'b0, wb_reg} < nregs && wb_base < REG_WORDS;
     wire [RB-1:0] wb_row = wb_base[RB+4:5];
     wire          wb_valid = rf_valid[wb_row];
-    wire [31:0]   ld_idx = warp_base + {19'd0, ld_reg, 5'd0} + {27'd0, ld_lane};
-    wire          ld_ok = ld_we && ld_reg < nregs && ld_idx < REG_WORDS;
-    wire [RB-1:0] ld_row = ld_idx[RB+4:5];
+    wire [31:0]   ld_base = {{(32-WB){1'b0}}, ld_warp} * 32 * {24'd0, nregs};
+    wire [16*32-1:0] ld_idx;
+    wire [15:0]      ld_ok;
+    generate
+        for (g = 0; g < 16; g = g + 1) begin : ldw
+            assign ld_idx[32 * g +: 32] = ld_base + {24'd0, ld_reg[8 * g +: 8]} * 32 + {27'd0, ld_lane[5 * g +: 5]};
+            assign ld_ok[g] = ld_we[g] && ld_reg[8 * g +: 8] < nregs && ld_idx[32 * g +: 32] < REG_WORDS;
+        end
+    endgenerate
     integer l, w;
     always @(posedge clk) begin
         if (init_clear) rf_valid <= {(REG_WORDS/32){1'b0}};
@@ -113,11 +136,14 @@ module sm_regfile #(
                     default: rf[wb_base + w] <= wb_data[32 * w +: 32];
                 endcase
             end
-        if (ld_ok) begin
-            if (!rf_valid[ld_row])
-                for (l = 0; l < 32; l = l + 1) rf[{{(27-RB){1'b0}}, ld_row, 5'd0} + l] <= 32'd0;
-            rf[ld_idx] <= ld_data;
-            rf_valid[ld_row] <= 1'b1;
-        end
+        // the load words: rows not yet written are zeroed first, then every word is written
+        for (w = 0; w < 16; w = w + 1)
+            if (ld_ok[w] && !rf_valid[ld_idx[32 * w + 5 +: RB]])
+                for (l = 0; l < 32; l = l + 1) rf[{{(27-RB){1'b0}}, ld_idx[32 * w + 5 +: RB], 5'd0} + l] <= 32'd0;
+        for (w = 0; w < 16; w = w + 1)
+            if (ld_ok[w]) begin
+                rf[ld_idx[32 * w +: 32]] <= ld_data[32 * w +: 32];
+                rf_valid[ld_idx[32 * w + 5 +: RB]] <= 1'b1;
+            end
     end
 endmodule

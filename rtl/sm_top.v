@@ -2,7 +2,8 @@
 `include "sm_commit_port.vh"
 // The SM: instances of its units and their wiring (rtl/README.md has the ports, the block diagram
 // and which module owns what). Semantics are the g80 profile of ../shared/reference/ISA.md. One
-// instruction per warp is in flight and instructions commit in execute order.
+// instruction per warp is in flight; a warp's instructions commit in its program order, and a load
+// waiting for its data (parked in a load slot) lets other warps' instructions commit before it.
 module sm_top #(
     parameter integer NUM_SP = 8,
     parameter integer NUM_SFU = NUM_SP / 4,  // SFU lanes, shared by the NUM_SP lanes (G80: 2 per 8 SPs); divides NUM_SP
@@ -11,7 +12,8 @@ module sm_top #(
     parameter integer MAX_BLOCKS = 8,
     parameter integer STACK_DEPTH = 32,
     parameter integer IMEM_WORDS = 16384,
-    parameter integer CMEM_WORDS = 16384  // 64 KiB per constant bank, as on G80
+    parameter integer CMEM_WORDS = 16384,  // 64 KiB per constant bank, as on G80
+    parameter integer NUM_LSLOTS = 4       // loads whose data may be outstanding at once (each of its own warp)
 ) (
     input  wire          clk,
     input  wire          rst_n,
@@ -32,13 +34,13 @@ module sm_top #(
     input  wire          mem_req_ready,
     output wire          mem_req_we,
     output wire          mem_req_local,
-    output wire [31:0]   mem_req_addr,
-    output wire [3:0]    mem_req_be,
-    output wire [31:0]   mem_req_wdata,
-    output wire [6:0]    mem_req_tag,
+    output wire [31:0]   mem_req_addr,   // an aligned 64-byte line
+    output wire [63:0]   mem_req_be,
+    output wire [511:0]  mem_req_wdata,
+    output wire [13 + (NUM_LSLOTS > 1 ? $clog2(NUM_LSLOTS) : 1):0] mem_req_tag,  // load slot, coalesced, line offset, part, lane
     input  wire          mem_rsp_valid,
-    input  wire [6:0]    mem_rsp_tag,
-    input  wire [31:0]   mem_rsp_data,
+    input  wire [13 + (NUM_LSLOTS > 1 ? $clog2(NUM_LSLOTS) : 1):0] mem_rsp_tag,
+    input  wire [511:0]  mem_rsp_data,
     // commit port: its fields and widths are golden/hw.py COMMIT_FIELDS (rtl/README.md, "Ports")
     `SM_COMMIT_PORTS(output wire),
     `SM_COMMIT_PACKED_PORT(output wire)  // the testbench's copy of the narrow commit fields (rtl/README.md)
@@ -50,6 +52,7 @@ module sm_top #(
     localparam integer CA = CW + 4;                             // constant word address: bank and word
     localparam integer RB = $clog2(REG_WORDS / 32);             // register file rows
     localparam integer SR = $clog2(MAX_BLOCKS * 16384 / 16);    // shared memory rows
+    localparam integer LSB = NUM_LSLOTS > 1 ? $clog2(NUM_LSLOTS) : 1;
 
     // launch
     wire [31:0]            cycle;  // the SM clock (SR1; the testbench reads it)
@@ -145,12 +148,18 @@ module sm_top #(
     wire [2:0]             rec_a_reg;
     wire                   lane_fault;
     // memory unit
-    wire                   mem_last, mem_drained, ld_we, sr_we;
-    wire [7:0]             ld_reg;
-    wire [4:0]             ld_lane, sr_lane;
-    wire [1:0]             ld_part;
-    wire [2:0]             sr_part;
-    wire [31:0]            ld_data, sr_addr, sr_data;
+    wire                   mem_last, mem_drained;
+    wire [15:0]            ld_we, sr_we;
+    wire [16*8-1:0]        ld_reg;
+    wire [16*5-1:0]        ld_lane, sr_lane, qa_lane, qd_lane;
+    wire [16*2-1:0]        ld_part, sr_part;
+    wire [16*32-1:0]       ld_data, sr_addr, sr_data, qa, qd;
+    wire [16*7-1:0]        qa_reg, qd_reg;
+    wire                   park, alloc, cpl_wait, cpl_fire;
+    wire [LSB-1:0]         alloc_slot, cur_slot, cpl_slot, ld_slot;
+    wire [NUM_LSLOTS-1:0]  slot_drained;
+    wire [WB-1:0]          ld_warp, cpl_warp, m_rf_warp;
+    wire [2:0]             cpl_state;
     // SIMT unit
     wire                   pc_we, active_we, simt_fault, settled, bar_after;
     wire [23:0]            pc_next, pc_after, probe_pc;
@@ -186,6 +195,7 @@ module sm_top #(
         .x_warp_seq(x_warp_seq),
         .pc_we(pc_we), .pc_next(pc_next), .active_we(active_we), .active_next(active_next),
         .retire(retire), .retire_state(retire_state),
+        .park(park), .cpl_we(cpl_fire), .cpl_warp(cpl_warp), .cpl_state(cpl_state),
         .warp_live(warp_live), .any_live(warps_live), .warp_bar(warp_bar), .warp_cta(warp_cta), .release_bar(release_bar),
         .probe_pc(probe_pc), .probe_long(probe_long)
     );
@@ -198,11 +208,11 @@ module sm_top #(
         .x_state(x_state), .x_warp(x_warp), .x_insn(x_insn), .x_pc(x_pc), .x_active(x_active), .x_exec(x_exec),
         .x_pass(x_pass), .x_sub(x_sub), .pass_exec(pass_exec), .mem_start(mem_start),
         .illegal(d_illegal), .is_long(d_long), .is_ctrl(d_is_ctrl), .unimpl(d_unimpl), .unit(d_unit),
-        .wb_kind(d_wb_kind),
+        .wb_kind(d_wb_kind), .ls_store(d_ls_store),
         .guard(guard),
         .lane_fault(lane_fault), .mem_last(mem_last), .mem_drained(mem_drained),
         .simt_fault(simt_fault), .simt_fault_code(simt_fault_code), .settled(settled),
-        .mark(mark), .retire(retire), .exec_mask(exec_mask),
+        .mark(mark), .retire(retire), .park(park), .cpl_wait(cpl_wait), .exec_mask(exec_mask),
         .fault(fault), .fault_code(fault_code), .fault_warp(fault_warp)
     );
 
@@ -236,10 +246,11 @@ module sm_top #(
         .init_clear(init_clear), .init_we(rf_init_we), .init_row(rf_init_row), .init_data(rf_init_data),
         .warp(x_warp), .pass(x_pass),
         .wb_mask(gpr_mask), .wb_reg(gpr_reg), .wb_half(gpr_half), .wb_data(gpr_data),
-        .ld_we(ld_we), .ld_reg(ld_reg), .ld_lane(ld_lane), .ld_data(ld_data),
+        .ld_we(ld_we), .ld_warp(ld_warp), .ld_reg(ld_reg), .ld_lane(ld_lane), .ld_data(ld_data),
         .rd_reg_a(rf_reg_a), .rd_reg_b(rf_reg_b), .rd_reg_c(rf_reg_c), .rd_reg_s(rf_reg_s),
         .rd_a(rf_a), .rd_b(rf_b), .rd_c(rf_c), .rd_s(rf_s),
-        .ln_lane(m_rf_lane), .ln_reg_0(m_rf_reg_addr), .ln_reg_1(m_rf_reg_data), .ln_0(m_rf_addr), .ln_1(m_rf_data)
+        .ln_warp(m_rf_warp), .ln_lane(m_rf_lane), .ln_reg_0(m_rf_reg_addr), .ln_reg_1(m_rf_reg_data), .ln_0(m_rf_addr), .ln_1(m_rf_data),
+        .qa_reg(qa_reg), .qa_lane(qa_lane), .qa(qa), .qd_reg(qd_reg), .qd_lane(qd_lane), .qd(qd)
     );
 
     sm_flagfile #(.NUM_SP(NUM_SP), .NUM_WARPS(NUM_WARPS)) u_flags (
@@ -293,7 +304,8 @@ module sm_top #(
 
     // ---- shared, constant, global and local memory
 
-    sm_mem_unit #(.NUM_SP(NUM_SP), .NUM_WARPS(NUM_WARPS), .MAX_BLOCKS(MAX_BLOCKS), .CMEM_WORDS(CMEM_WORDS)) u_mem (
+    sm_mem_unit #(.NUM_SP(NUM_SP), .NUM_WARPS(NUM_WARPS), .MAX_BLOCKS(MAX_BLOCKS), .CMEM_WORDS(CMEM_WORDS),
+                  .NUM_LSLOTS(NUM_LSLOTS)) u_mem (
         .clk(clk), .rst_n(rst_n),
         .cfg_we(cfg_we), .cfg_sel(cfg_sel), .cfg_addr({cfg_addr[19:16], cfg_addr[CW-1:0]}), .cfg_wdata(cfg_wdata),
         .sh_init_clear(init_clear), .sh_init_we(sh_init_we), .sh_init_row(sh_init_row), .sh_init_data(sh_init_data),
@@ -303,12 +315,15 @@ module sm_top #(
         .x_state(x_state), .mem_start(mem_start), .x_warp(x_warp), .x_pass(x_pass), .x_exec(x_exec),
         .ls_bytes(d_ls_bytes), .ls_sgn(d_ls_sgn), .ls_store(d_ls_store), .ls_local(d_ls_local), .ls_reg(d_ls_reg),
         .ls_addr_reg(d_ls_addr_reg), .local_bytes(local_bytes), .la_mask(la_mask), .la_addr(la_addr),
-        .rf_lane(m_rf_lane), .rf_reg_addr(m_rf_reg_addr), .rf_reg_data(m_rf_reg_data), .rf_addr(m_rf_addr), .rf_data(m_rf_data),
+        .rf_warp(m_rf_warp), .rf_lane(m_rf_lane), .rf_reg_addr(m_rf_reg_addr), .rf_reg_data(m_rf_reg_data), .rf_addr(m_rf_addr), .rf_data(m_rf_data),
+        .qa_reg(qa_reg), .qa_lane(qa_lane), .qa(qa), .qd_reg(qd_reg), .qd_lane(qd_lane), .qd(qd),
         .mem_req_valid(mem_req_valid), .mem_req_ready(mem_req_ready), .mem_req_we(mem_req_we), .mem_req_local(mem_req_local),
         .mem_req_addr(mem_req_addr), .mem_req_be(mem_req_be), .mem_req_wdata(mem_req_wdata), .mem_req_tag(mem_req_tag),
         .mem_rsp_valid(mem_rsp_valid), .mem_rsp_tag(mem_rsp_tag), .mem_rsp_data(mem_rsp_data),
         .mem_last(mem_last), .mem_drained(mem_drained),
-        .ld_we(ld_we), .ld_reg(ld_reg), .ld_lane(ld_lane), .ld_part(ld_part), .ld_data(ld_data),
+        .alloc(alloc), .alloc_slot(alloc_slot), .cur_slot(cur_slot), .slot_drained(slot_drained),
+        .cpl_fire(cpl_fire), .cpl_slot(cpl_slot),
+        .ld_we(ld_we), .ld_slot(ld_slot), .ld_warp(ld_warp), .ld_reg(ld_reg), .ld_lane(ld_lane), .ld_part(ld_part), .ld_data(ld_data),
         .sr_we(sr_we), .sr_lane(sr_lane), .sr_part(sr_part), .sr_addr(sr_addr), .sr_data(sr_data)
     );
 
@@ -327,18 +342,20 @@ module sm_top #(
     );
 
     // ---- commit record and port
-    sm_commit #(.NUM_SP(NUM_SP), .NUM_WARPS(NUM_WARPS)) u_commit (
-        .clk(clk), .take(take), .retire(retire), .x_pass(x_pass),
+    sm_commit #(.NUM_SP(NUM_SP), .NUM_WARPS(NUM_WARPS), .NUM_LSLOTS(NUM_LSLOTS)) u_commit (
+        .clk(clk), .rst_n(rst_n), .take(take), .retire(retire), .x_pass(x_pass),
         .gpr_mask(gpr_mask), .gpr_reg(gpr_reg), .gpr_half(gpr_half), .gpr_data(gpr_data),
         .cc_mask(cc_mask), .cc_reg(d_cdst), .cc_data(cc_data),
         .a_mask(rec_a_mask), .a_reg(rec_a_reg), .a_data(rec_a_data),
         .sh_mask(st_mask), .sh_addr(st_addr), .sh_data(st_rec_data),
         .sr_we(sr_we), .sr_lane(sr_lane), .sr_part(sr_part), .sr_addr(sr_addr), .sr_data(sr_data),
-        .ld_we(ld_we), .ld_lane(ld_lane), .ld_part(ld_part), .ld_data(ld_data),
+        .ld_we(ld_we), .ld_slot(ld_slot), .ld_lane(ld_lane), .ld_part(ld_part), .ld_data(ld_data),
         .x_warp(x_warp), .cta(x_warp_cta), .seq(x_warp_seq), .x_pc(x_pc), .x_insn(x_insn), .is_long(d_long),
         .unimpl(d_unimpl), .x_active(x_active), .exec_mask(exec_mask),
         .wb_kind(d_wb_kind), .ls_reg(d_ls_reg), .ls_bytes(d_ls_bytes), .ls_local(d_ls_local),
         .next_pc(pc_after), .next_mask(active_after), .bar_wait(bar_after), .retire_state(retire_state),
+        .park(park), .cur_slot(cur_slot), .alloc(alloc), .alloc_slot(alloc_slot), .slot_drained(slot_drained),
+        .cpl_wait(cpl_wait), .cpl_fire(cpl_fire), .cpl_slot(cpl_slot), .cpl_warp(cpl_warp), .cpl_state(cpl_state),
         `SM_COMMIT_CONNECT
     );
     `SM_COMMIT_PACKED_ASSIGN

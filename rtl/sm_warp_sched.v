@@ -5,7 +5,8 @@
 // While the execute stage works on one instruction, fetch picks the next ready warp after the
 // last one picked (round-robin) and reads its 64-bit instruction word pair from the instruction
 // memory into a one-entry buffer; the warp is busy until its instruction retires, so one
-// instruction per warp is in flight. The SIMT unit rewrites the PC and active lanes of the warp in
+// instruction per warp is in flight. A load that parks (sm_exec_ctrl) leaves its warp waiting for
+// its data (W_LOAD) until its record goes out (`cpl_*`), when the warp takes its next state. The SIMT unit rewrites the PC and active lanes of the warp in
 // execute, the commit unit its state and sequence number, the barrier unit releases waiting warps.
 module sm_warp_sched #(
     parameter integer NUM_WARPS = 24,
@@ -45,6 +46,10 @@ module sm_warp_sched #(
     input  wire [31:0]            active_next,
     input  wire                   retire,          // commit: the warp's next state, sequence number + 1
     input  wire [2:0]             retire_state,
+    input  wire                   park,            // the load in execute waits for its data
+    input  wire                   cpl_we,          // a parked load's record goes out: its warp's next state, sequence number + 1
+    input  wire [WB-1:0]          cpl_warp,
+    input  wire [2:0]             cpl_state,
     // barrier unit
     output reg  [NUM_WARPS-1:0]   warp_live,       // not free and not finished
     output wire                   any_live,
@@ -133,6 +138,11 @@ module sm_warp_sched #(
             if (retire) begin
                 w_state[x_warp] <= retire_state;
                 w_seq[x_warp] <= w_seq[x_warp] + 32'd1;
+            end
+            if (park) w_state[x_warp] <= W_LOAD;
+            if (cpl_we) begin
+                w_state[cpl_warp] <= cpl_state;
+                w_seq[cpl_warp] <= w_seq[cpl_warp] + 32'd1;
             end
             if (fetch) w_state[pick] <= W_BUSY;  // after retire: the retiring warp may be fetched again at once
             for (i = 0; i < NUM_WARPS; i = i + 1)

@@ -13,15 +13,17 @@ benchmark sizes of bench/kernels/, `--suite none` none). Printed per run:
 - issue rate: warp-instructions x 32/NUM_SP / cycles (1.0 is one warp-instruction every
   32/NUM_SP cycles, the aim of rtl/README.md);
 - the two bounds, in cycles: `issue` = warp-instructions x 32/NUM_SP (one warp-instruction per
-  32/NUM_SP cycles), `memory` = the memory requests the program needs at one per cycle: one per
-  executing lane and 32-bit word of every GLD/GST/LLD/LST (a 64-bit access is two words, 128-bit
-  four), counted from the golden model's commit records, so independently of the RTL (inactive and
-  guarded-off lanes need nothing; accesses are not combined: with a coalescing memory port the
-  need is lower); `rtl req` is what the RTL did issue (today it walks all 32 lanes of a warp);
-  `g80 txn`: the transactions G80's coalescing rules would make of the global accesses (per
-  half-warp: lane k taking word k of an aligned 16-word segment of 4-, 8- or 16-byte words makes
-  one transaction, two for 16-byte words; otherwise one a lane), what a coalescing memory port
-  (issue 18 item 2) would need;
+  32/NUM_SP cycles), `memory` = the requests the program needs on the RTL's memory port at one per
+  cycle, counted from the golden model (so independently of the RTL) by the port's rules: a
+  request is one aligned 64-byte line; a half-warp of a global access of 4-, 8- or 16-byte words
+  that follows G80's coalescing rule (lane k takes word k of an aligned segment of 16 such words)
+  needs one request per line of the segment holding an executing lane's word, any other access
+  (8/16-bit words, scattered addresses, local memory) one per executing lane and 32-bit word;
+  `words` is the lane-word count (one per executing lane and 32-bit word of every GLD/GST/LLD/LST,
+  a 64-bit access two, 128-bit four): the memory bound of the port before coalescing (issue 18);
+  `rtl req` is what the RTL did issue (the bench fails when it differs from `memory`);
+  `g80 txn`: the transactions G80's coalescing rules make of the global accesses (per half-warp:
+  one for a coalesced half, two for 16-byte words; otherwise one a lane);
 - bound: the larger of the two and which one it is; `% bound` = bound / cycles;
 - the testbench's speed: wall time of the run including the simulator's start, not the build;
   simulated cycles and commits per second.
@@ -55,13 +57,24 @@ MEMORY_OPS = {"GLD", "GST", "LLD", "LST"}
 WORDS = {"S64": 2, "S128": 4}  # 32-bit words per lane; U8, S8, U16, S16, U32: one
 
 
-def memory_need(path: Path) -> tuple[int, int, int]:
-    """(warp-instructions, memory requests needed, G80 transactions) of a program, from the golden
-    model: one request per executing lane and 32-bit word of each global/local access; and the
-    transactions G80's coalescing (compute capability 1.0) would make of its global accesses: per
-    half-warp, lanes that access 4-, 8- or 16-byte words where lane k takes word k of a segment of
-    16 such words (aligned to its size) make one transaction (two for 16-byte words), otherwise
-    each accessing lane makes one."""
+LINE = 64  # bytes of one memory-port request (rtl/README.md, "Memory port")
+
+
+def memory_need(path: Path) -> tuple[int, int, int, int]:
+    """(warp-instructions, lane-words, port requests, G80 transactions) of a program, from the
+    golden model's commit records and the addresses of its global accesses, so independently of
+    the RTL:
+
+    - lane-words: one per executing lane and 32-bit word of each global/local access (what a
+      32-bit port that does not combine accesses needs; the memory bound before coalescing);
+    - port requests: what the RTL's 64-byte port needs by its rules: per half-warp of a global
+      access of 4-, 8- or 16-byte words where lane k of every executing lane takes word k of a
+      segment of 16 such words aligned to its size, one request per 64-byte line of the segment
+      that holds an executing lane's word (1 for 4-byte words, up to 2 or 4 for 8- or 16-byte
+      words); otherwise, and for every local access, one per executing lane and 32-bit word;
+    - G80 transactions: what G80's coalescing (compute capability 1.0) makes of the global
+      accesses: the same rule, one transaction (two for 16-byte words) per coalesced half-warp,
+      otherwise one per executing lane."""
     sm, gmem = build(load_program(path), G80)
     parts: list[tuple[np.ndarray, np.ndarray, int]] = []  # (lanes, addresses, bytes) of each global access since the last commit
 
@@ -74,16 +87,20 @@ def memory_need(path: Path) -> tuple[int, int, int]:
         return wrapped
 
     gmem.load, gmem.store = spy(gmem.load), spy(gmem.store)
-    need = txn = 0
+    words = requests = txn = 0
 
     def count(c: Commit) -> None:
-        nonlocal need, txn
+        nonlocal words, requests, txn
         op, *mods = c.text.split()[0].split(".")
         if op in MEMORY_OPS:
-            need += bin(c.exec_mask).count("1") * max((WORDS.get(m, 1) for m in mods), default=1)
+            n = bin(c.exec_mask).count("1") * max((WORDS.get(m, 1) for m in mods), default=1)
+            words += n
+            if op in ("LLD", "LST"):
+                requests += n
         if parts:
             lanes, addr = parts[0][0], parts[0][1]  # the first 32-bit part of each lane: its address
             width = 4 * len(parts) if parts[0][2] == 4 else parts[0][2]
+            per_lane = len(parts) if parts[0][2] == 4 else 1  # 32-bit words a lane accesses
             for half in (0, 1):
                 sel = lanes // 16 == half
                 if not sel.any():
@@ -92,12 +109,14 @@ def memory_need(path: Path) -> tuple[int, int, int]:
                 base = a - k * width
                 if width in (4, 8, 16) and (base == base[0]).all() and base[0] % (16 * width) == 0:
                     txn += 2 if width == 16 else 1
+                    requests += len(set((k * width // LINE).tolist()))
                 else:
                     txn += int(sel.sum())
+                    requests += int(sel.sum()) * per_lane
             parts.clear()
 
     steps = sm.run(batch=False, record=True, on_commit=count)
-    return steps, need, txn
+    return steps, words, requests, txn
 
 
 
@@ -116,11 +135,11 @@ def main() -> int:
         kernels = list(KERNELS)
         if args.suite != "none":
             kernels += [(str(p.relative_to(ROOT)), "") for p in sorted(SUITES[args.suite].glob("*.sass"))]
-    print(f"{'kernel':<16} {'sim':<9} {'SPs':>3} {'cycles':>8} {'warp-insns':>10} {'issue rate':>10} {'issue':>8} {'memory':>8} {'rtl req':>8} {'g80 txn':>8} "
-          f"{'bound':>15} {'% bound':>7} {'wall s':>7} {'cycles/s':>9} {'commits/s':>9}  lock-step")  # fmt: skip
+    print(f"{'kernel':<16} {'sim':<9} {'SPs':>3} {'cycles':>8} {'warp-insns':>10} {'issue rate':>10} {'issue':>8} {'words':>8} {'memory':>8} {'rtl req':>8} "
+          f"{'g80 txn':>8} {'bound':>15} {'% bound':>7} {'wall s':>7} {'cycles/s':>9} {'commits/s':>9}  lock-step")  # fmt: skip
     ok = True
     for path, what in kernels:
-        insns, need, txn = memory_need(ROOT / path)
+        insns, words, need, txn = memory_need(ROOT / path)
         for sim in args.sim or ["verilator"]:
             for num_sp in args.num_sp or [8, 16, 32]:
                 name = Path(path).stem
@@ -135,13 +154,16 @@ def main() -> int:
                 issue = insns * 32 // num_sp
                 bound, which = max((issue, "issue"), (need, "memory"))
                 pct = 100 * bound / res.cycles if res.cycles else 0.0
-                print(f"{name:<16} {sim:<9} {num_sp:>3} {res.cycles:>8} {res.commits:>10} {rate:>10.3f} {issue:>8} {need:>8} {res.mem_requests:>8} {txn:>8} "
-                      f"{f'{bound} {which}':>15} {pct:>6.1f}% {res.wall:>7.1f} {res.cycles / res.wall:>9.0f} {res.commits / res.wall:>9.0f}  "
+                print(f"{name:<16} {sim:<9} {num_sp:>3} {res.cycles:>8} {res.commits:>10} {rate:>10.3f} {issue:>8} {words:>8} {need:>8} {res.mem_requests:>8} "
+                      f"{txn:>8} {f'{bound} {which}':>15} {pct:>6.1f}% {res.wall:>7.1f} {res.cycles / res.wall:>9.0f} {res.commits / res.wall:>9.0f}  "
                       f"{'pass' if res.passed else 'FAIL'}", flush=True)  # fmt: skip
                 if not res.passed:
                     print(res.summary())
                 elif res.commits != insns:
                     print(f"  ({name}: {res.commits} commits on the RTL, {insns} warp-instructions on the model)")
+                    ok = False
+                elif res.mem_requests != need:
+                    print(f"  ({name}: the RTL made {res.mem_requests} memory requests, the port's rules need {need})")
                     ok = False
         if what:
             print(f"  ({what})")

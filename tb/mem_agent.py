@@ -1,15 +1,16 @@
 """The global/local memory agent: serves the DUT's memory port (rtl/README.md, "Memory port").
 
-cocotb-bus components do the pin work: `MemRequestMonitor` turns each valid/ready handshake into a
-`MemRequest`, `MemResponseDriver` drives load data back after its latency, and `BackPressure`
-wiggles `mem_req_ready`. `MemoryPort` (used by the rtl adapter's BFM, tb/adapters/rtl.py) ties them
+cocotb-bus components do the pin work: `MemRequestMonitor` drives `mem_req_ready` (back-pressure)
+and turns each valid/ready handshake into a `MemRequest`, `MemResponseDriver` drives load data back
+after its latency. `MemoryPort` (used by the rtl adapter's BFM, tb/adapters/rtl.py) ties them
 to `TbMemory`, the testbench's own global and local memory, and hands every accepted request to a
 callback (the environment's store monitor: the scoreboard checks stores where they leave the SM).
 `TbMemory`, `MemRequest` and `Cycles` are not tied to the RTL's pins: other adapters may use them.
 
 Latency (1..max_latency cycles) and back-pressure (ready with probability ready_p, tb/config.py) are drawn from
-the test's seeded random generator. Python sleeps while the port is idle: the monitor waits for a
-rising `mem_req_valid`, the driver for its next due response (TOOLCHAIN.md: no wake-up per clock).
+the test's seeded random generator. Python does not wake every cycle (TOOLCHAIN.md): the monitor
+sleeps on a rising `mem_req_valid` while the port is idle and through a request's refused cycles in
+one wait, the driver until its next due response.
 """
 
 from __future__ import annotations
@@ -28,15 +29,20 @@ from cocotb_bus.monitors import BusMonitor
 class MemoryFault(AssertionError):
     """The DUT addressed memory the test did not give it (`req`: the request, when known)."""
 
-    def __init__(self, message: str, req: MemRequest | None = None) -> None:
+    def __init__(self, message: str, req: MemRequest | None = None, addr: int | None = None) -> None:
         super().__init__(message)
         self.req = req
+        self.addr = addr  # the first enabled byte outside memory
+
+
+LINE_BYTES = 64  # a memory-port request addresses one aligned line of this many bytes (rtl/README.md, "Memory port")
 
 
 @dataclass(frozen=True)
 class MemRequest:
-    """One accepted 32-bit memory-port request: `addr` word-aligned bytes of global memory, or of
-    local memory laid out thread by thread (thread t's byte a at t * local_bytes + a)."""
+    """One accepted memory-port request: the line at byte `addr` (aligned to LINE_BYTES) of global
+    memory, or of local memory laid out thread by thread (thread t's byte a at t * local_bytes + a);
+    `be` enables its bytes, `wdata` holds a store's bytes in their lanes."""
 
     cycle: int
     local: bool
@@ -68,16 +74,21 @@ class TbMemory:
         self.local[first_thread * self.local_bytes : (first_thread + count) * self.local_bytes] = 0
 
     def access(self, req: MemRequest) -> int:
+        """Serve one request: a line of LINE_BYTES bytes at `req.addr`, of which `req.be` enables
+        bytes (a load returns the whole line, bytes past the end of memory as 0; a store writes the
+        enabled bytes). Only the enabled bytes must lie inside the memory."""
         mem = self.local if req.local else self.glob
-        addr = req.addr
-        if addr + 4 > mem.size:
-            raise MemoryFault(f"cycle {req.cycle}: DUT accessed {'local' if req.local else 'global'} memory at {addr:#x}, beyond {mem.size:#x}", req)
+        enabled = [k for k in range(LINE_BYTES) if req.be >> k & 1]
+        outside = [req.addr + k for k in enabled if req.addr + k >= mem.size]
+        if outside:
+            where = "local" if req.local else "global"
+            raise MemoryFault(f"cycle {req.cycle}: DUT accessed {where} memory at {outside[0]:#x}, beyond {mem.size:#x}", req, outside[0])
         if req.we:
-            for k in range(4):
-                if req.be >> k & 1:
-                    mem[addr + k] = (req.wdata >> (8 * k)) & 0xFF
+            for k in enabled:
+                mem[req.addr + k] = (req.wdata >> (8 * k)) & 0xFF
             return 0
-        return int.from_bytes(mem[addr : addr + 4].tobytes(), "little")
+        end = min(req.addr + LINE_BYTES, mem.size)
+        return int.from_bytes(mem[req.addr : end].tobytes(), "little") if end > req.addr else 0
 
 
 class Cycles:
@@ -93,26 +104,58 @@ class Cycles:
 
 
 class MemRequestMonitor(BusMonitor):
+    """Accepts the DUT's requests: drives `mem_req_ready` (back-pressure) and turns each valid/ready
+    handshake into a `MemRequest`.
+
+    It does not poll the port every cycle. While no request is offered it sleeps on a rising
+    `mem_req_valid`; for each request it draws how many cycles the port refuses it (a geometric
+    count: ready with probability ready_p in each cycle the request is offered, as a per-cycle draw
+    would give) and sleeps through them with `mem_req_ready` low in one wait; then it raises ready
+    and samples the request at the edge that takes it. So it wakes once per request taken, once per
+    refusal run and once per idle period. A request stays offered until it is taken (the port's
+    valid/ready rule), so nothing changes on the pins while it sleeps."""
+
     _signals: ClassVar[list[str]] = ["valid", "ready", "we", "local", "addr", "be", "wdata", "tag"]
 
-    def __init__(self, dut, clock, cycles: Cycles, callback) -> None:
-        self.cycles = cycles
+    def __init__(self, dut, clock, cycles: Cycles, callback, rng: random.Random, ready_p: float) -> None:
+        self.cycles, self.rng, self.ready_p = cycles, rng, ready_p
         super().__init__(dut, "mem_req", clock, callback=callback)
+        self.bus.ready.value = 0
+
+    def _refusals(self) -> int:
+        """Cycles a request is refused before the port takes it."""
+        n = 0
+        while self.rng.random() >= self.ready_p:
+            n += 1
+        return n
 
     async def _monitor_recv(self) -> None:
         bus = self.bus
+        # writable phase, just after an edge: the refusals the next request will get
+        wait = self._refusals()
+        bus.ready.value = 1 if wait == 0 else 0
         while True:
-            await ReadOnly()  # what the DUT samples at the coming edge
+            await ReadOnly()  # is a request offered at the coming edge?
             if not int(bus.valid.value):
-                await RisingEdge(bus.valid)
+                await RisingEdge(bus.valid)  # just after the edge at which the DUT offers one
+                if wait:
+                    await ClockCycles(self.clock, wait)  # refused at the next `wait` edges
+                    bus.ready.value = 1
+                    wait = 0
                 continue
-            fire = int(bus.ready.value)
-            if fire:
-                req = MemRequest(self.cycles.now() + 1, bool(int(bus.local.value)), int(bus.addr.value), int(bus.be.value),
-                                 bool(int(bus.we.value)), int(bus.wdata.value), int(bus.tag.value))  # fmt: skip
-            await RisingEdge(self.clock)
-            if fire:
-                self._recv(req)
+            if wait:  # offered now and refused at this edge and the wait - 1 after it
+                await RisingEdge(self.clock)
+                if wait > 1:
+                    await ClockCycles(self.clock, wait - 1)
+                bus.ready.value = 1
+                wait = 0
+                continue
+            req = MemRequest(self.cycles.now() + 1, bool(int(bus.local.value)), int(bus.addr.value), int(bus.be.value),
+                             bool(int(bus.we.value)), int(bus.wdata.value), int(bus.tag.value))  # fmt: skip
+            await RisingEdge(self.clock)  # taken at this edge
+            wait = self._refusals()
+            bus.ready.value = 1 if wait == 0 else 0
+            self._recv(req)
 
 
 class MemResponseDriver(BusDriver):
@@ -134,24 +177,6 @@ class MemResponseDriver(BusDriver):
         self.bus.valid.value = 0  # a response due at this very edge overrides it in the same step
 
 
-class BackPressure:
-    """Drives `mem_req_ready`: random while requests are offered, low while the port is idle."""
-
-    def __init__(self, dut, clock, rng: random.Random, ready_p: float) -> None:
-        self.dut, self.clock, self.rng, self.ready_p = dut, clock, rng, ready_p
-        dut.mem_req_ready.value = 0
-
-    async def run(self) -> None:
-        dut = self.dut
-        while True:
-            await ReadOnly()  # is a request offered at the coming edge?
-            if int(dut.mem_req_valid.value):
-                await RisingEdge(self.clock)
-            else:
-                await RisingEdge(dut.mem_req_valid)
-            dut.mem_req_ready.value = 1 if self.rng.random() < self.ready_p else 0
-
-
 class MemoryPort:
     """Serves the RTL's memory port from `TbMemory`; `on_request` sees every accepted request."""
 
@@ -163,19 +188,14 @@ class MemoryPort:
 
     def start(self) -> None:
         """Attach to the pins (after reset, once the configuration bus is done)."""
-        import cocotb
-
         self.driver = MemResponseDriver(self.dut, self.dut.clk, self.cycles)
-        self.backpressure = BackPressure(self.dut, self.dut.clk, self.rng, self.ready_p)
-        self.backpressure_task = cocotb.start_soon(self.backpressure.run())
         self.last_due = 0
-        self.monitor = MemRequestMonitor(self.dut, self.dut.clk, self.cycles, self._serve)
+        self.monitor = MemRequestMonitor(self.dut, self.dut.clk, self.cycles, self._serve, self.rng, self.ready_p)
 
     def stop(self) -> None:
         """End the port's tasks (a fault campaign runs many tests in one simulation, tb/faults)."""
         self.monitor.kill()
         self.driver.kill()
-        self.backpressure_task.cancel()
 
     def _serve(self, req: MemRequest) -> None:
         self.requests += 1

@@ -52,8 +52,8 @@ VARIANTS: dict[str, Mutant] = {
         ),
         Mutant(
             "MUTANT_BYTE_ENABLE", "sm_mem_unit.v",
-            "mem_req_be <= (ls_bytes == 5'd1) ? (4'b0001 << addr[1:0]) : (ls_bytes == 5'd2) ? (4'b0011 << addr[1:0]) : 4'b1111;",
-            "mem_req_be <= (ls_bytes == 5'd1) ? 4'b0001 : (ls_bytes == 5'd2) ? 4'b0011 : 4'b1111;",
+            "mem_req_be <= ((m_bytes == 5'd1) ? 64'h1 : (m_bytes == 5'd2) ? 64'h3 : 64'hf) << addr[5:0];",
+            "mem_req_be <= ((m_bytes == 5'd1) ? 64'h1 : (m_bytes == 5'd2) ? 64'h3 : 64'hf) << {addr[5:2], 2'b00};",
             "byte and half stores enable the low byte lanes whatever the address (global and local)",
         ),
         Mutant(

@@ -128,8 +128,14 @@ class SmEnv(uvm_env):
                                             text=self._text(exc.pc), history=self.scoreboard.history_of(exc.warp)))  # fmt: skip
         elif isinstance(exc, MemoryFault):
             req = exc.req
-            why = self.scoreboard.explain_memory_fault(req.local, req.addr, req.tag & 0x1F) if req is not None else {}
-            message = str(exc) + (f" (request tag {req.tag:#x}: lane {req.tag & 0x1F}, part {req.tag >> 5})" if req is not None else "")
+            # the RTL's tag (rtl/README.md, "Memory port"): lane in bits 4:0, part 6:5; bit 13 marks a
+            # coalesced line, whose bits 4:0 are only its first lane
+            coalesced = req is not None and bool(req.tag >> 13 & 1)
+            lane = None if req is None or coalesced else req.tag & 0x1F
+            word = (exc.addr if exc.addr is not None else req.addr if req is not None else 0) & ~3
+            why = self.scoreboard.explain_memory_fault(req.local, word, lane) if req is not None else {}
+            message = str(exc) + (f" (request tag {req.tag:#x}: {'a coalesced line from lane' if coalesced else 'lane'} {req.tag & 0x1F}, "
+                                  f"part {req.tag >> 5 & 3})" if req is not None else "")
             self.verdict.fail(FailureReport("memory_fault", message, cycle=self.cycles.now(), **why))
         else:
             self.verdict.fail(FailureReport("testbench", f"{type(exc).__name__}: {exc}", cycle=self.cycles.now()))
