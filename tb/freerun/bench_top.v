@@ -33,15 +33,19 @@ module bench_top #(
     wire [3:0]  error;
     wire [23:0] error_pc;
     wire [4:0]  error_warp;
-    wire        mem_req_valid, mem_req_we, mem_req_local;
-    wire [31:0] mem_req_addr, mem_req_wdata;
-    wire [3:0]  mem_req_be;
-    wire [6:0]  mem_req_tag;
-    reg         rsp_v [0:LATENCY-1];
-    reg  [6:0]  rsp_tag [0:LATENCY-1];
-    reg  [31:0] rsp_data [0:LATENCY-1];
+    // the memory port (rtl/README.md, "Memory port"): one aligned 64-byte line a request, byte enables
+    localparam integer NUM_LSLOTS = 4;
+    localparam integer TAGW = 14 + (NUM_LSLOTS > 1 ? $clog2(NUM_LSLOTS) : 1);
+    wire         mem_req_valid, mem_req_we, mem_req_local;
+    wire [31:0]  mem_req_addr;
+    wire [511:0] mem_req_wdata;
+    wire [63:0]  mem_req_be;
+    wire [TAGW-1:0] mem_req_tag;
+    reg          rsp_v [0:LATENCY-1];
+    reg  [TAGW-1:0] rsp_tag [0:LATENCY-1];
+    reg  [511:0] rsp_data [0:LATENCY-1];
 
-    sm_top #(.NUM_SP(NUM_SP)) dut (
+    sm_top #(.NUM_SP(NUM_SP), .NUM_LSLOTS(NUM_LSLOTS)) dut (
         .clk(clk), .rst_n(rst_n), .cfg_we(cfg_we), .cfg_sel(cfg_sel), .cfg_addr(cfg_addr), .cfg_wdata(cfg_wdata),
         .start(start), .done(done), .error(error), .error_pc(error_pc), .error_warp(error_warp),
         .mem_req_valid(mem_req_valid), .mem_req_ready(1'b1), .mem_req_we(mem_req_we), .mem_req_local(mem_req_local),
@@ -121,29 +125,37 @@ module bench_top #(
         endcase
     end
 
-    // ---- memory: requests accepted every cycle, read data back LATENCY cycles later
+    // ---- memory: requests accepted every cycle, read data back LATENCY cycles later. A request is
+    // the 16 words of its line; only its enabled bytes must lie inside the memory (as tb/mem_agent.py)
     wire [31:0] word = mem_req_addr >> 2;
-    integer lane;
+    integer lane, w;
+    reg [511:0] line;
     always @(posedge clk) begin
         for (i = LATENCY - 1; i > 0; i = i - 1) begin
             rsp_v[i] <= rsp_v[i-1]; rsp_tag[i] <= rsp_tag[i-1]; rsp_data[i] <= rsp_data[i-1];
         end
         rsp_v[0] <= 1'b0;
         if (mem_req_valid) begin
-            if (word >= (mem_req_local ? lwords : gwords)) begin
-                $display("FREERUN-ERROR %0s access at %h beyond the memory (%0d words)", mem_req_local ? "local" : "global", mem_req_addr,
-                         mem_req_local ? lwords : gwords);
-                $finish;
-            end else if (mem_req_we) begin
-                for (lane = 0; lane < 4; lane = lane + 1)
-                    if (mem_req_be[lane]) begin
-                        if (mem_req_local) lmem[word][8*lane +: 8] <= mem_req_wdata[8*lane +: 8];
-                        else gmem[word][8*lane +: 8] <= mem_req_wdata[8*lane +: 8];
-                    end
+            for (w = 0; w < 16; w = w + 1)
+                if (mem_req_be[4*w +: 4] != 4'd0 && word + w >= (mem_req_local ? lwords : gwords)) begin
+                    $display("FREERUN-ERROR %0s access at %h beyond the memory (%0d words)", mem_req_local ? "local" : "global",
+                             mem_req_addr + 4 * w, mem_req_local ? lwords : gwords);
+                    $finish;
+                end
+            if (mem_req_we) begin
+                for (w = 0; w < 16; w = w + 1)
+                    for (lane = 0; lane < 4; lane = lane + 1)
+                        if (mem_req_be[4*w + lane]) begin
+                            if (mem_req_local) lmem[word + w][8*lane +: 8] <= mem_req_wdata[32*w + 8*lane +: 8];
+                            else gmem[word + w][8*lane +: 8] <= mem_req_wdata[32*w + 8*lane +: 8];
+                        end
             end else begin
+                for (w = 0; w < 16; w = w + 1)
+                    line[32*w +: 32] = (word + w >= (mem_req_local ? lwords : gwords)) ? 32'd0
+                                     : (mem_req_local ? lmem[word + w] : gmem[word + w]);
                 rsp_v[0] <= 1'b1;
                 rsp_tag[0] <= mem_req_tag;
-                rsp_data[0] <= mem_req_local ? lmem[word] : gmem[word];
+                rsp_data[0] <= line;
             end
         end
         // a finished warp slot's threads start their next block with zeroed local memory (README, "Model decisions")
