@@ -24,6 +24,7 @@ Python users (the bench table): `freerun(Path("bench/alu.sass"), "icarus", 8)` r
 from __future__ import annotations
 
 import argparse
+import fcntl
 import hashlib
 import json
 import os
@@ -134,6 +135,14 @@ def build(sim: str, num_sp: int, latency: int) -> list[str]:
     sources = [str(s) for s in files.sources]
     flags = VERILATOR_FLAGS if sim == "verilator" else ["-g2012"]
     out = OUT / f"{sim}_sp{num_sp}_lat{latency}_{_digest(sim, str(num_sp), str(latency), *flags)}"
+    out.parent.mkdir(parents=True, exist_ok=True)
+    # one build at a time per harness: pytest-xdist workers (or two benches) may ask for the same one
+    with (out.parent / f"{out.name}.lock").open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        return _build(sim, num_sp, latency, out, flags, includes, sources)
+
+
+def _build(sim: str, num_sp: int, latency: int, out: Path, flags: list[str], includes: list[str], sources: list[str]) -> list[str]:
     if sim == "icarus":
         exe = out / "bench.vvp"
         if not exe.exists():
