@@ -39,10 +39,12 @@ class Config:
     subroutines: int = 2  # at most this many subroutines
     barriers: int = 1  # at most this many BAR exchanges of shared memory between warps
     early_exit: float = 0.5  # probability of a top-level early exit of some lanes
+    exit_marker: float = 0.5  # probability that the program ends with an ALU instruction carrying the exit marker (.E)
     data_regs: int = 10  # data registers R2..; fewer when the block's register budget is smaller
     # instruction mix
     mix: dict[str, float] = field(default_factory=lambda: dict(DEFAULT_MIX))
     control: dict[str, float] = field(default_factory=lambda: dict(DEFAULT_CONTROL))
+    pair_short: float = 0.7  # probability that a 32-bit instruction gets a second one right after it (kept 32-bit by the assembler)
     guard: float = 0.35  # probability that a predicable instruction carries a guard
     special: float = 0.4  # probability that an immediate or a data word is a special value (FP/integer edge)
     # memory
@@ -84,6 +86,9 @@ class Config:
             raise ValueError(f"shared_slot {self.shared_slot} must be 16, 32 or 64")
         if self.local_bytes % 16 or not 16 <= self.local_bytes <= 256:
             raise ValueError(f"local_bytes {self.local_bytes} must be a multiple of 16 in 16..256")
+        for name in ("early_exit", "exit_marker", "pair_short", "guard", "special"):
+            if not 0 <= getattr(self, name) <= 1:
+                raise ValueError(f"{name} {getattr(self, name)} is a probability: 0..1")
         if self.data_regs < 2 or self.data_regs > 40:
             raise ValueError(f"data_regs {self.data_regs} out of 2..40")
 

@@ -175,6 +175,7 @@ class Prog:
     main: list
     subs: list[list]
     dump: bool = True  # the final dump of every thread's state (the shrinker may drop it when the failure is elsewhere)
+    last: str | None = None  # an ALU instruction carrying the exit marker (.E) after the final dump: the threads end there
 
     @property
     def nthreads(self) -> int:
@@ -458,7 +459,25 @@ class Generator:
                 off = r.randrange(0, lay.slot_words * 4, size)
                 lines.append(f"IADD32I R{lay.rt}, R1, {off:#x}")
         lines.append(insn.text)
+        if insn.form.size == 4 and r.random() < self.cfg.pair_short:
+            # the assembler keeps a 32-bit form only beside another one (README, "Alignment"): a second
+            # 32-bit instruction right after it, so that the short forms themselves get executed
+            second = self.short_insn(ctx)
+            if second is not None:
+                lines.append(second)
         return Op(lines)
+
+    def short_insn(self, ctx: Ctx) -> str | None:
+        """A random 32-bit instruction of the mix that needs no scaffolding."""
+
+        def short(form: Form, f: dict) -> bool:
+            return form.size == 4 and form.family not in TEMPLATE_FAMILIES
+
+        try:
+            insn, prefix = self.instruction(ctx, None, short)
+        except RuntimeError:
+            return None
+        return None if prefix else insn.text
 
     def cond(self, ctx: Ctx) -> Cond:
         creg = self.rng.randrange(4)
@@ -483,18 +502,22 @@ class Generator:
     def join_insn(self, ctx: Ctx) -> str | None:
         if self.rng.random() < 0.7:
             return None
+        return self.marked_insn(ctx, 2)
+
+    def marked_insn(self, ctx: Ctx, marker: int) -> str | None:
+        """A random instruction of the mix carrying a marker (2: join `.S`, 1: exit `.E`), unguarded, without scaffolding."""
 
         def marked(form: Form, f: dict) -> bool:
             if "marker" not in f or form.family in TEMPLATE_FAMILIES or form.family in ("lld", "lst", "r2g"):
                 return False
-            f["marker"] = 2
+            f["marker"] = marker
             if "pcond" in f:
                 f["pcond"] = ALWAYS
             return True
 
         for _ in range(20):
             insn, prefix = self.instruction(ctx, None, marked)
-            if not prefix and insn.fields.get("marker") == 2:
+            if not prefix and insn.fields.get("marker") == marker:
                 return insn.text
         return None
 
@@ -617,7 +640,10 @@ def generate(seed: int, cfg: Config, preset: str = "custom") -> Prog:
             main.append(Exchange(r.randint(0, 1 << 16), reads, r.randrange(4), r.choice([0, 0, r.randint(1, 15)]), r.choice(["0xfff", "ALL"])))
     if r.random() < cfg.early_exit:
         main.insert(r.randint(len(main) - _tail_len(main), len(main)), Exit(g.cond(base)))
-    return Prog(seed, preset, grid, block, data_regs, loop_levels, lay.slot, lay.local, lay.store_words, in_bytes // 4, specials, consts, main, subs)
+    # drawn last, so that the rest of a seed's program does not depend on this knob
+    last = g.marked_insn(base, 1) if r.random() < cfg.exit_marker else None
+    return Prog(seed, preset, grid, block, data_regs, loop_levels, lay.slot, lay.local, lay.store_words, in_bytes // 4, specials, consts, main, subs,
+                last=last)  # fmt: skip
 
 
 def _tail_len(main: list) -> int:
@@ -807,6 +833,8 @@ def render(p: Prog) -> str:
     _render_items(p.main, p, lay, labels, body)
     if p.dump:
         _render_dump(lay, body)
+    if p.last:
+        body.append(p.last)
     if p.subs:
         body.append("RET")
         for j, sub in enumerate(p.subs):
