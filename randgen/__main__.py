@@ -93,8 +93,8 @@ def main(argv: list[str] | None = None) -> int:
     passed = failed = skipped = 0
     t0 = time.perf_counter()
     commits = 0
-    batched: dict[int, Outcome] = {}
-    batch = args.batch if args.sim != "golden" and args.dut == "rtl" and not defines else 0
+    batched: dict[int, Outcome | None] = {}
+    batch = args.batch if args.sim != "golden" and args.dut == "rtl" else 0
     for s in seeds:
         tree = generate(s, cfg, preset)
         args.out.mkdir(parents=True, exist_ok=True)
@@ -104,9 +104,12 @@ def main(argv: list[str] | None = None) -> int:
             chunk = list(range(s, min(s + batch, args.seed + args.count)))
             for t in chunk[1:]:
                 (args.out / f"{preset}_s{t}.sass").write_text(render(generate(t, cfg, preset)))
-            outs = run_batch([args.out / f"{preset}_s{t}.sass" for t in chunk], args.sim, args.num_sp, args.out / "batch" / f"{preset}_s{s}")
+            outs = run_batch([args.out / f"{preset}_s{t}.sass" for t in chunk], args.sim, args.num_sp, args.out / "batch" / f"{preset}_s{s}", defines,
+                             args.stop_on_fail)  # fmt: skip
             batched.update(zip(chunk, outs, strict=True))
         o = batched.pop(s) if batch > 1 else execute(path)
+        if o is None:  # after a failure of its batch under --stop-on-fail
+            break
         if batch > 1 and not o.passed:  # alone, through the ordinary path: its full report and waveform
             print(o.line, flush=True)
             o = execute(path)

@@ -103,7 +103,7 @@ def keep_failure(path: Path) -> Path:
     return target
 
 
-def run_batch(paths: list[Path], sim: str, num_sp: int, out: Path, stall_s: float = 900) -> list[Outcome]:
+def run_batch(paths: list[Path], sim: str, num_sp: int, out: Path, defines: tuple[str, ...] = (), stop: bool = False, stall_s: float = 900) -> list[Outcome | None]:
     """The programs in lock-step, all in one simulator process (tb/mutation/test_mutation.py's
     program loop on the plain RTL: reset, load, launch, compare, then the next program), which
     saves the process start and build check of each; one Outcome per program, in order. A failing
@@ -117,23 +117,26 @@ def run_batch(paths: list[Path], sim: str, num_sp: int, out: Path, stall_s: floa
     out.mkdir(parents=True, exist_ok=True)
     programs = []
     for p in paths:
-        run = LockstepRun(str(p.resolve()), sim, num_sp, _seed_of(p), out=out / "runs")
+        run = LockstepRun(str(p.resolve()), sim, num_sp, _seed_of(p), defines=defines, out=out / "runs")
         config = run.config()
         programs.append({"name": p.name, "config": str(config.write(out / f"{p.stem}.json"))})
     log = out / "batch.jsonl"
     log.unlink(missing_ok=True)
     parameters = RtlAdapter.parameters(LockstepRun(str(paths[0]), sim, num_sp).config())
-    job = {**design(sim, read_file_list(SM_FILE_LIST), parameters), "reference": True, "programs": programs, "log": str(log)}
+    job = {**design(sim, read_file_list(SM_FILE_LIST), parameters, defines), "reference": True, "programs": programs, "log": str(log), "stop": stop}
     code, stalled = spawn(out / "sim", job, stall_s)
     done = {}
     if log.exists():
         for line in log.read_text(encoding="utf-8").splitlines():
             rec = json.loads(line)
             done[rec["reference"]] = rec
-    outcomes = []
+    outcomes: list[Outcome | None] = []
+    failed = False
     for p in paths:
         rec = done.get(p.name)
-        if rec is None:
+        if rec is None and stop and failed:
+            outcomes.append(None)
+        elif rec is None:
             why = "stalled" if stalled else f"ended (exit {code})"
             outcomes.append(Outcome(_seed_of(p), p, False, f"{p.name}: FAIL batch: the simulator process {why} before it (see {out / 'sim'})", "batch"))
         elif rec["passed"]:
@@ -141,4 +144,5 @@ def run_batch(paths: list[Path], sim: str, num_sp: int, out: Path, stall_s: floa
             outcomes.append(Outcome(_seed_of(p), p, True, line, commits=rec["commits"], wall=rec["wall_s"]))
         else:
             outcomes.append(Outcome(_seed_of(p), p, False, f"{p.name}: FAIL {rec['message']}", "batch", wall=rec["wall_s"]))
+            failed = True
     return outcomes

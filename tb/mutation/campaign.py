@@ -84,10 +84,12 @@ def prepare(out: Path, n: int, seed: int, random_spec: str) -> dict:
     meta_path = out / "campaign.json"
     if meta_path.exists():
         meta = json.loads(meta_path.read_text(encoding="utf-8"))
-        if (meta["n"], meta["seed"], meta["random"]) != (n, seed, random_spec):
-            raise ValueError(
-                f"{out} holds a campaign with N={meta['n']} SEED={meta['seed']} RANDOM={meta['random']}; remove it or choose another OUT"
-            )
+        if (meta["n"], meta["seed"]) != (n, seed):
+            raise ValueError(f"{out} holds a campaign with N={meta['n']} SEED={meta['seed']}; remove it or choose another OUT")
+        if meta["random"] != random_spec:  # another random tier for the mutants still to run (the report says which)
+            programs = directed_programs() + random_programs(random_spec, out / "programs")
+            meta.update(random=random_spec, programs=_program_configs(out, programs))
+            meta_path.write_text(json.dumps(meta, indent=1), encoding="utf-8")
         return meta
     out.mkdir(parents=True, exist_ok=True)
     t0 = time.perf_counter()
@@ -154,17 +156,13 @@ def _read(path: Path) -> list[dict]:
 
 def reference(out: Path, meta: dict, quiet: bool) -> dict[str, float]:
     log = out / "reference.jsonl"
-    lines = _read(log)
-    if len(lines) != len(meta["programs"]):
-        log.unlink(missing_ok=True)
+    names = {p["name"] for p in meta["programs"]}
+    missing = [p for p in meta["programs"] if p["name"] not in {x["reference"] for x in _read(log)}]
+    if missing:  # the programs not passed yet (all of them the first time)
         if not quiet:
-            print(f"mutants: reference pass, {len(meta['programs'])} programs on the instrumented design (id 0)", flush=True)
-        spawn(
-            out / "reference",
-            {**design("verilator", _files(out), (), (DEFINE,)), "reference": True, "programs": meta["programs"], "log": str(log)},
-            900,
-        )
-        lines = _read(log)
+            print(f"mutants: reference pass, {len(missing)} programs on the instrumented design (id 0)", flush=True)
+        spawn(out / "reference", {**design("verilator", _files(out), (), (DEFINE,)), "reference": True, "programs": missing, "log": str(log)}, 900)
+    lines = [x for x in _read(log) if x["reference"] in names]
     bad = [x for x in lines if not x["passed"]]
     if len(lines) != len(meta["programs"]) or bad:
         what = f"{bad[0]['reference']}: {bad[0]['message']}" if bad else f"{len(lines)} of {len(meta['programs'])} programs ran"
@@ -172,27 +170,37 @@ def reference(out: Path, meta: dict, quiet: bool) -> dict[str, float]:
     return {x["reference"]: x["wall_s"] for x in lines}
 
 
-def execute(out: Path, meta: dict, walls: dict[str, float], jobs: int, quiet: bool) -> None:
+def execute(out: Path, meta: dict, walls: dict[str, float], jobs: int, quiet: bool, budget: float | None = None) -> None:
     """Every mutant without an outcome, `jobs` simulator processes at once (mutants dealt out in
-    turn); a process that dies or stalls inside a mutant is replaced by a new one for the rest."""
+    turn); a process that dies or stalls inside a mutant is replaced by a new one for the rest.
+    With `budget` (seconds of reference time per mutant) a quick pass: mutants that outlast it are
+    left `unresolved`; without, unresolved mutants run on the programs they have not tried."""
     results = out / "results.jsonl"
     stall = 3 * sum(walls.values()) + 120
     attempt = 0
     while True:
         verdicts = {x["mutant"]: x for x in _read(results) if "mutant" in x}
-        pending = [m["id"] for m in json.loads((out / "mutants.json").read_text(encoding="utf-8")) if m["id"] not in verdicts]
+        todo = [m["id"] for m in json.loads((out / "mutants.json").read_text(encoding="utf-8"))]
+        pending = [k for k in todo if k not in verdicts or (budget is None and verdicts[k]["status"] == "unresolved")]
+        skip = {str(k): verdicts[k].get("tried", []) for k in pending if k in verdicts}
         if not pending:
             return
+        mutants = {m["id"]: m for m in json.loads((out / "mutants.json").read_text(encoding="utf-8"))}
         kills: dict[str, int] = {}
+        module_kills: dict[str, dict[str, int]] = {}
         for v in verdicts.values():
             if v.get("program"):
                 kills[v["program"]] = kills.get(v["program"], 0) + 1
+                local = module_kills.setdefault(mutants[v["mutant"]]["module"], {})
+                local[v["program"]] = local.get(v["program"], 0) + 1
         n = max(1, min(jobs, len(pending)))
         if not quiet:
             print(f"mutants: {len(verdicts)} done, {len(pending)} to run ({n} processes, round {attempt})", flush=True)
         tags = [f"shard{attempt}_{k}" for k in range(n)]
         work = [(out / tag, {**design("verilator", _files(out), (), (DEFINE,)), "programs": meta["programs"], "mutants": pending[k::n],
-                             "log": str(out / f"{tag}.jsonl"), "kills": kills, "walls": walls}) for k, tag in enumerate(tags)]  # fmt: skip
+                             "log": str(out / f"{tag}.jsonl"), "kills": kills, "walls": walls, "budget_s": budget, "skip": skip,
+                             "modules": {str(i): mutants[i]["module"] for i in pending[k::n]}, "module_kills": module_kills})
+                for k, tag in enumerate(tags)]  # fmt: skip
         with ThreadPoolExecutor(n) as pool:
             ended = list(pool.map(lambda w: spawn(w[0], w[1], stall), work))
         ran = 0
@@ -201,6 +209,8 @@ def execute(out: Path, meta: dict, walls: dict[str, float], jobs: int, quiet: bo
             with results.open("a", encoding="utf-8") as f:
                 for x in lines:
                     if "mutant" in x:
+                        x["tried"] = skip.get(str(x["mutant"]), []) + x.get("tried", [])
+                        x["runs"] = len(x["tried"])
                         ran += 1
                         f.write(json.dumps(x) + "\n")
                         if not quiet:
@@ -239,7 +249,7 @@ def report(out: Path) -> str:
         status = "pending" if v is None else v["status"]
         if status == "survived" and m["key"] in eq:
             status = "equivalent"
-        r = rows.setdefault(m["module"], {"mutants": 0, "killed": 0, "survived": 0, "equivalent": 0, "pending": 0})
+        r = rows.setdefault(m["module"], {"mutants": 0, "killed": 0, "survived": 0, "equivalent": 0, "unresolved": 0, "pending": 0})
         r["mutants"] += 1
         r[status] += 1
         if status == "survived":
@@ -248,15 +258,16 @@ def report(out: Path) -> str:
             m = {**m, "reason": eq[m["key"]]}
         if v and v.get("program"):
             killers[v["program"]] = killers.get(v["program"], 0) + 1
-    total = {k: sum(r[k] for r in rows.values()) for k in ("mutants", "killed", "survived", "equivalent", "pending")}
+    total = {k: sum(r[k] for r in rows.values()) for k in ("mutants", "killed", "survived", "equivalent", "unresolved", "pending")}
 
     def score(r: dict[str, int]) -> str:
-        base = r["mutants"] - r["equivalent"] - r["pending"]
+        """killed / (mutants - equivalent), over the mutants with an outcome (unresolved: the quick pass only)."""
+        base = r["mutants"] - r["equivalent"] - r["pending"] - r["unresolved"]
         return f"{100 * r['killed'] / base:.1f}%" if base else "-"
 
     lines = [f"# Mutation score ({meta['mutants']} mutants of {meta['candidates']} candidates, seed {meta['seed']}; "
              f"{meta['directed']} directed + {len(meta['programs']) - meta['directed']} random programs)", "",
-             "| module | mutants | killed | survived | equivalent | pending | score |", "|---|---:|---:|---:|---:|---:|---:|"]  # fmt: skip
+             "| module | mutants | killed | survived | equivalent | unresolved | pending | score |", "|---|---:|---:|---:|---:|---:|---:|---:|"]  # fmt: skip
     for name in sorted(rows):
         r = rows[name]
         lines.append(f"| {name} | {r['mutants']} | {r['killed']} | {r['survived']} | {r['equivalent']} | {r['pending']} | {score(r)} |")
@@ -291,14 +302,17 @@ def report(out: Path) -> str:
     return text
 
 
-def run_campaign(out: Path, n: int, seed: int, random_spec: str, jobs: int = 1, quiet: bool = False) -> str:
+def run_campaign(out: Path, n: int, seed: int, random_spec: str, jobs: int = 1, quick: float = 0, second: bool = True, quiet: bool = False) -> str:
     t0 = time.perf_counter()
     meta = prepare(out, n, seed, random_spec)
     if not quiet:
         print(f"mutants: {meta['mutants']} of {meta['candidates']} candidates, {len(meta['programs'])} programs; building", flush=True)
     build("verilator", mutate.TOPLEVEL, _files(out), (), False, (DEFINE,))
     walls = reference(out, meta, quiet)
-    execute(out, meta, walls, jobs, quiet)
+    if quick:  # every mutant on the programs that fit in `quick` seconds first, then the rest of the unresolved ones
+        execute(out, meta, walls, jobs, quiet, quick)
+    if second:
+        execute(out, meta, walls, jobs, quiet)
     text = report(out)
     if not quiet:
         print(text)
@@ -315,6 +329,8 @@ def main(argv: list[str] | None = None) -> int:
     r.add_argument("--random", default=DEFAULT_RANDOM, help='random tier: "preset:count,..."')
     r.add_argument("-o", "--out", type=Path, default=OUT)
     r.add_argument("--jobs", type=int, default=1, help="simulator processes at once")
+    r.add_argument("--quick", type=float, default=60, help="first pass: each mutant on the programs that fit in this many seconds (0: no first pass)")
+    r.add_argument("--no-second-pass", action="store_true", help="leave the mutants the quick pass did not resolve unresolved")
     rep = sub.add_parser("report")
     rep.add_argument("out", type=Path, nargs="?", default=OUT)
     c = sub.add_parser("candidates", help="count the candidates per module and kind")
@@ -324,7 +340,7 @@ def main(argv: list[str] | None = None) -> int:
     a = p.parse_args(argv)
     try:
         if a.cmd == "run":
-            run_campaign(a.out.resolve(), a.n, a.seed, a.random, a.jobs)
+            run_campaign(a.out.resolve(), a.n, a.seed, a.random, a.jobs, a.quick, second=not a.no_second_pass)
         elif a.cmd == "report":
             print(report(a.out))
         elif a.cmd == "shard":

@@ -7,8 +7,10 @@ deposit, before the reset of each run) and the programs run in lock-step one aft
 (tb/faults/test_campaign.py's run loop: reset, load, launch, compare) until the first one that
 fails: the mutant is killed there. A mutant that every program passes survived.
 
-Programs that killed mutants are tried first for the next ones (kill counts, then their time), so
-a killed mutant usually costs one or two programs. After a kill the killing program runs once more
+Programs that killed mutants are tried first for the next ones (kills of mutants of the same
+module, then kills, then their time), so a killed mutant usually costs one or two programs. With a budget (the campaign's quick pass) a
+mutant stops after the programs that fit in it (by their reference time) and is `unresolved`;
+the second pass runs it on the programs it has not tried (`skip`). After a kill the killing program runs once more
 with id 0: when the unmutated design fails it too, state left by the mutant would spoil the runs
 after it, and this process stops (the campaign starts a new one for the remaining mutants).
 
@@ -43,6 +45,8 @@ async def mutation(dut) -> None:
     programs = [(p["name"], LockstepConfig.read(Path(p["config"]))) for p in job["programs"]]
     kills: dict[str, int] = dict(job.get("kills", {}))
     walls: dict[str, float] = dict(job.get("walls", {}))
+    modules: dict[str, str] = dict(job.get("modules", {}))  # mutant id -> its module
+    module_kills: dict[str, dict[str, int]] = {m: dict(k) for m, k in job.get("module_kills", {}).items()}
     log = Path(job["log"])
     with log.open("a", encoding="utf-8") as out:
 
@@ -56,18 +60,31 @@ async def mutation(dut) -> None:
                 rep = r["report"]
                 write({"reference": name, "passed": rep is None, "wall_s": r["wall_s"], "cycles": r["cycles"], "commits": r["commits"],
                        "message": rep["message"] if rep else None})  # fmt: skip
+                if rep is not None and job.get("stop"):
+                    return
             return
         for mutant in job["mutants"]:
             write({"start": mutant})
             t0 = time.perf_counter()
-            order = sorted(programs, key=lambda p: (-kills.get(p[0], 0), walls.get(p[0], 0.0), p[0]))
-            verdict: dict = {"mutant": mutant, "status": "survived", "runs": 0}
+            skip = set(job.get("skip", {}).get(str(mutant), []))
+            module = modules.get(str(mutant), "")
+            local = module_kills.setdefault(module, {})
+            order = sorted(
+                (p for p in programs if p[0] not in skip), key=lambda p: (-local.get(p[0], 0), -kills.get(p[0], 0), walls.get(p[0], 0.0), p[0])
+            )
+            verdict: dict = {"mutant": mutant, "status": "survived", "runs": 0, "tried": []}
+            budget = job.get("budget_s")
             for name, config in order:
+                if budget is not None and sum(walls.get(n, 0.0) for n in verdict["tried"]) + walls.get(name, 0.0) > budget and verdict["tried"]:
+                    verdict["status"] = "unresolved"  # the quick pass's time is up: the rest in the second pass
+                    break
                 r = await run_program(dut, config, mutant)
                 verdict["runs"] += 1
+                verdict["tried"].append(name)
                 rep = r["report"]
                 if rep is not None:
                     kills[name] = kills.get(name, 0) + 1
+                    local[name] = local.get(name, 0) + 1
                     fields = sorted({d["field"].split("[")[0] for d in rep.get("diffs") or []})
                     verdict.update(status="killed", program=name, kind=rep.get("kind"), fields=fields, message=(rep.get("message") or "")[:300])
                     break
