@@ -47,6 +47,7 @@ class Config:
     pair_short: float = 0.7  # probability that a 32-bit instruction gets a second one right after it (kept 32-bit by the assembler)
     guard: float = 0.35  # probability that a predicable instruction carries a guard
     special: float = 0.4  # probability that an immediate or a data word is a special value (FP/integer edge)
+    f16_specials: float = 0.0  # probability that a special word is two special f16 values (denormals by leading zeros, ...) instead
     # memory
     shared_slot: int = 32  # shared bytes per thread (own slot, exchanged across BAR)
     local_bytes: int = 64  # local bytes per thread that are written and read
@@ -86,7 +87,7 @@ class Config:
             raise ValueError(f"shared_slot {self.shared_slot} must be 16, 32 or 64")
         if self.local_bytes % 16 or not 16 <= self.local_bytes <= 256:
             raise ValueError(f"local_bytes {self.local_bytes} must be a multiple of 16 in 16..256")
-        for name in ("early_exit", "exit_marker", "pair_short", "guard", "special"):
+        for name in ("early_exit", "exit_marker", "pair_short", "guard", "special", "f16_specials"):
             if not 0 <= getattr(self, name) <= 1:
                 raise ValueError(f"{name} {getattr(self, name)} is a probability: 0..1")
         if self.data_regs < 2 or self.data_regs > 40:
@@ -110,6 +111,8 @@ PRESETS: dict[str, dict] = {
     # memory heavy
     "memory": {"mix": {"r2g": 4, "lld": 3, "lst": 3, "gld": 4, "gst": 4, "mov": 3, "mvc": 2}, "barriers": 3},
     # floating point and SFU heavy, with many special values
+    # f16 sources and results: special f16 pairs in the data words and constants (halves of registers)
+    "fp16": {"special": 0.7, "f16_specials": 0.6, "mix": {"fadd": 5, "fmul": 5, "fmad": 5, "fset": 2, "fminmax": 2, "fslct": 2, "f2f": 5, "f2i": 4, "i2f": 5}},
     "fp": {"special": 0.7, "mix": {"fadd": 5, "fmul": 5, "fmad": 5, "fset": 2, "fminmax": 2, "fslct": 2, "rro": 3, "sfu": 4, "f2f": 3, "f2i": 3, "i2f": 3}},
 }
 

@@ -68,6 +68,24 @@ SPECIALS = [
 ]  # fmt: skip
 
 
+# Special f16 values (a half register, FP_SFU.md appendix A): a denormal with each count of leading
+# zeros (0x0001 << k), the largest denormal, the smallest and largest normals, zeros, infinities,
+# NaNs, one and halves around the rounding points; a word holds two of them (knob f16_specials).
+F16_SPECIALS = [
+    *(1 << k for k in range(10)), *(0x8000 | 1 << k for k in range(10)), 0x03FF, 0x83FF, 0x0400, 0x8400, 0x7BFF, 0xFBFF, 0x0000, 0x8000,
+    0x7C00, 0xFC00, 0x7E00, 0x7C01, 0xFE00, 0x3C00, 0xBC00, 0x3800, 0x3BFF, 0x3C01, 0x0155, 0x02AA,
+]  # fmt: skip
+# Integers whose low half has each count of leading zeros (I2F to f16 depends on it), and their negatives
+INT_SPECIALS = [*(1 << k for k in range(10, 17)), *((-(1 << k)) & 0xFFFFFFFF for k in range(10, 17)), 0x0000FFFE, 0x3FFFFFE0, 0x3FFFFFFF]
+
+
+def f16_special(r: random.Random) -> int:
+    """A word of two special f16 values, or an integer special for the 16-bit conversions."""
+    if r.random() < 0.25:
+        return r.choice(INT_SPECIALS)
+    return r.choice(F16_SPECIALS) << 16 | r.choice(F16_SPECIALS)
+
+
 def _cond_names() -> list[str]:
     names = NAMES if isinstance(NAMES, list | tuple) else [NAMES[k] for k in sorted(NAMES)]
     return [n for n in names if n and not n.startswith("COND")]
@@ -284,6 +302,8 @@ class Generator:
     # -- field values ----------------------------------------------------------------------
 
     def special(self) -> int:
+        if self.cfg.f16_specials and self.rng.random() < self.cfg.f16_specials:  # no draw at all when the knob is 0
+            return f16_special(self.rng)
         return self.rng.choice(SPECIALS) if self.rng.random() < self.cfg.special else self.rng.getrandbits(32)
 
     def reg_value(self, write: bool) -> int:
@@ -614,7 +634,8 @@ def generate(seed: int, cfg: Config, preset: str = "custom") -> Prog:
         raise ValueError(f"a block of {n} threads cannot hold {lay.registers} registers each; lower depth or threads_max")
     in_bytes = _in_words(n * grid[0] * grid[1], data_regs) * 4
     g = Generator(r, cfg, lay, n)
-    specials = [r.choice(SPECIALS) if r.random() < 0.8 else r.getrandbits(32) for _ in range(SPEC_WORDS)]
+    specials = [f16_special(r) if cfg.f16_specials and r.random() < cfg.f16_specials else r.choice(SPECIALS) if r.random() < 0.8 else r.getrandbits(32)
+                for _ in range(SPEC_WORDS)]  # fmt: skip
     consts = {b: [g.special() for _ in range(CONST_WORDS)] for b in CONST_BANKS}
     nsubs = r.randint(0, cfg.subroutines)
     subs: list[list] = []

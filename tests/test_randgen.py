@@ -49,7 +49,7 @@ def test_same_seed_same_program() -> None:
 
 
 # a few hundred programs on the model alone, in chunks that pytest-xdist spreads over the cores
-GOLDEN_SEEDS = {"ci": 60, "default": 60, "deep": 40, "memory": 40, "fp": 40, "stress-chain": 10, "many-warps": 6}
+GOLDEN_SEEDS = {"ci": 60, "default": 60, "deep": 40, "memory": 40, "fp": 40, "fp16": 20, "stress-chain": 10, "many-warps": 6}
 GOLDEN_CHUNKS = [(preset, range(start, min(start + 10, n + 1))) for preset, n in GOLDEN_SEEDS.items() for start in range(1, n + 1, 10)]
 
 
@@ -286,3 +286,20 @@ def test_batch_runs_programs_in_one_process(tmp_path: Path) -> None:
     outs = run_batch(paths, "verilator", 8, tmp_path / "batch")
     assert [o.passed for o in outs if o is not None] == [True, True, True], [o.line for o in outs if o is not None]
     assert [o.commits for o in outs if o is not None] == [run_golden(p).commits for p in paths]
+
+
+def test_f16_specials_reach_the_data() -> None:
+    """f16_specials puts special f16 pairs into the spec buffer: every f16 denormal leading-zero
+    count (0x0001 << k, appendix A's h_lz cases) occurs in the halves over a few programs; the knob
+    at 0 leaves a preset's programs as they were (no extra draw)."""
+    from randgen.generator import F16_SPECIALS
+
+    _, cfg = load("fp16")
+    halves = set()
+    for seed in range(1, 11):
+        tree = generate(seed, cfg, "fp16")
+        for word in tree.specials + [v for vals in tree.consts.values() for v in vals]:
+            halves |= {word & 0xFFFF, word >> 16}
+    assert {1 << k for k in range(10)} <= halves and set(F16_SPECIALS) & halves
+    _, fp = load("fp")
+    assert render(generate(3, fp, "fp")) == render(generate(3, fp.with_overrides({"f16_specials": 0.0}), "fp"))
