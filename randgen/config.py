@@ -111,6 +111,9 @@ PRESETS: dict[str, dict] = {
     # memory heavy
     "memory": {"mix": {"r2g": 4, "lld": 3, "lst": 3, "gld": 4, "gst": 4, "mov": 3, "mvc": 2}, "barriers": 3},
     # floating point and SFU heavy, with many special values
+    # integer heavy: adds with carry (.CARRYn), multiply-adds, sums of absolute differences and flags
+    # written from registers (R2C: any carry bit), so that $c1-$c3 carry bits differ from $c0's
+    "int": {"mix": {"iadd": 6, "imad": 3, "isad": 2, "r2c": 2, "iset": 2, "shift": 2, "lop": 3}},
     # f16 sources and results: special f16 pairs in the data words and constants (halves of registers)
     "fp16": {"special": 0.7, "f16_specials": 0.6, "mix": {"fadd": 5, "fmul": 5, "fmad": 5, "fset": 2, "fminmax": 2, "fslct": 2, "f2f": 5, "f2i": 4, "i2f": 5}},
     "fp": {"special": 0.7, "mix": {"fadd": 5, "fmul": 5, "fmad": 5, "fset": 2, "fminmax": 2, "fslct": 2, "rro": 3, "sfu": 4, "f2f": 3, "f2i": 3, "i2f": 3}},

@@ -21,6 +21,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import random
 import signal
 import subprocess
 import sys
@@ -177,10 +178,12 @@ def execute(out: Path, meta: dict, walls: dict[str, float], jobs: int, quiet: bo
     left `unresolved`; without, unresolved mutants run on the programs they have not tried."""
     results = out / "results.jsonl"
     stall = 3 * sum(walls.values()) + 120
-    attempt = 0
+    _recover(out)
+    attempt = len(list(out.glob("shard*_0.jsonl")))  # new log names after an interrupted campaign
     while True:
         verdicts = {x["mutant"]: x for x in _read(results) if "mutant" in x}
         todo = [m["id"] for m in json.loads((out / "mutants.json").read_text(encoding="utf-8"))]
+        random.Random(meta["seed"]).shuffle(todo)  # in a random order: what is done at any time is a fair sample
         pending = [k for k in todo if k not in verdicts or (budget is None and verdicts[k]["status"] == "unresolved")]
         skip = {str(k): verdicts[k].get("tried", []) for k in pending if k in verdicts}
         if not pending:
@@ -227,6 +230,18 @@ def execute(out: Path, meta: dict, walls: dict[str, float], jobs: int, quiet: bo
         if not ran:
             raise RuntimeError(f"round {attempt} of the mutation processes ran no mutant; see {out / tags[0] / 'sim.log'}")
         attempt += 1
+
+
+def _recover(out: Path) -> None:
+    """Verdicts that processes of an interrupted campaign wrote to their logs, into results.jsonl."""
+    results = out / "results.jsonl"
+    known = {(x["mutant"], x["status"]) for x in _read(results) if "mutant" in x}
+    with results.open("a", encoding="utf-8") as f:
+        for log in sorted(out.glob("shard*.jsonl")):
+            for x in _read(log):
+                if "mutant" in x and (x["mutant"], x["status"]) not in known:
+                    known.add((x["mutant"], x["status"]))
+                    f.write(json.dumps(x) + "\n")
 
 
 def equivalents() -> dict[str, str]:
