@@ -32,6 +32,7 @@ class Config:
     grid_max: tuple[int, int] = (6, 3)  # blocks in x, y: drawn from 1..max
     threads_max: int = 160  # threads per block, drawn from 1..max (at most 512), with 1-3 dimensions
     dims_max: int = 3
+    z_max: int = 4  # largest blockDim.z (up to 64: tid.z fills R0 bits 31:26)
     # program shape
     length: int = 40  # random instructions in the main body (about)
     depth: int = 2  # nesting depth of control structures
@@ -79,6 +80,8 @@ class Config:
             raise ValueError(f"threads_max {self.threads_max} out of 1..512")
         if not 1 <= self.dims_max <= 3:
             raise ValueError(f"dims_max {self.dims_max} out of 1..3")
+        if not 1 <= self.z_max <= 64:
+            raise ValueError(f"z_max {self.z_max} out of 1..64")
         if self.loop_max not in (0, 1, 3, 7):
             raise ValueError(f"loop_max {self.loop_max} must be 0, 1, 3 or 7 (a mask of the trip count)")
         if self.depth < 0 or self.depth > 5:
@@ -111,6 +114,8 @@ PRESETS: dict[str, dict] = {
     # memory heavy
     "memory": {"mix": {"r2g": 4, "lld": 3, "lst": 3, "gld": 4, "gst": 4, "mov": 3, "mvc": 2}, "barriers": 3},
     # floating point and SFU heavy, with many special values
+    # tall blocks: blockDim.z up to 64 (the top bits of R0's tid.z field)
+    "tall": {"dims_max": 3, "z_max": 64, "threads_max": 512, "grid_max": (2, 1), "length": 20},
     # integer heavy: adds with carry (.CARRYn), multiply-adds, sums of absolute differences and flags
     # written from registers (R2C: any carry bit), so that $c1-$c3 carry bits differ from $c0's
     "int": {"mix": {"iadd": 6, "imad": 3, "isad": 2, "r2c": 2, "iset": 2, "shift": 2, "lop": 3}},

@@ -617,11 +617,11 @@ def generate(seed: int, cfg: Config, preset: str = "custom") -> Prog:
     threads = r.randint(1, cfg.threads_max) if r.random() < 0.7 else r.choice([32, 64, min(cfg.threads_max, 96), cfg.threads_max])
     bx = threads
     by = bz = 1
-    if dims >= 2:
+    if dims >= 2 and not (dims == 3 and cfg.z_max > 4):  # tall blocks (z_max > 4) put their second dimension in z
         by = r.randint(1, max(1, min(8, threads // 2)))
         bx = max(1, threads // by)
     if dims == 3:
-        bz = r.randint(1, max(1, min(4, bx // 2)))
+        bz = r.randint(1, max(1, min(cfg.z_max, bx // 2)))
         bx = max(1, bx // bz)
     bx = min(bx, 512)
     block = (bx, by, bz)

@@ -49,7 +49,7 @@ def test_same_seed_same_program() -> None:
 
 
 # a few hundred programs on the model alone, in chunks that pytest-xdist spreads over the cores
-GOLDEN_SEEDS = {"ci": 60, "default": 60, "deep": 40, "memory": 40, "fp": 40, "fp16": 20, "int": 20, "stress-chain": 10, "many-warps": 6}
+GOLDEN_SEEDS = {"ci": 60, "default": 60, "deep": 40, "memory": 40, "fp": 40, "fp16": 20, "int": 20, "tall": 20, "stress-chain": 10, "many-warps": 6}
 GOLDEN_CHUNKS = [(preset, range(start, min(start + 10, n + 1))) for preset, n in GOLDEN_SEEDS.items() for start in range(1, n + 1, 10)]
 
 
