@@ -310,6 +310,10 @@ class _Source:
                 hi = mid
         return lo + 1
 
+    def lead(self, p: int) -> str:
+        """The text of p's line before p (part of a mutant's key)."""
+        return self.text[self.line_starts[self.line_of(p) - 1] : p]
+
     def in_for(self, p: int) -> bool:
         return any(a <= p < b for a, b in self.for_spans)
 
@@ -467,7 +471,7 @@ class _Finder:
         if key not in self.contexts:
             self.contexts[key] = _Context(src.rel, module, k + 1, close, True)
         cond = src.text[k + 1 : close]
-        self._add(src, module, "condition", k + 1, cond, f"!({cond.strip()})", (k + 1, close), (k + 1, close, f"!({cond})"), cond)
+        self._add(src, module, "condition", k + 1, cond, f"!({cond.strip()})", (k + 1, close), (k + 1, close, f"!({cond})"), src.lead(k + 1) + cond)
 
     def _site(self, node: dict, module: str) -> None:
         s = self._span(node)
@@ -509,6 +513,7 @@ class _Finder:
                 continue
             text = src.text[ctx.start : ctx.end]
             marked = text[: edit[0] - ctx.start] + "\u27e8" + text[edit[0] - ctx.start : edit[1] - ctx.start] + "\u27e9" + text[edit[1] - ctx.start :]
+            marked = src.lead(ctx.start) + marked  # `x =` or `if (`: the same change in another statement is another mutant
             self._add(src, ctx.module, kind, a, original, mutated, (ctx.start, ctx.end), edit, marked)
         self._pending = []
 
