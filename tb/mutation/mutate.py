@@ -495,6 +495,10 @@ class _Finder:
             ext = self._extent(node["condp"], src, ctx.start, a)
             if ext is None or src.code[ext[1] : a].strip():
                 return
+            start = ext[0]
+            while start > ctx.start and src.code[start - 1] in "~!":  # `~x ? a : b` parses as `x ? b : a`: the text's condition is `~x`
+                start -= 1
+            ext = (start, ext[1])
             cond = src.text[ext[0] : ext[1]]
             self._pending.append((src, module, "condition", ext[0], cond, f"!({cond.strip()})", (ext[0], ext[1], f"!({cond})")))
 
