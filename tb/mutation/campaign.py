@@ -63,11 +63,15 @@ def random_programs(spec: str, out: Path) -> list[Path]:
     return paths
 
 
+def _name(out: Path, p: Path) -> str:
+    return p.stem if p.parent.name != "kernels" else f"kernels/{p.stem}"
+
+
 def _program_configs(out: Path, programs: list[Path]) -> list[dict]:
     configs = []
     (out / "configs").mkdir(parents=True, exist_ok=True)
     for p in programs:
-        name = p.stem if p.parent.name != "kernels" else f"kernels/{p.stem}"
+        name = _name(out, p)
         seed = int(p.stem.rsplit("_s", 1)[1]) if p.parent == out / "programs" else 1
         r = LockstepRun(str(p), "verilator", 8, seed, defines=(DEFINE,), watchdog=WATCHDOG, out=out / "runs")
         path = r.config().write(out / "configs" / f"{name.replace('/', '-')}.json")
@@ -87,9 +91,10 @@ def prepare(out: Path, n: int, seed: int, random_spec: str) -> dict:
         meta = json.loads(meta_path.read_text(encoding="utf-8"))
         if (meta["n"], meta["seed"]) != (n, seed):
             raise ValueError(f"{out} holds a campaign with N={meta['n']} SEED={meta['seed']}; remove it or choose another OUT")
-        if meta["random"] != random_spec:  # another random tier for the mutants still to run (the report says which)
-            programs = directed_programs() + random_programs(random_spec, out / "programs")
-            meta.update(random=random_spec, programs=_program_configs(out, programs))
+        programs = directed_programs() + random_programs(random_spec, out / "programs")
+        if meta["random"] != random_spec or [p["name"] for p in meta["programs"]] != [_name(out, p) for p in programs]:
+            # another random tier, or new directed programs, for the mutants still to run (the report says which)
+            meta.update(random=random_spec, programs=_program_configs(out, programs), directed=len(directed_programs()))
             meta_path.write_text(json.dumps(meta, indent=1), encoding="utf-8")
         return meta
     out.mkdir(parents=True, exist_ok=True)
