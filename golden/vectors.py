@@ -17,7 +17,7 @@ each file says which column is which. This module is the one place that reads th
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from .isa import conditions
@@ -114,10 +114,24 @@ def _bit(v: Vector, text: str, what: str) -> bool:
 
 
 @dataclass(frozen=True)
-class FpOperation:
-    """The fields of one fp32.txt line, named (columns as in the file's header)."""
+class _Operation:
+    """A vector line with its fields named (the subclasses): the expected result and flags."""
 
     vector: Vector
+
+    @property
+    def result(self) -> int:
+        return self.vector.result
+
+    @property
+    def flags(self) -> int:
+        return self.vector.flags or 0
+
+
+@dataclass(frozen=True)
+class FpOperation(_Operation):
+    """The fields of one fp32.txt line, named (columns as in the file's header)."""
+
     op: str  # fadd fmul fmad fmin fmax fset fslct f2i i2f f2f (the line's op without .sat)
     rnd: str = "rn"  # one of ROUNDINGS; fmad's column is carried although G80 ignores it (FP_SFU.md 4)
     sat: bool = False
@@ -130,14 +144,6 @@ class FpOperation:
     a: int = 0
     b: int = 0
     c: int = 0
-
-    @property
-    def result(self) -> int:
-        return self.vector.result
-
-    @property
-    def flags(self) -> int:
-        return self.vector.flags or 0
 
 
 def fp_operation(v: Vector) -> FpOperation:
@@ -206,6 +212,110 @@ def sfu_operation(v: Vector) -> SfuOperation:
     if unknown:
         raise ValueError(f"{v.where()}: {v.op} has no follow-up {', '.join(unknown)}: {v.text}")
     return SfuOperation(v, v.op, x, v.result, tuple(v.then.items()))
+
+
+# ----------------------------------------------------------------------------------------------
+# the fields of integer lines
+
+# int.txt spellings -> the instruction field values they stand for (ISA.md section 3): the list
+# position is the field's value (addop of IADD/IMAD, LOP's op, IMAD's multiply kind in MAD_KINDS' order)
+INT_ADDOPS = ("add", "sub", "subr", "addc")
+LOGIC_OPS = ("and", "or", "xor", "mov2")
+INT_TYPES = ("u16", "s16", "u32", "s32")
+I2I_TYPES = ("u8", "s8", "u16", "s16", "u32", "s32")
+# I2I's source-type field (ISA.md 3.9): u8 and s8 each have two encodings, the first is canonical
+I2I_SRC_CODES: dict[str, tuple[int, ...]] = {"u16": (0,), "u32": (1,), "u8": (2, 3), "s16": (4,), "s32": (5,), "s8": (6, 7)}
+# each op: its modifier columns (before the numbers) and its number columns (a, b, c, cin as it has them)
+_INT_COLUMNS: dict[str, tuple[int, tuple[str, ...]]] = {
+    "iadd": (3, ("a", "b", "cin")), "imul16": (2, ("a", "b")), "imul24": (2, ("a", "b")), "imad": (2, ("a", "b", "c", "cin")),
+    "isad": (1, ("a", "b", "c")), "iset": (2, ("a", "b")), "imin": (1, ("a", "b")), "imax": (1, ("a", "b")),
+    "shl": (1, ("a", "b")), "shr": (1, ("a", "b")), "logic": (4, ("a", "b")), "i2i": (4, ("a",)),
+}  # fmt: skip
+
+
+@dataclass(frozen=True)
+class IntOperation(_Operation):
+    """The fields of one int.txt line, named (columns as in the file's header). `mods` is the
+    modifier columns as written: lines with equal `mods` differ only in their numbers."""
+
+    op: str  # one of INT_OPS
+    mods: tuple[str, ...]
+    width: int = 32  # operand width: 16 for b16/u16/s16 (and imad's 16-bit kinds), else 32
+    signed: bool = False  # the typed ops' s16/s32 (shr's too), imul16's first operand, imul24's s24
+    addop: str = "add"  # iadd, imad: one of INT_ADDOPS
+    sat: bool = False  # iadd
+    signed_b: bool = False  # imul16: signed is the first operand's sign, this the second's
+    hi: bool = False  # imul24: bits 16..47 of the product
+    kind: str = ""  # imad: one of MAD_KINDS
+    cond: int = 0  # iset: the compare mask (l=1, e=2, g=4)
+    lop: str = ""  # logic: one of LOGIC_OPS
+    not1: bool = False
+    not2: bool = False
+    dst: str = ""  # i2i: one of I2I_TYPES
+    src: str = ""  # i2i: one of I2I_TYPES
+    abs_: bool = False  # i2i: |a| ...
+    neg: bool = False  # ... then -a
+    a: int = 0
+    b: int = 0  # shl/shr: the count
+    c: int = 0
+    cin: int = 0
+
+    @property
+    def addop_code(self) -> int:
+        return INT_ADDOPS.index(self.addop)
+
+    @property
+    def kind_code(self) -> int:
+        return list(MAD_KINDS).index(self.kind)
+
+    @property
+    def lop_code(self) -> int:
+        return LOGIC_OPS.index(self.lop)
+
+    @property
+    def dst_bits(self) -> int:
+        return int(self.dst[1:])
+
+
+def int_operation(v: Vector) -> IntOperation:
+    """The named fields of an integer line; ValueError naming file:line for a line that does not fit."""
+    if v.op not in _INT_COLUMNS:
+        raise ValueError(f"{v.where()}: {v.op!r} is not an integer op (expected one of {', '.join(INT_OPS)}): {v.text}")
+    nmods, numbers = _INT_COLUMNS[v.op]
+    if len(v.args) != nmods + len(numbers):
+        raise ValueError(f"{v.where()}: {v.op} takes {nmods + len(numbers)} fields before '->', got {len(v.args)}: {v.text}")
+    if v.flags is not None and not 0 <= v.flags < 16:
+        raise ValueError(f"{v.where()}: flags {v.flags:x} do not fit 4 bits: {v.text}")
+    if not 0 <= v.result < 1 << 32:
+        raise ValueError(f"{v.where()}: result {v.result:x} does not fit 32 bits: {v.text}")
+    m = v.args[:nmods]
+    values = {name: _word(v, text) for name, text in zip(numbers, v.args[nmods:], strict=True)}
+    o = IntOperation(v, v.op, m, **values)
+    if v.op == "iadd":
+        return replace(
+            o, addop=_pick(v, INT_ADDOPS, m[0], "add op"), width=int(_pick(v, ("b16", "b32"), m[1], "width")[1:]), sat=_bit(v, m[2], "sat")
+        )
+    if v.op == "imul16":
+        return replace(o, width=16, signed=_pick(v, ("u16", "s16"), m[0], "type") == "s16", signed_b=_pick(v, ("u16", "s16"), m[1], "type") == "s16")
+    if v.op == "imul24":
+        return replace(o, signed=_pick(v, ("u24", "s24"), m[0], "type") == "s24", hi=_pick(v, ("lo", "hi"), m[1], "half") == "hi")
+    if v.op == "imad":
+        kind = _pick(v, MAD_KINDS, m[0], "multiply kind")
+        return replace(o, kind=kind, width=16 if kind.endswith("16") else 32, addop=_pick(v, INT_ADDOPS, m[1], "add op"))
+    if v.op == "logic":
+        return replace(o, lop=_pick(v, LOGIC_OPS, m[0], "logic op"), width=int(_pick(v, ("b16", "b32"), m[1], "width")[1:]),
+                       not1=_bit(v, m[2], "not1"), not2=_bit(v, m[3], "not2"))  # fmt: skip
+    if v.op == "i2i":
+        return replace(o, dst=_pick(v, I2I_TYPES, m[0], "destination type"), src=_pick(v, I2I_TYPES, m[1], "source type"),
+                       abs_=_bit(v, m[2], "abs"), neg=_bit(v, m[3], "neg"))  # fmt: skip
+    t = _pick(v, ("b16", "b32") if v.op == "shl" else INT_TYPES, m[0], "type")  # shl is untyped
+    o = replace(o, width=int(t[1:]), signed=t[0] == "s")
+    if v.op == "iset":
+        cond = _word(v, m[1])
+        if cond > 7:
+            raise ValueError(f"{v.where()}: iset condition {m[1]!r} is not a 3-bit l/e/g mask: {v.text}")
+        o = replace(o, cond=cond)
+    return o
 
 
 # ----------------------------------------------------------------------------------------------
@@ -287,82 +397,65 @@ def _sfu_case(o: SfuOperation) -> Case:
     return Case(v, tuple(insns), (o.x, 0, 0), 0, tuple(outputs))
 
 
-def _int_case(v: Vector) -> Case:
-    a = v.args
+def _int_case(o: IntOperation) -> Case:
     h = _half
-    out = (("R4", v.result), ("C1", v.flags or 0))
+    half = o.width == 16
+    out = (("R4", o.result), ("C1", o.flags))
 
-    def case(insn: Instruction, x: str, y: str = "0", z: str = "0", cin: str = "0") -> Case:
-        return Case(v, (insn,), (int(x, 16), int(y, 16), int(z, 16)), int(cin, 16), out)
+    def case(insn: Instruction) -> Case:
+        return Case(o.vector, (insn,), (o.a, o.b, o.c), o.cin, out)
 
-    if v.op == "iadd":
-        op, width, sat, x, y, cin = a
-        half = width == "b16"
-        mods = (".SAT" if sat == "1" else "") + (".U16" if half else "")
-        s1, s2 = h("R1", half), h("R2", half)
-        if op == "sub":
+    def added(s1: str, s2: str, mods: str) -> tuple[str, str, str]:
+        """The operands and modifiers of an add op: sub negates the second, subr the first."""
+        if o.addop == "sub":
             s2 = "-" + s2
-        elif op == "subr":
+        elif o.addop == "subr":
             s1 = "-" + s1
-        elif op == "addc":
+        elif o.addop == "addc":
             mods += ".CARRY0"
-        return case(_insn("IADD", f"{mods}.C1", h("R4", half), s1, s2), x, y, cin=cin)
-    if v.op == "imul16":
-        sa, sb, x, y = a
-        return case(_insn("IMUL", f".{sa.upper()}.{sb.upper()}.C1", "R4", "R1L", "R2L"), x, y)
-    if v.op == "imul24":
-        sign, hi, x, y = a
-        t = sign.upper()
-        return case(_insn("IMUL", f"{'.HI' if hi == 'hi' else ''}.{t}.{t}.C1", "R4", "R1", "R2"), x, y)
-    if v.op == "imad":
-        kind, addop, x, y, z, cin = a
-        half = kind.endswith("16")
-        s1, s3 = h("R1", half), "R3"
-        mods = MAD_KINDS[kind]
-        if addop == "sub":
-            s3 = "-R3"
-        elif addop == "subr":
-            s1 = "-" + s1
-        elif addop == "addc":
-            mods += ".CARRY0"
-        return case(_insn("IMAD", f"{mods}.C1", "R4", s1, h("R2", half), s3), x, y, z, cin)
-    if v.op in ("isad", "iset", "imin", "imax"):
-        t, *rest = a
-        half = t.endswith("16")
-        cond = [conditions.NAMES[int(rest.pop(0), 16)]] if v.op == "iset" else []
-        x, y, *z = rest
-        third = ["R3"] if v.op == "isad" else []
-        dst = "R4" if v.op == "isad" else h("R4", half)
-        return case(_insn(v.op.upper(), f"{ITYPE[t]}.C1", dst, h("R1", half), h("R2", half), *third, *cond), x, y, z[0] if z else "0")
-    if v.op in ("shl", "shr"):
-        t, x, count = a
-        half = t.endswith("16")
-        mods = "" if v.op == "shl" and t == "b32" else (".U16" if t == "b16" else ITYPE[t])
-        return case(_insn(v.op.upper(), f"{mods}.C1", h("R4", half), h("R1", half), h("R2", half)), x, count)
-    if v.op == "logic":
-        op, width, n1, n2, x, y = a
-        half = width == "b16"
-        name = {"and": "AND", "or": "OR", "xor": "XOR", "mov2": "PASS_B"}[op]
-        s1 = ("~" if n1 == "1" else "") + h("R1", half)
-        s2 = ("~" if n2 == "1" else "") + h("R2", half)
-        return case(_insn("LOP", f".{name}{'.U16' if half else ''}.C1", h("R4", half), s1, s2), x, y)
-    if v.op == "i2i":
-        dst, src, abs_, neg, x = a
-        stype = {"u8": "U16.BEXT", "s8": "S16.BEXT"}.get(src, src.upper())
-        operand = h("R1", src in ("u16", "s16", "u8", "s8"))
-        if abs_ == "1":
-            operand = f"|{operand}|"
-        if neg == "1":
-            operand = f"-{operand}"
-        return case(_insn("I2I", f".{dst.upper()}.{stype}.C1", h("R4", dst not in ("u32", "s32")), operand), x)
-    raise ValueError(f"{v.where()}: unknown vector operation {v.op!r}")
+        return s1, s2, mods
+
+    typed = (".U16" if o.width == 16 else "") if not o.signed else f".S{o.width}"  # ITYPE of u16/s16/u32/s32
+    if o.op == "iadd":
+        s1, s2, mods = added(h("R1", half), h("R2", half), (".SAT" if o.sat else "") + (".U16" if half else ""))
+        return case(_insn("IADD", f"{mods}.C1", h("R4", half), s1, s2))
+    if o.op == "imul16":
+        return case(_insn("IMUL", f".{'S' if o.signed else 'U'}16.{'S' if o.signed_b else 'U'}16.C1", "R4", "R1L", "R2L"))
+    if o.op == "imul24":
+        t = "S24" if o.signed else "U24"
+        return case(_insn("IMUL", f"{'.HI' if o.hi else ''}.{t}.{t}.C1", "R4", "R1", "R2"))
+    if o.op == "imad":
+        s1, s3, mods = added(h("R1", half), "R3", MAD_KINDS[o.kind])
+        return case(_insn("IMAD", f"{mods}.C1", "R4", s1, h("R2", half), s3))
+    if o.op in ("isad", "iset", "imin", "imax"):
+        cond = [conditions.NAMES[o.cond]] if o.op == "iset" else []
+        third = ["R3"] if o.op == "isad" else []
+        dst = "R4" if o.op == "isad" else h("R4", half)
+        return case(_insn(o.op.upper(), f"{typed}.C1", dst, h("R1", half), h("R2", half), *third, *cond))
+    if o.op in ("shl", "shr"):
+        mods = "" if o.op == "shl" and not half else (".U16" if o.mods[0] == "b16" else typed)
+        return case(_insn(o.op.upper(), f"{mods}.C1", h("R4", half), h("R1", half), h("R2", half)))
+    if o.op == "logic":
+        name = {"and": "AND", "or": "OR", "xor": "XOR", "mov2": "PASS_B"}[o.lop]
+        s1 = ("~" if o.not1 else "") + h("R1", half)
+        s2 = ("~" if o.not2 else "") + h("R2", half)
+        return case(_insn("LOP", f".{name}{'.U16' if half else ''}.C1", h("R4", half), s1, s2))
+    stype = {"u8": "U16.BEXT", "s8": "S16.BEXT"}.get(o.src, o.src.upper())  # i2i
+    operand = h("R1", o.src not in ("u32", "s32"))
+    if o.abs_:
+        operand = f"|{operand}|"
+    if o.neg:
+        operand = f"-{operand}"
+    return case(_insn("I2I", f".{o.dst.upper()}.{stype}.C1", h("R4", o.dst not in ("u32", "s32")), operand))
 
 
 def case_of(v: Vector) -> Case:
-    """One vector line as the instruction(s) that compute it; ValueError (or KeyError/IndexError
-    for an integer line whose fields do not fit) for a line that cannot be translated."""
+    """One vector line as the instruction(s) that compute it; ValueError naming file:line for a line
+    that cannot be translated."""
     if v.op in FP_OPS:
         return _fp_case(fp_operation(v))
     if v.op in SFU_OPS:
         return _sfu_case(sfu_operation(v))
-    return _int_case(v)
+    if v.op in INT_OPS:
+        return _int_case(int_operation(v))
+    raise ValueError(f"{v.where()}: unknown vector operation {v.op!r}: {v.text}")

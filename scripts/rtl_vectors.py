@@ -16,12 +16,12 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from golden.vectors import FP_OPS, SFU_OPS, read_vectors
+from tb.config import UnitConfig
 from tb.runner import BUILD, failure_messages, run
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -48,7 +48,7 @@ UNITS = (
 class Outcome:
     unit: Unit
     lines: int = 0  # vector lines of the unit's ops (counted by the script)
-    summary: dict | None = None  # the unit test's RESULT JSON
+    summary: dict | None = None  # the unit test's result JSON
     error: str = ""  # why there is no summary
     failures: list[str] = field(default_factory=list)
 
@@ -67,10 +67,12 @@ def run_unit(unit: Unit, sim: str, paths: list[Path], lines: int) -> Outcome:
     test_dir.mkdir(parents=True, exist_ok=True)
     result = test_dir / "result.json"
     result.unlink(missing_ok=True)
-    env = {"VECTORS": os.pathsep.join(str(p) for p in paths), "RESULT": str(result), "COCOTB_TEST_FILTER": r"\.vectors$"}
+    config = UnitConfig(vectors=tuple(str(p) for p in paths), result=str(result))
+    plusarg = config.plusarg(config.write(test_dir / "unit.json"))
     results_xml = test_dir / "results.xml"
     try:
-        results_xml = run(sim, unit.toplevel, unit.files, unit.test_module, extra_env=env, test_dir=test_dir)
+        results_xml = run(sim, unit.toplevel, unit.files, unit.test_module, extra_env={"COCOTB_TEST_FILTER": r"\.vectors$"}, plusargs=(plusarg,),
+                          test_dir=test_dir)  # fmt: skip
     except SystemExit as e:  # the runner exits when the simulator itself fails
         out.error = f"the simulation stopped (exit code {e.code})"
     except Exception as e:  # a build error: report it with the other unit's results

@@ -9,9 +9,23 @@ from __future__ import annotations
 import json
 from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
+from typing import TypeVar
 
 PLUSARG = "tb_config"
 CONFIG_KEY = "config"  # ConfigDB key
+UNIT_PLUSARG = "tb_unit"
+_C = TypeVar("_C")
+
+
+def _read(cls: type[_C], path: Path, what: str) -> _C:
+    """A configuration dataclass from its JSON file: unknown keys are an error naming the file;
+    lists come back as the tuples the dataclasses hold."""
+    data = json.loads(path.read_text(encoding="utf-8"))
+    known = {f.name for f in fields(cls)}
+    unknown = sorted(set(data) - known)
+    if unknown:
+        raise ValueError(f"{path}: unknown {what} setting(s) {', '.join(unknown)}")
+    return cls(**{k: tuple(v) if isinstance(v, list) else v for k, v in data.items()})
 
 
 @dataclass(frozen=True)
@@ -50,13 +64,7 @@ class LockstepConfig:
 
     @classmethod
     def read(cls, path: Path) -> LockstepConfig:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
-        known = {f.name for f in fields(cls)}
-        unknown = sorted(set(data) - known)
-        if unknown:
-            raise ValueError(f"{path}: unknown lock-step setting(s) {', '.join(unknown)}")
-        data["defines"] = tuple(data.get("defines", ()))
-        return cls(**data)
+        return _read(cls, Path(path), "lock-step")
 
     @classmethod
     def from_plusargs(cls, plusargs: dict[str, object]) -> LockstepConfig:
@@ -68,3 +76,30 @@ class LockstepConfig:
 
     def plusarg(self, path: Path) -> str:
         return f"+{PLUSARG}={path}"
+
+
+@dataclass(frozen=True)
+class UnitConfig:
+    """The settings of an RTL unit test (tb/test_*_unit.py), written by the host-side caller
+    (tests/test_rtl_*.py, scripts/rtl_vectors.py) and passed as `+tb_unit=PATH`; without the
+    plusarg a unit test runs with these defaults."""
+
+    vectors: tuple[str, ...] = ()  # vector files to run; () for the unit's own file of testdata/vectors
+    result: str = ""  # where a vector run writes its summary (JSON, scripts/rtl_vectors.py); "" for none
+    seed: int = 1  # of the random operations compared with the golden model
+    random: int | None = None  # how many; None for the unit's default
+
+    def write(self, path: Path) -> Path:
+        path.write_text(json.dumps(asdict(self), indent=1) + "\n", encoding="utf-8")
+        return path
+
+    def plusarg(self, path: Path) -> str:
+        return f"+{UNIT_PLUSARG}={path}"
+
+    def vector_paths(self, default: Path) -> list[Path]:
+        return [Path(p) for p in self.vectors] or [default]
+
+    @classmethod
+    def from_plusargs(cls, plusargs: dict[str, object]) -> UnitConfig:
+        path = plusargs.get(UNIT_PLUSARG)
+        return _read(cls, Path(path), "unit test") if isinstance(path, str) and path else cls()

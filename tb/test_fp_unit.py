@@ -1,15 +1,15 @@
 """cocotb: rtl/sm1_fp_alu.v against the silicon FP vectors (FP_SFU.md sections 1-8) and golden.arith.fp.
 
-`vectors` runs every FP line of the files named by $VECTORS (os.pathsep-separated; default
+`vectors` runs every FP line of the files of the unit configuration (tb/config.py `UnitConfig`, +tb_unit=PATH; default
 testdata/vectors/fp32.txt) through the unit, with the modes golden.vectors.fp_operation reads from
 the line (the fields of the instruction golden check-vectors runs: fadd/fadd.sat/fmul rn|rz,
 fmad/fmad.sat, fmin, fmax, fset with its 4-bit condition, fslct, f2i to u32/s32/u16/s16 with
 rni..rzi and abs/neg, i2f from u8..s32 with rn..rz, f2f mov/sat/rni..rzi) and compares result and
 flags exactly. Lines of other ops (int, SFU) are counted,
-not run; an FP line that does not parse is an error naming file:line. The summary goes to $RESULT
-as JSON {"unit", "passed", "failed", "other_lines", "failures" (the first 50), "lines", "seconds"}.
+not run; an FP line that does not parse is an error naming file:line. The summary goes to the
+configuration's `result` as JSON {"unit", "passed", "failed", "other_lines", "failures" (the first 50), "lines", "seconds"}.
 
-`random_against_model` compares $FP_RANDOM (default 5000) random operations, seed $SEED, with
+`random_against_model` compares `random` (default 5000) random operations, seed `seed`, with
 golden.arith.fp and the source modifiers golden/execute.py applies: every op with random modifiers,
 and the modes the vector files cannot express (f16 sources and destinations, 8/16-bit integer
 sources, i2f abs/neg/sat, f2f abs/neg/sat with rounding, the ignored FMUL .sat and FMAD rounding).
@@ -17,7 +17,6 @@ sources, i2f abs/neg/sat, f2f abs/neg/sat with rounding, the ignored FMUL .sat a
 
 from __future__ import annotations
 
-import os
 import random
 from pathlib import Path
 
@@ -27,7 +26,8 @@ from cocotb.triggers import Timer
 from golden.arith import fp
 from golden.hw import FpOp
 from golden.vectors import FP_OPS, Vector, fp_operation, read_vectors
-from tb.vector_tally import Tally, vector_paths
+from tb.config import UnitConfig
+from tb.vector_tally import Tally
 
 ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_VECTORS = ROOT / "testdata" / "vectors" / "fp32.txt"
@@ -98,9 +98,10 @@ def describe(inputs: dict[str, int]) -> str:
 
 @cocotb.test()
 async def vectors(dut) -> None:
-    """Every FP line of $VECTORS: exact result and flags."""
+    """Every FP line of the configured vector files: exact result and flags."""
+    config = UnitConfig.from_plusargs(cocotb.plusargs)
     drive = Driver(dut)
-    paths = vector_paths(DEFAULT_VECTORS)
+    paths = config.vector_paths(DEFAULT_VECTORS)
     tally = Tally("fp")
     for path in paths:
         for v in read_vectors(path):
@@ -114,7 +115,7 @@ async def vectors(dut) -> None:
                 tally.passed += 1
             else:
                 tally.fail(f"{v.where()}: {v.text} -> got {res:08x} {flags:x}")
-    tally.finish()
+    tally.finish(config.result)
     t = tally
     dut._log.info("%d FP lines in %.2f s: %.0f lines/s; %d failed, %d other lines", t.lines, t.seconds, t.lines / max(t.seconds, 1e-9), t.failed, t.other)
     assert t.passed > 0, f"no FP line ran (files: {', '.join(map(str, paths))})"
@@ -275,10 +276,11 @@ def random_inputs(rng: random.Random) -> dict[str, int]:
 @cocotb.test()
 async def random_against_model(dut) -> None:
     """Random ops, modes, modifiers and operands, compared with golden.arith.fp."""
-    rng = random.Random(int(os.environ.get("SEED", "1")))
+    config = UnitConfig.from_plusargs(cocotb.plusargs)
+    rng = random.Random(config.seed)
     drive = Driver(dut)
     mismatches: list[str] = []
-    count = int(os.environ.get("FP_RANDOM", "5000"))
+    count = 5000 if config.random is None else config.random
     for _ in range(count):
         i = random_inputs(rng)
         want = model_of(i)

@@ -1,6 +1,7 @@
 """cocotb: rtl/sm1_int_alu.v against the silicon integer vectors (ISA.md section 3) and the golden model.
 
-`int_vectors` drives every line of testdata/vectors/int.txt (or $INT_VECTORS) through the ALU;
+`int_vectors` drives every line of testdata/vectors/int.txt (or the files of the unit configuration, tb/config.py
+`UnitConfig`, passed as +tb_unit=PATH) through the ALU;
 `directed` covers what the vector file cannot show (I2I into a full register, PASS, undefined
 MAD kinds, shift-count edges); `random_against_golden` compares random operands and fields with
 golden.arith.intops (G80 profile).
@@ -8,7 +9,6 @@ golden.arith.intops (G80 profile).
 
 from __future__ import annotations
 
-import os
 import random
 from pathlib import Path
 
@@ -18,15 +18,10 @@ from cocotb.triggers import Timer
 import golden
 from golden.arith import intops
 from golden.hw import AluOp
-from golden.vectors import Vector, read_vectors
+from golden.vectors import I2I_SRC_CODES, Vector, int_operation, read_vectors
+from tb.config import UnitConfig
 
 OP = {op.name.lower(): int(op) for op in AluOp}  # sm1_int_alu's op codes (golden/hw.py)
-ADDOP = {"add": 0, "sub": 1, "subr": 2, "addc": 3}
-MAD_KIND = {"u16": 0, "s16": 1, "sat.s16": 2, "u24": 3, "s24": 4, "sat.s24": 5, "hi.u24": 6, "hi.s24": 7, "sat.hi.s24": 8}
-LOP = {"and": 0, "or": 1, "xor": 2, "mov2": 3}
-# I2I source type field values (ISA.md 3.9); u8 / s8 each have two encodings, both exercised.
-I2I_SRC = {"u16": (0,), "u32": (1,), "u8": (2, 3), "s16": (4,), "s32": (5,), "s8": (6, 7)}
-I2I_DST = {"u8": (0, 0), "s8": (0, 1), "u16": (1, 0), "s16": (1, 1), "u32": (2, 0), "s32": (2, 1)}  # (dst_bits, sgn)
 DST_BITS = (8, 16, 32)
 
 DEFAULTS = {
@@ -35,61 +30,38 @@ DEFAULTS = {
 }  # fmt: skip
 
 
-def vector_path() -> Path:
-    env = os.environ.get("INT_VECTORS")
-    return Path(env) if env else Path(golden.__file__).resolve().parents[1] / "testdata" / "vectors" / "int.txt"
-
-
-def _type(t: str) -> tuple[int, int]:
-    """u16/s16/u32/s32 (and b16/b32) -> (wide, sgn)."""
-    return int(t.endswith("32")), int(t[0] == "s")
+def vector_paths() -> list[Path]:
+    default = Path(golden.__file__).resolve().parents[1] / "testdata" / "vectors" / "int.txt"
+    return UnitConfig.from_plusargs(cocotb.plusargs).vector_paths(default)
 
 
 def inputs_of(v: Vector) -> dict[str, int]:
-    """The ALU inputs for one vector line (columns as in the int.txt header)."""
-    a = v.args
-    h = lambda x: int(x, 16)  # noqa: E731
-    if v.op == "iadd":
-        op, width, sat, x, y, cin = a
-        return {"op": OP["add"], "addop": ADDOP[op], "wide": int(width == "b32"), "sat": int(sat), "a": h(x), "b": h(y), "cin": int(cin, 16)}
-    if v.op == "imul16":
-        sa, sb, x, y = a
-        return {"op": OP["mul16"], "s1": int(sa[0] == "s"), "s2": int(sb[0] == "s"), "a": h(x), "b": h(y)}
-    if v.op == "imul24":
-        sign, hi, x, y = a
-        return {"op": OP["mul24"], "sgn": int(sign[0] == "s"), "s2": int(hi == "hi"), "a": h(x), "b": h(y)}
-    if v.op == "imad":
-        kind, addop, x, y, z, cin = a
-        return {"op": OP["mad"], "kind": MAD_KIND[kind], "addop": ADDOP[addop], "a": h(x), "b": h(y), "c": h(z), "cin": int(cin, 16)}
-    if v.op == "isad":
-        t, x, y, z = a
-        wide, sgn = _type(t)
-        return {"op": OP["sad"], "wide": wide, "sgn": sgn, "a": h(x), "b": h(y), "c": h(z)}
-    if v.op == "iset":
-        t, cond, x, y = a
-        wide, sgn = _type(t)
-        return {"op": OP["set"], "wide": wide, "sgn": sgn, "cond": h(cond), "a": h(x), "b": h(y)}
-    if v.op in ("imin", "imax"):
-        t, x, y = a
-        wide, sgn = _type(t)
-        return {"op": OP[v.op[1:]], "wide": wide, "sgn": sgn, "a": h(x), "b": h(y)}
-    if v.op in ("shl", "shr"):
-        t, x, count = a
-        wide, sgn = _type(t)
-        return {"op": OP[v.op], "wide": wide, "sgn": sgn, "a": h(x), "b": h(count)}
-    if v.op == "logic":
-        op, width, n1, n2, x, y = a
-        return {"op": OP["lop"], "lop": LOP[op], "wide": int(width == "b32"), "not1": int(n1), "not2": int(n2), "a": h(x), "b": h(y)}
-    if v.op == "i2i":
-        dst, src, abs_, neg, x = a
-        codes = I2I_SRC[src]
-        dst_bits, sgn = I2I_DST[dst]
-        # The vectors print 8-bit results in 16-bit form (dst_full = 0). dst_full changes nothing for
-        # the other destinations, so it alternates there to show that.
-        full = v.line & 1 if dst != "s8" else 0
-        return {"op": OP["i2i"], "src_type": codes[v.line % len(codes)], "dst_bits": dst_bits, "sgn": sgn, "dst_full": full,
-                "abs_": int(abs_), "neg": int(neg), "a": h(x)}  # fmt: skip
-    raise ValueError(f"{v.where()}: not an integer vector: {v.op}")
+    """The ALU inputs for one vector line (its fields named by golden.vectors.int_operation)."""
+    o = int_operation(v)
+    wide = int(o.width == 32)
+    common = {"a": o.a, "b": o.b}
+    if o.op == "iadd":
+        return {"op": OP["add"], "addop": o.addop_code, "wide": wide, "sat": int(o.sat), "cin": o.cin, **common}
+    if o.op == "imul16":
+        return {"op": OP["mul16"], "s1": int(o.signed), "s2": int(o.signed_b), **common}
+    if o.op == "imul24":
+        return {"op": OP["mul24"], "sgn": int(o.signed), "s2": int(o.hi), **common}
+    if o.op == "imad":
+        return {"op": OP["mad"], "kind": o.kind_code, "addop": o.addop_code, "c": o.c, "cin": o.cin, **common}
+    if o.op == "isad":
+        return {"op": OP["sad"], "wide": wide, "sgn": int(o.signed), "c": o.c, **common}
+    if o.op == "iset":
+        return {"op": OP["set"], "wide": wide, "sgn": int(o.signed), "cond": o.cond, **common}
+    if o.op in ("imin", "imax", "shl", "shr"):
+        return {"op": OP[o.op.removeprefix("i")], "wide": wide, "sgn": int(o.signed), **common}
+    if o.op == "logic":
+        return {"op": OP["lop"], "lop": o.lop_code, "wide": wide, "not1": int(o.not1), "not2": int(o.not2), **common}
+    codes = I2I_SRC_CODES[o.src]  # i2i
+    # The vectors print 8-bit results in 16-bit form (dst_full = 0). dst_full changes nothing for
+    # the other destinations, so it alternates there to show that; so do u8/s8's two encodings.
+    full = v.line & 1 if o.dst != "s8" else 0
+    return {"op": OP["i2i"], "src_type": codes[v.line % len(codes)], "dst_bits": DST_BITS.index(o.dst_bits), "sgn": int(o.dst[0] == "s"),
+            "dst_full": full, "abs_": int(o.abs_), "neg": int(o.neg), "a": o.a}  # fmt: skip
 
 
 async def drive(dut, inputs: dict[str, int]) -> tuple[int, int]:
@@ -143,17 +115,18 @@ def golden_of(i: dict[str, int]) -> tuple[int, int]:
 @cocotb.test()
 async def int_vectors(dut) -> None:
     """Every line of the silicon vector file: exact result and flags."""
-    path = vector_path()
+    paths = vector_paths()
     mismatches: list[str] = []
     count = 0
-    for v in read_vectors(path):
+    for v in (v for path in paths for v in read_vectors(path)):
         inputs = inputs_of(v)
         res, flags = await drive(dut, inputs)
         count += 1
         if res != v.result or flags != (v.flags or 0):
-            mismatches.append(f"line {v.line}: {v.text}\n    got {res:08x} {flags:x} ({describe(inputs)})")
-    dut._log.info("%d vectors from %s, %d mismatches", count, path, len(mismatches))
-    assert count > 0, f"no vectors in {path}"
+            mismatches.append(f"{v.where()}: {v.text}\n    got {res:08x} {flags:x} ({describe(inputs)})")
+    files = ", ".join(map(str, paths))
+    dut._log.info("%d vectors from %s, %d mismatches", count, files, len(mismatches))
+    assert count > 0, f"no vectors in {files}"
     assert not mismatches, f"{len(mismatches)} of {count} vectors differ:\n" + "\n".join(mismatches[:20])
 
 
@@ -222,10 +195,11 @@ def _operand(rng: random.Random) -> int:
 @cocotb.test()
 async def random_against_golden(dut) -> None:
     """Random fields and operands per op, compared with golden.arith.intops."""
-    rng = random.Random(int(os.environ.get("INT_ALU_SEED", "1")))
+    config = UnitConfig.from_plusargs(cocotb.plusargs)
+    rng = random.Random(config.seed)
     mismatches = []
     ops = list(OP.values())
-    for _ in range(int(os.environ.get("INT_ALU_RANDOM", "3000"))):
+    for _ in range(3000 if config.random is None else config.random):
         i = {
             "op": rng.choice(ops), "addop": rng.randrange(4), "wide": rng.getrandbits(1), "sgn": rng.getrandbits(1), "sat": rng.getrandbits(1),
             "s1": rng.getrandbits(1), "s2": rng.getrandbits(1), "kind": rng.randrange(9), "cond": rng.randrange(8), "lop": rng.randrange(4),

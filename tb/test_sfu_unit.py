@@ -1,20 +1,19 @@
 """cocotb: rtl/sm1_sfu.v against the silicon SFU vectors (FP_SFU.md sections 9-12) and golden.arith.sfu.
 
-`vectors` runs every SFU line of the files named by $VECTORS (os.pathsep-separated; default
+`vectors` runs every SFU line of the files of the unit configuration (tb/config.py `UnitConfig`, +tb_unit=PATH; default
 testdata/vectors/sfu.txt) through the unit: rcp/rsqrt/lg2 lines once, presin/preex2 lines once for
 the pre-op and once per follow-up (SIN and COS, or EX2 / EX2.SAT) on the line's code, as golden
 check-vectors runs them as instruction pairs (golden.vectors.sfu_operation reads the line). Lines
-of other ops are counted, not run. One check is one value compared; the summary goes to $RESULT as JSON
+of other ops are counted, not run. One check is one value compared; the summary goes to the configuration's `result` as JSON
 {"unit", "passed", "failed", "other_lines", "failures" (the first 50), "lines", "seconds"}.
 
-`random_against_model` compares $SFU_RANDOM (default 4000) random operations, seed $SEED, with
+`random_against_model` compares `random` (default 4000) random operations, seed `seed`, with
 golden.arith.sfu: random op, modifiers and .SAT, inputs mixing special values, denormals, exponent
 edges of each op, raw bits and real RRO codes.
 """
 
 from __future__ import annotations
 
-import os
 import random
 import time
 from collections.abc import Callable
@@ -28,7 +27,8 @@ from cocotb.triggers import Timer
 from golden.arith import sfu
 from golden.hw import SfuOp
 from golden.vectors import SFU_OPS, Vector, read_vectors, sfu_operation
-from tb.vector_tally import Tally, vector_paths
+from tb.config import UnitConfig
+from tb.vector_tally import Tally
 
 ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_VECTORS = ROOT / "testdata" / "vectors" / "sfu.txt"
@@ -77,9 +77,10 @@ class Driver:
 
 @cocotb.test()
 async def vectors(dut) -> None:
-    """Every SFU line of $VECTORS, both stages of the pre-op lines."""
+    """Every SFU line of the configured vector files, both stages of the pre-op lines."""
+    config = UnitConfig.from_plusargs(cocotb.plusargs)
     drive = Driver(dut)
-    paths = vector_paths(DEFAULT_VECTORS)
+    paths = config.vector_paths(DEFAULT_VECTORS)
     tally = Tally("sfu")
     for path in paths:
         for v in read_vectors(path):
@@ -94,7 +95,7 @@ async def vectors(dut) -> None:
                     tally.passed += 1
                 else:
                     tally.fail(f"{v.where()}: {v.text} -> got {c.name} {got:08x}, expected {c.want:08x}")
-    tally.finish()
+    tally.finish(config.result)
     t, checks = tally, tally.passed + tally.failed
     dut._log.info("%d SFU lines (%d checks) in %.2f s: %.0f lines/s, %.0f checks/s; %d failed, %d other lines",
                   t.lines, checks, t.seconds, t.lines / max(t.seconds, 1e-9), checks / max(t.seconds, 1e-9), t.failed, t.other)  # fmt: skip
@@ -153,8 +154,9 @@ def _code_input(rng: random.Random, name: str) -> int:
 @cocotb.test()
 async def random_against_model(dut) -> None:
     """Random op, modifiers and inputs against golden.arith.sfu (abs/neg applied to f32 sources)."""
-    seed = int(os.environ.get("SEED", "1"))
-    count = int(os.environ.get("SFU_RANDOM", "4000"))
+    config = UnitConfig.from_plusargs(cocotb.plusargs)
+    count = 4000 if config.random is None else config.random
+    seed = config.seed
     rng = random.Random(seed)
     names = list(MODEL)
     cases = []

@@ -1,23 +1,17 @@
-"""What the FP and SFU unit tests share when they run vector files: which files, and the tally.
+"""What the FP and SFU unit tests share when they run vector files: the tally.
 
-The summary goes to $RESULT as JSON for scripts/rtl_vectors.py (`make rtl-vectors`).
+The summary goes as JSON to the unit configuration's `result` (tb/config.py UnitConfig) for
+scripts/rtl_vectors.py (`make rtl-vectors`).
 """
 
 from __future__ import annotations
 
 import json
-import os
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
 MAX_FAILURES = 50  # kept in the summary; the counts are always complete
-
-
-def vector_paths(default: Path) -> list[Path]:
-    """$VECTORS (os.pathsep-separated files) or the default file of testdata/vectors."""
-    env = os.environ.get("VECTORS")
-    return [Path(p) for p in env.split(os.pathsep) if p] if env else [default]
 
 
 @dataclass
@@ -36,10 +30,10 @@ class Tally:
         if len(self.failures) < MAX_FAILURES:
             self.failures.append(message)
 
-    def finish(self) -> None:
-        """Stop the clock and write the summary to $RESULT when it is set."""
+    def finish(self, result: str = "") -> None:
+        """Stop the clock and write the summary to `result` when it is set."""
         self.seconds = time.perf_counter() - self.start
         summary = {"unit": self.unit, "passed": self.passed, "failed": self.failed, "other_lines": self.other, "failures": self.failures,
                    "lines": self.lines, "seconds": round(self.seconds, 3)}  # fmt: skip
-        if os.environ.get("RESULT"):
-            Path(os.environ["RESULT"]).write_text(json.dumps(summary, indent=1) + "\n", encoding="utf-8")
+        if result:
+            Path(result).write_text(json.dumps(summary, indent=1) + "\n", encoding="utf-8")

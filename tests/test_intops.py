@@ -22,7 +22,7 @@ import pytest
 
 from golden.arith import intops
 from golden.profile import FLEXGRIP, G80, Profile
-from golden.vectors import Vector, read_vectors
+from golden.vectors import I2I_SRC_CODES, IntOperation, int_operation, read_vectors
 
 INT_VECTORS = Path(os.environ.get("G80_INT_VECTORS", Path(__file__).resolve().parents[1] / "testdata" / "vectors" / "int.txt"))
 
@@ -32,41 +32,33 @@ FZ, FS, FC, FO = 1, 2, 4, 8  # $c bits (ISA.md 2.1)
 # 1. reference vectors
 # ---------------------------------------------------------------------------------------------
 
-_IADD_OP = {"add": 0, "sub": 1, "subr": 2, "addc": 3}
-_WIDTH = {"b16": 16, "b32": 32, "u16": 16, "s16": 16, "u32": 32, "s32": 32}
-_IMAD_KIND = {"u16": 0, "s16": 1, "sat.s16": 2, "u24": 3, "s24": 4, "sat.s24": 5, "hi.u24": 6, "hi.s24": 7, "sat.hi.s24": 8}
-_LOGIC_OP = {"and": 0, "or": 1, "xor": 2, "mov2": 3}
-_I2I_SRC = {"u16": 0, "u32": 1, "u8": 2, "s16": 4, "s32": 5, "s8": 6}
-_I2I_DST = {"u8": (False, 8), "u16": (False, 16), "u32": (False, 32), "s8": (True, 8), "s16": (True, 16), "s32": (True, 32)}
-_TYPED = {"u16": (False, 16), "s16": (True, 16), "u32": (False, 32), "s32": (True, 32)}
-
-# op -> (number of leading modifier columns, function(modifiers, operand arrays) -> (res, flags)).
-# The operand columns follow the modifiers; iadd/imad carry a trailing cin column, logic and i2i
-# have numeric modifier columns (not1/not2, abs/neg), all listed in the file's header.
-Runner = Callable[[tuple[str, ...], list[np.ndarray]], tuple[np.ndarray, np.ndarray]]
-_OPS: dict[str, tuple[int, Runner]] = {
-    "iadd": (3, lambda m, x: intops.iadd(_IADD_OP[m[0]], _WIDTH[m[1]], m[2] == "1", x[0], x[1], x[2])),
-    "imul16": (2, lambda m, x: intops.imul16(m[0] == "s16", m[1] == "s16", x[0], x[1])),
-    "imul24": (2, lambda m, x: intops.imul24(m[0] == "s24", m[1] == "hi", x[0], x[1])),
-    "imad": (2, lambda m, x: intops.imad(_IMAD_KIND[m[0]], _IADD_OP[m[1]], x[0], x[1], x[2], x[3])),
-    "isad": (1, lambda m, x: intops.isad(*_TYPED[m[0]], x[0], x[1], x[2])),
-    "iset": (2, lambda m, x: intops.iset(*_TYPED[m[0]], int(m[1], 16), x[0], x[1])),
-    "imin": (1, lambda m, x: intops.iminmax(True, *_TYPED[m[0]], x[0], x[1])),
-    "imax": (1, lambda m, x: intops.iminmax(False, *_TYPED[m[0]], x[0], x[1])),
-    "shl": (1, lambda m, x: intops.shl(_WIDTH[m[0]], x[0], x[1])),
-    "shr": (1, lambda m, x: intops.shr(*_TYPED[m[0]], x[0], x[1])),
-    "logic": (4, lambda m, x: intops.logic(_LOGIC_OP[m[0]], _WIDTH[m[1]], m[2] == "1", m[3] == "1", x[0], x[1])),
-    "i2i": (4, lambda m, x: intops.i2i(*_I2I_DST[m[0]], _I2I_SRC[m[1]], m[2] == "1", m[3] == "1", x[0])),
+# op -> function(one line of the group as the modifiers' template, operand arrays a, b, c, cin)
+# -> (res, flags). golden.vectors.int_operation names the columns; lines with equal modifier
+# columns run as one vectorised call.
+Runner = Callable[[IntOperation, dict[str, np.ndarray]], tuple[np.ndarray, np.ndarray]]
+_OPS: dict[str, Runner] = {
+    "iadd": lambda o, x: intops.iadd(o.addop_code, o.width, o.sat, x["a"], x["b"], x["cin"]),
+    "imul16": lambda o, x: intops.imul16(o.signed, o.signed_b, x["a"], x["b"]),
+    "imul24": lambda o, x: intops.imul24(o.signed, o.hi, x["a"], x["b"]),
+    "imad": lambda o, x: intops.imad(o.kind_code, o.addop_code, x["a"], x["b"], x["c"], x["cin"]),
+    "isad": lambda o, x: intops.isad(o.signed, o.width, x["a"], x["b"], x["c"]),
+    "iset": lambda o, x: intops.iset(o.signed, o.width, o.cond, x["a"], x["b"]),
+    "imin": lambda o, x: intops.iminmax(True, o.signed, o.width, x["a"], x["b"]),
+    "imax": lambda o, x: intops.iminmax(False, o.signed, o.width, x["a"], x["b"]),
+    "shl": lambda o, x: intops.shl(o.width, x["a"], x["b"]),
+    "shr": lambda o, x: intops.shr(o.signed, o.width, x["a"], x["b"]),
+    "logic": lambda o, x: intops.logic(o.lop_code, o.width, o.not1, o.not2, x["a"], x["b"]),
+    "i2i": lambda o, x: intops.i2i(o.dst[0] == "s", o.dst_bits, I2I_SRC_CODES[o.src][0], o.abs_, o.neg, x["a"]),
 }
 
 
 @cache
-def _vectors_by_op() -> dict[str, list[Vector]]:
+def _vectors_by_op() -> dict[str, list[IntOperation]]:
     if not INT_VECTORS.is_file():
         pytest.fail(f"reference vectors {INT_VECTORS} are missing: testdata/vectors/int.txt is part of the project (testdata/PROVENANCE.md)")
-    by_op: dict[str, list[Vector]] = defaultdict(list)
+    by_op: dict[str, list[IntOperation]] = defaultdict(list)
     for v in read_vectors(INT_VECTORS):
-        by_op[v.op].append(v)
+        by_op[v.op].append(int_operation(v))
     return dict(by_op)
 
 
@@ -80,17 +72,18 @@ def test_int_vectors(op: str) -> None:
     lines = _vectors_by_op().get(op, [])
     if not lines:
         pytest.skip(f"no {op} lines in {INT_VECTORS}")
-    nmod, run = _OPS[op]
-    groups: dict[tuple[str, ...], list[Vector]] = defaultdict(list)
-    for v in lines:
-        groups[v.args[:nmod]].append(v)
+    run = _OPS[op]
+    groups: dict[tuple[str, ...], list[IntOperation]] = defaultdict(list)
+    for o in lines:
+        groups[o.mods].append(o)
     bad: list[tuple[int, str]] = []
-    for mods, vs in groups.items():
-        cols = np.array([[int(t, 16) for t in v.args[nmod:]] for v in vs], dtype=np.uint64).T.astype(np.uint32)
-        res, flags = run(mods, list(cols))
+    for group in groups.values():
+        cols = {name: np.array([getattr(o, name) for o in group], dtype=np.uint64).astype(np.uint32) for name in ("a", "b", "c", "cin")}
+        res, flags = run(group[0], cols)
         assert res.dtype == np.uint32 and flags.dtype == np.uint8, (res.dtype, flags.dtype)
-        assert res.shape == flags.shape == (len(vs),)
-        for v, r, f in zip(vs, res.tolist(), flags.tolist(), strict=True):
+        assert res.shape == flags.shape == (len(group),)
+        for o, r, f in zip(group, res.tolist(), flags.tolist(), strict=True):
+            v = o.vector
             if r != v.result or (v.flags is not None and f != v.flags):
                 bad.append((v.line, f"{v.where()}: {v.text}   got {r:08x} {f:x}"))
     bad.sort()

@@ -13,6 +13,7 @@ import pytest
 from conftest import ROOT, TESTDATA
 
 from golden.vectors import FP_OPS
+from tb.config import UnitConfig
 from tb.runner import SIMULATORS, assert_passed, run
 
 
@@ -32,8 +33,10 @@ def test_rtl_fp_unit(sim: str) -> None:
     test_dir = ROOT / "build" / "sim" / f"fp_unit_{sim}"
     result = test_dir / "fp_unit.json"
     result.unlink(missing_ok=True)
-    assert_passed(run(sim, "sm1_fp_alu", ("sm1_fp_alu.v",), "tb.test_fp_unit", extra_env={"VECTORS": str(vectors), "RESULT": str(result)},
-                      test_dir=test_dir))  # fmt: skip
+    test_dir.mkdir(parents=True, exist_ok=True)
+    config = UnitConfig(vectors=(str(vectors),), result=str(result))
+    plusarg = config.plusarg(config.write(test_dir / "unit.json"))
+    assert_passed(run(sim, "sm1_fp_alu", ("sm1_fp_alu.v",), "tb.test_fp_unit", plusargs=(plusarg,), test_dir=test_dir))
     summary = json.loads(result.read_text(encoding="utf-8"))
     expected = fp_line_count(vectors)
     assert expected > 2000, f"only {expected} FP lines counted in {vectors}"

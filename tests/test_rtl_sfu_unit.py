@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import contextlib
 import json
-import os
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -14,6 +13,7 @@ import pytest
 from conftest import ROOT, TESTDATA
 
 from golden.vectors import SFU_OPS
+from tb.config import UnitConfig
 from tb.runner import SIMULATORS, assert_passed, run
 
 BUILD = ROOT / "build" / "sim"
@@ -42,13 +42,13 @@ def run_unit(sim: str, name: str, vectors: list[Path], test_filter: str | None =
     result = test_dir / "result.json"
     for stale in (result, *test_dir.glob("*.xml")):  # a stale summary must not pass for this run's
         stale.unlink(missing_ok=True)
-    env = {"VECTORS": os.pathsep.join(map(str, vectors)), "RESULT": str(result), "SEED": "1"}
-    if test_filter:
-        env["COCOTB_TEST_FILTER"] = test_filter
+    config = UnitConfig(vectors=tuple(map(str, vectors)), result=str(result), seed=1)
+    plusargs = (config.plusarg(config.write(test_dir / "unit.json")),)
+    env = {"COCOTB_TEST_FILTER": test_filter} if test_filter else {}  # cocotb's own selection of tests
     if not expect_fail:
-        return run(sim, "sm1_sfu", ("sm1_sfu.v",), "tb.test_sfu_unit", extra_env=env, test_dir=test_dir), result
+        return run(sim, "sm1_sfu", ("sm1_sfu.v",), "tb.test_sfu_unit", extra_env=env, plusargs=plusargs, test_dir=test_dir), result
     with contextlib.suppress(SystemExit):
-        run(sim, "sm1_sfu", ("sm1_sfu.v",), "tb.test_sfu_unit", extra_env=env, test_dir=test_dir)
+        run(sim, "sm1_sfu", ("sm1_sfu.v",), "tb.test_sfu_unit", extra_env=env, plusargs=plusargs, test_dir=test_dir)
     (xml,) = test_dir.glob("*.xml")
     return xml, result
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from tb.config import PLUSARG, LockstepConfig
+from tb.config import PLUSARG, UNIT_PLUSARG, LockstepConfig, UnitConfig
 from tb.lockstep import LockstepRun
 
 
@@ -40,3 +40,20 @@ def test_another_dut_gets_its_own_run_folder_and_rerun_command() -> None:
     assert run.out_dir.name == "flexgrip_iadd_ghdl_sp8_s1"
     assert run.rerun_command().startswith("make sim TEST=iadd DUT=flexgrip SIM=ghdl")
     assert LockstepRun("iadd").out_dir.name == "iadd_icarus_sp8_s1"
+
+
+def test_unit_test_settings_travel_as_one_plusarg(tmp_path: Path) -> None:
+    """The RTL unit tests (tb/test_*_unit.py) read their vector files, result file, seed and count
+    from one UnitConfig, never from the environment; without the plusarg they use the defaults."""
+    config = UnitConfig(vectors=(str(tmp_path / "a.txt"), str(tmp_path / "b.txt")), result=str(tmp_path / "r.json"), seed=9, random=12)
+    path = config.write(tmp_path / "unit.json")
+    assert config.plusarg(path) == f"+{UNIT_PLUSARG}={path}"
+    back = UnitConfig.from_plusargs({UNIT_PLUSARG: str(path)})
+    assert back == config
+    assert back.vector_paths(Path("default.txt")) == [tmp_path / "a.txt", tmp_path / "b.txt"]
+    plain = UnitConfig.from_plusargs({})
+    assert (plain.vectors, plain.result, plain.seed, plain.random) == ((), "", 1, None)
+    assert plain.vector_paths(Path("default.txt")) == [Path("default.txt")]
+    path.write_text('{"vector": ["x.txt"]}', encoding="utf-8")
+    with pytest.raises(ValueError, match=r"unit.json: unknown unit test setting\(s\) vector"):
+        UnitConfig.from_plusargs({UNIT_PLUSARG: str(path)})

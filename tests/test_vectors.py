@@ -67,6 +67,14 @@ def test_fields(tmp_path: Path) -> None:
         ("rcp 40000000 40000000 -> 3f000000", "rcp takes one input"),
         ("rcp 40000000 -> 3f000000 ; sin -> 0", "rcp has no follow-up sin"),
         ("bogus 1 -> 2", "unknown vector operation 'bogus'"),
+        ("iadd mul b32 0 1 2 0 -> 3 0", "unknown add op 'mul'"),
+        ("iadd add b32 0 1 2 -> 3 0", "iadd takes 6 fields"),
+        ("iset u32 9 1 2 -> 0 1", "not a 3-bit l/e/g mask"),
+        ("shr b16 1 1 -> 0 1", "unknown type 'b16'"),
+        ("imad u16 add 1 2 3 -> 5 0", "imad takes 6 fields"),
+        ("i2i u32 f32 0 0 1 -> 1 0", "unknown source type 'f32'"),
+        ("logic and b32 2 0 1 1 -> 1 0", "not1 must be 0 or 1"),
+        ("imin u32 1 zz -> 1 0", "'zz' is not a hex number"),
     ],
 )
 def test_bad_line_names_file_and_line(tmp_path: Path, line: str, message: str) -> None:
