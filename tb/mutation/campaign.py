@@ -176,20 +176,21 @@ def reference(out: Path, meta: dict, quiet: bool) -> dict[str, float]:
     return {x["reference"]: x["wall_s"] for x in lines}
 
 
-def execute(out: Path, meta: dict, walls: dict[str, float], jobs: int, quiet: bool, budget: float | None = None) -> None:
+def execute(out: Path, meta: dict, walls: dict[str, float], jobs: int, quiet: bool, budget: float | None = None, retry: bool = False) -> None:
     """Every mutant without an outcome, `jobs` simulator processes at once (mutants dealt out in
     turn); a process that dies or stalls inside a mutant is replaced by a new one for the rest.
-    With `budget` (seconds of reference time per mutant) a quick pass: mutants that outlast it are
-    left `unresolved`; without, unresolved mutants run on the programs they have not tried."""
+    With `budget` (seconds of reference time per mutant) mutants that outlast it are left
+    `unresolved`; with `retry` the unresolved ones run again, on the programs they have not tried."""
     results = out / "results.jsonl"
     stall = 3 * sum(walls.values()) + 120
     _recover(out)
     attempt = len(list(out.glob("shard*_0.jsonl")))  # new log names after an interrupted campaign
+    retried: set[int] = set()  # a retry pass runs each unresolved mutant once
     while True:
         verdicts = {x["mutant"]: x for x in _read(results) if "mutant" in x}
         todo = [m["id"] for m in json.loads((out / "mutants.json").read_text(encoding="utf-8"))]
         random.Random(meta["seed"]).shuffle(todo)  # in a random order: what is done at any time is a fair sample
-        pending = [k for k in todo if k not in verdicts or (budget is None and verdicts[k]["status"] == "unresolved")]
+        pending = [k for k in todo if k not in verdicts or (retry and verdicts[k]["status"] == "unresolved" and k not in retried)]
         skip = {str(k): verdicts[k].get("tried", []) for k in pending if k in verdicts}
         if not pending:
             return
@@ -219,6 +220,7 @@ def execute(out: Path, meta: dict, walls: dict[str, float], jobs: int, quiet: bo
                     if "mutant" in x:
                         x["tried"] = skip.get(str(x["mutant"]), []) + x.get("tried", [])
                         x["runs"] = len(x["tried"])
+                        retried.add(x["mutant"])
                         ran += 1
                         f.write(json.dumps(x) + "\n")
                         if not quiet:
@@ -322,7 +324,17 @@ def report(out: Path) -> str:
     return text
 
 
-def run_campaign(out: Path, n: int, seed: int, random_spec: str, jobs: int = 1, quick: float = 0, second: bool = True, quiet: bool = False) -> str:
+def run_campaign(
+    out: Path,
+    n: int,
+    seed: int,
+    random_spec: str,
+    jobs: int = 1,
+    quick: float = 0,
+    second: bool = True,
+    second_budget: float = 0,
+    quiet: bool = False,
+) -> str:
     t0 = time.perf_counter()
     meta = prepare(out, n, seed, random_spec)
     if not quiet:
@@ -332,7 +344,7 @@ def run_campaign(out: Path, n: int, seed: int, random_spec: str, jobs: int = 1, 
     if quick:  # every mutant on the programs that fit in `quick` seconds first, then the rest of the unresolved ones
         execute(out, meta, walls, jobs, quiet, quick)
     if second:
-        execute(out, meta, walls, jobs, quiet)
+        execute(out, meta, walls, jobs, quiet, second_budget or None, retry=True)
     text = report(out)
     if not quiet:
         print(text)
@@ -351,6 +363,7 @@ def main(argv: list[str] | None = None) -> int:
     r.add_argument("--jobs", type=int, default=1, help="simulator processes at once")
     r.add_argument("--quick", type=float, default=60, help="first pass: each mutant on the programs that fit in this many seconds (0: no first pass)")
     r.add_argument("--no-second-pass", action="store_true", help="leave the mutants the quick pass did not resolve unresolved")
+    r.add_argument("--second-budget", type=float, default=0, help="second pass: at most this many seconds of programs per mutant (0: all of them)")
     rep = sub.add_parser("report")
     rep.add_argument("out", type=Path, nargs="?", default=OUT)
     c = sub.add_parser("candidates", help="count the candidates per module and kind")
@@ -360,7 +373,7 @@ def main(argv: list[str] | None = None) -> int:
     a = p.parse_args(argv)
     try:
         if a.cmd == "run":
-            run_campaign(a.out.resolve(), a.n, a.seed, a.random, a.jobs, a.quick, second=not a.no_second_pass)
+            run_campaign(a.out.resolve(), a.n, a.seed, a.random, a.jobs, a.quick, second=not a.no_second_pass, second_budget=a.second_budget)
         elif a.cmd == "report":
             print(report(a.out))
         elif a.cmd == "shard":
