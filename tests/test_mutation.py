@@ -6,6 +6,7 @@ not from the generator: the tests write the source text and its meaning by hand.
 
 from __future__ import annotations
 
+import json
 import re
 import shutil
 import subprocess
@@ -114,3 +115,31 @@ def test_equivalent_file_entries_have_reasons() -> None:
     for key, reason in campaign.equivalents().items():
         assert re.fullmatch(r"\w+:(operator|constant|condition|drop|stuck0|stuck1):[\w.\[\]#]+", key), key
         assert len(reason) > 20, key
+
+
+def test_report_counts_per_module(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The report's table from a campaign folder: killed, survived, equivalent (a survivor or an
+    unresolved mutant whose key equivalent.toml lists), unresolved; the score leaves the
+    equivalent and unresolved ones out. The folder is written here by hand."""
+    eq = tmp_path / "equivalent.toml"
+    eq.write_text('["m1:drop:aaa"]\nreason = "a default that every path that reads it overwrites first"\n', encoding="utf-8")
+    monkeypatch.setattr(campaign, "EQUIVALENT", eq)
+
+    def mutant(i: int, module: str, key: str) -> dict:
+        return {"id": i, "module": module, "file": f"rtl/{module}.v", "line": i, "kind": key.split(":")[1], "original": "a", "mutated": "b", "key": key}
+
+    mutants = [mutant(1, "m1", "m1:drop:aaa"), mutant(2, "m1", "m1:operator:bbb"), mutant(3, "m1", "m1:constant:ccc"), mutant(4, "m2", "m2:drop:ddd"),
+               mutant(5, "m2", "m2:stuck0:u.x[0]")]  # fmt: skip
+    (tmp_path / "mutants.json").write_text(json.dumps(mutants), encoding="utf-8")
+    (tmp_path / "campaign.json").write_text(json.dumps({"mutants": 5, "candidates": 40, "seed": 1, "directed": 2, "programs": [{}, {}, {}]}), encoding="utf-8")
+    verdicts = [{"mutant": 1, "status": "unresolved", "runs": 2}, {"mutant": 2, "status": "killed", "program": "p", "kind": "mismatch", "runs": 1},
+                {"mutant": 3, "status": "survived", "runs": 3}, {"mutant": 4, "status": "killed", "program": "p", "kind": "hang", "runs": 2},
+                {"mutant": 5, "status": "unresolved", "runs": 2}]  # fmt: skip
+    (tmp_path / "results.jsonl").write_text("".join(json.dumps(v) + "\n" for v in verdicts), encoding="utf-8")
+    text = campaign.report(tmp_path)
+    assert "| m1 | 3 | 1 | 1 | 1 | 0 | 0 | 50.0% |" in text
+    assert "| m2 | 2 | 1 | 0 | 0 | 1 | 0 | 100.0% |" in text
+    assert "| **all** | 5 | 2 | 1 | 1 | 1 | 0 | **66.7%** |" in text
+    assert "Counting them as survivors: 50.0%" in text  # 2 killed of 4 non-equivalent
+    summary = json.loads((tmp_path / "summary.json").read_text(encoding="utf-8"))
+    assert summary["survivors"] == [3]
