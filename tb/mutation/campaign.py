@@ -190,7 +190,11 @@ def execute(out: Path, meta: dict, walls: dict[str, float], jobs: int, quiet: bo
         verdicts = {x["mutant"]: x for x in _read(results) if "mutant" in x}
         todo = [m["id"] for m in json.loads((out / "mutants.json").read_text(encoding="utf-8"))]
         random.Random(meta["seed"]).shuffle(todo)  # in a random order: what is done at any time is a fair sample
-        pending = [k for k in todo if k not in verdicts or (retry and verdicts[k]["status"] == "unresolved" and k not in retried)]
+        eq = equivalents()  # argued equivalent: a retry would only spend time on it
+        keys = {m["id"]: m["key"] for m in json.loads((out / "mutants.json").read_text(encoding="utf-8"))}
+        pending = [
+            k for k in todo if k not in verdicts or (retry and verdicts[k]["status"] == "unresolved" and k not in retried and keys[k] not in eq)
+        ]
         skip = {str(k): verdicts[k].get("tried", []) for k in pending if k in verdicts}
         if not pending:
             return
