@@ -94,9 +94,12 @@ random: $(SETUP)
 # A benchmark-like target (tens of minutes on two cores), not part of `make test`; resumes.
 MUTANTS_N ?= 300
 MUTANTS_SEED ?= 1
-MUTANTS_RANDOM ?= ci:5,default:2,fp:1
+MUTANTS_RANDOM ?= ci:5,default:2,fp:1,fp16:3,tall:3,int:2
+MUTANTS_QUICK ?= 40
+MUTANTS_BUDGET ?= 0
 mutants: $(SETUP)
-	$(PY) -m tb.mutation run -n $(MUTANTS_N) --seed $(MUTANTS_SEED) --random "$(MUTANTS_RANDOM)" --jobs $(JOBS) -o $(BUILD)/mutants
+	$(PY) -m tb.mutation run -n $(MUTANTS_N) --seed $(MUTANTS_SEED) --random "$(MUTANTS_RANDOM)" --jobs $(JOBS) \
+		--quick $(MUTANTS_QUICK) --second-budget $(MUTANTS_BUDGET) -o $(BUILD)/mutants
 
 # Every program on both simulators at NUM_SP 8, 16 and 32, spread over the cores by pytest-xdist;
 # RANDOM=n adds n random programs (seeds RANDOM_SEED..) on Verilator at NUM_SP 8, 16 and 32.
