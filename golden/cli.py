@@ -205,7 +205,7 @@ def cmd_run(args: argparse.Namespace) -> int:
           f"{result.thread_instructions} thread-instructions, {rate / 1e6:.2f} M thread-instructions/s", file=sys.stderr)  # fmt: skip
     failed = len(result.failed)
     print(f"{len(result.checks) - failed} passed, {failed} failed")
-    if not result.checks:
+    if not result.checks and not args.no_expect:
         print(f"{args.program}: error: the program declares no .expect, so nothing was checked", file=sys.stderr)
         return 1
     return 1 if failed else 0
@@ -292,7 +292,7 @@ def cmd_coverage_runs(args: argparse.Namespace) -> int:
         name = Path(program).stem
         log = out / f"{name}.log"
         cmd = [sys.executable, "-m", "golden", "run", program, "--profile", args.profile, "--cov", str(out / f"{name}.json"),
-               "--cov-cross", str(out / f"{name}.cross.json")]  # fmt: skip
+               "--cov-cross", str(out / f"{name}.cross.json"), *(["--no-expect"] if args.no_expect else [])]  # fmt: skip
         with log.open("w", encoding="utf-8") as f:
             code = subprocess.run(cmd, stdout=f, stderr=subprocess.STDOUT, check=False).returncode
         return program, log, code
@@ -313,14 +313,19 @@ def cmd_coverage_report(args: argparse.Namespace) -> int:
     from .coverage import write_reports
 
     files: list[str] = []
+    sources: dict[str, list[str]] = {}
     for name in args.files:
+        label, sep, rest = name.partition("=")
+        label, name = (label, rest) if sep and not Path(name).exists() else ("", name)
         path = Path(name)
-        files += sorted(str(p) for p in path.glob("*.json")) if path.is_dir() else [name]
+        got = sorted(str(p) for p in path.glob("*.json")) if path.is_dir() else [name]
+        files += got
+        sources.setdefault(label or "(unlabelled)", []).extend(got)
     if not files:
         print(f"coverage: error: no coverage files in {', '.join(args.files)}", file=sys.stderr)
         return 1
     try:
-        cov = write_reports(files, args.outdir, args.code)
+        cov = write_reports(files, args.outdir, args.code, sources)
     except (OSError, ValueError) as e:
         print(f"coverage: error: {e}", file=sys.stderr)
         return 1
@@ -335,6 +340,17 @@ def cmd_coverage_report(args: argparse.Namespace) -> int:
         xbad = cross.excluded_hit()
         if xbad:
             print(f"coverage: WARNING: {len(xbad)} excluded cross bins were hit: {', '.join(b.key for b in xbad[:5])}", file=sys.stderr)
+    uarch = getattr(cov, "uarch", None)
+    check_failed = bool(uarch is not None and uarch.check_failures())
+    if uarch is not None and uarch.runs:
+        u = uarch.overall()
+        print(f"coverage: micro-architecture: {len(uarch.runs)} runs; {u.total} bins, {u.excluded} excluded, "
+              f"{u.hit}/{u.reachable} reachable hit = {u.percent:.1f}%, {len(uarch.holes())} holes")  # fmt: skip
+        for name, (sampled, independent) in uarch.check_failures().items():
+            print(f"coverage: WARNING: sampler cross-check failed: {name}: sampled {sampled}, independent count {independent}", file=sys.stderr)
+    for label, m in (getattr(cov, "by_source", None) or {}).items():
+        figs = ", ".join(f"{t} {c.overall().percent:.1f}%" for t, c in m.present())
+        print(f"coverage: {label} alone: {figs}")
     bad = cov.excluded_hit()
     if bad:
         print(f"coverage: WARNING: {len(bad)} excluded bins were hit: {', '.join(b.key for b in bad[:5])}", file=sys.stderr)
@@ -342,7 +358,7 @@ def cmd_coverage_report(args: argparse.Namespace) -> int:
     if args.fail_under is not None and o.percent < args.fail_under:
         print(f"coverage: {o.percent:.1f}% is below --fail-under {args.fail_under}", file=sys.stderr)
         return 1
-    return 1 if bad else 0
+    return 1 if bad or check_failed else 0
 
 
 def cmd_regress_summary(args: argparse.Namespace) -> int:
@@ -380,6 +396,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--trace", action="store_true", help="print every commit record with its disassembly")
     p.add_argument("--cov", metavar="FILE", help="run one warp-instruction at a time and write functional coverage (JSON) to FILE")
     p.add_argument("--cov-cross", metavar="FILE", help="the same for the cross model (operand values x modifiers, hazards, guard x flags, SIMT): JSON to FILE")
+    p.add_argument("--no-expect", action="store_true",
+                   help="a program without .expect lines is not an error (random programs: lock-step and final memory check them)")
     p.set_defaults(func=cmd_run)
 
     p = sub.add_parser("check-vectors", help="run int/fp32/sfu reference vectors as real instructions")
@@ -408,10 +426,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("-o", "--outdir", required=True, help="NAME.json and NAME.log per program")
     p.add_argument("-j", "--jobs", type=int, default=2, help="programs run at once (default 2)")
     p.add_argument("--profile", choices=["g80", "flexgrip"], default="g80")
+    p.add_argument("--no-expect", action="store_true",
+                   help="a program without .expect lines is not an error (random programs: lock-step and final memory check them)")
     p.set_defaults(func=cmd_coverage_runs)
 
     p = sub.add_parser("coverage-report", help="merge coverage files and write HTML, text and UCIS reports")
-    p.add_argument("files", nargs="+", metavar="FILE.json|DIR", help="coverage files (golden run --cov, the testbench), or folders of them")
+    p.add_argument("files", nargs="+", metavar="[LABEL=]FILE.json|DIR",
+                   help="coverage files (golden run --cov, the testbench), or folders of them; LABEL= names their source "
+                        "(directed, random): with two or more labels the report adds each source's figures alone")
     p.add_argument("-o", "--outdir", default="build/coverage/report", help="report directory")
     p.add_argument("--code", metavar="COVERAGE.DAT", help="Verilator code coverage of rtl/ (scripts/rtl_code_coverage.py) to add to the report")
     p.add_argument("--fail-under", type=float, default=None, metavar="PCT", help="exit 1 when overall coverage is below PCT")

@@ -8,6 +8,7 @@ writes registers, flags and memory under the batch's execute mask. Control flow 
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -350,7 +351,9 @@ def fsrc(sm: SM, b: Batch, op: object, f16: bool = False) -> np.ndarray:
 
 # FlexGripPlus (profile.flexgrip_fpu): its decoder (pipeline_decode.vhd) picks the negations and the
 # FPU's 2-bit rounding mode from fixed instruction bits, whatever the form; bits 63:32 of a 32-bit
-# instruction are 0 (pipeline_fetch.vhd clears them when it reads a short instruction).
+# instruction are 0 (pipeline_fetch.vhd clears them when it reads a short instruction). The rounding
+# mode is not the decoder's cvt_round: streaming_multiprocessor.vhd (uPipelineExecute's port map,
+# line 815) wires the execute stage's cvt_round_in to abs_saturate_re, the decoder's bits 52:51.
 
 
 def _fg_bit(insn: Instruction, n: int, width: int = 1) -> int:
@@ -368,15 +371,15 @@ def _fg_is_imm(insn: Instruction) -> bool:
     return insn.size == 8 and (insn.word >> 32) & 3 == 3
 
 
-def _fg_rmode(insn: Instruction, fam: str) -> int:
-    """pipeline_decode's cvt_round: FADD long bits 17:16, FMUL long 47:46, other non-immediate forms 50:49."""
+def _fg_rmode(insn: Instruction) -> int:
+    """The FPU's rmode: pipeline_decode's abs_saturate (bits 52:51, "00" for the immediate forms; line
+    411), which the SM connects to the execute stage's cvt_round_in in place of the decoder's
+    cvt_round (FADD 17:16, FMUL 47:46, others 50:49; pipeline_decode.vhd line 414), which nothing
+    reads. So .TRUNC and the other rounding suffixes do nothing, every 32-bit instruction rounds to
+    nearest, and a long form with bit 51 or 52 set (e.g. FMAD R6, |R4|, ...) truncates."""
     if _fg_is_imm(insn):
         return 0
-    if insn.size == 8 and fam == "fadd":
-        return _fg_bit(insn, 16, 2)
-    if insn.size == 8 and fam == "fmul":
-        return _fg_bit(insn, 46, 2)
-    return _fg_bit(insn, 49, 2)
+    return _fg_bit(insn, 51, 2)
 
 
 def _fg_negs(insn: Instruction, fam: str) -> tuple[int, int, int]:
@@ -411,10 +414,87 @@ def _fg_sources(sm: SM, b: Batch, insn: Instruction, ops: dict, fam: str) -> lis
     if fam == "fadd":
         others = [ops.get("src3") or ops.get("src2") or ops["imm"], None]
     negs = _fg_negs(insn, fam)
-    srcs = [ops["src1"], *others]
-    # an immediate's sign is part of its 32 bits for FlexGripPlus (the decoder spells it as a negation)
-    return [_fg_neg(read(sm, b, op), n ^ int(isinstance(op, ImmOperand) and op.neg))
-            for op, n in zip(srcs, negs, strict=True) if op is not None]  # fmt: skip
+    srcs = [_fg_src1(insn, ops["src1"], fam), *others]
+    # an immediate is its 32 bits (sign included): the decoder's src2_neg is 0 for the immediate forms, so
+    # the negated-immediate bit of FADD32I/FMUL32I -(..) (bit 22) does nothing (flexgrip_findings fp_imm_forms)
+    return [_fg_neg(_fg_read(sm, b, insn, op), n) for op, n in zip(srcs, negs, strict=True) if op is not None]
+
+
+def _fg_regs(insn: Instruction, ops: dict, fam: str) -> dict:
+    """Destination, second and third sources as pipeline_decode.vhd takes them (flexgrip_findings
+    fp_imm_forms, fp_long_operand_bits).
+
+    dest_i is 7 bits (8:2) for a 64-bit ALU instruction (line 702), so the .SAT bit 8 of FADD32I/
+    FMUL32I/FMAD32I makes Rd R(d + 64), and FMAD32I reads its third source there (line 692).
+    For the long non-immediate FMUL, FMAD and FSET, the second source is field 22:16 (line 672), a
+    constant word when bit 54 is set (instr_src2_const_i, line 386: G80's constant-bank field, so
+    FMAD.FLOOR/.TRUNC read c[field] and c[0x0][n] reads Rn), else, when bit 52 is set and no address
+    register is named (addr_imm_i, line 605; Read/read_source_ops.vhd gives src2 the field's value
+    when addr_imm_in = '1'), the field's value itself, else register R(field); FMAD's third source
+    is a constant word (52:46) when bits 54 and 24 are set (line 393), else register 51:46 (line 693);
+    FMAD32's is R0 (or constant word 0), not G80's Rd.
+    """
+    out = dict(ops)
+    dst, src3 = ops["dst"], ops.get("src3")
+    if _fg_is_imm(insn):
+        if isinstance(dst, RegOperand) and not dst.half and _fg_bit(insn, 8):
+            out["dst"] = dst = replace(dst, index=dst.index | 64)
+            if fam == "fmad" and isinstance(src3, RegOperand):
+                out["src3"] = replace(src3, index=dst.index)
+        return out
+    if insn.size == 4 and fam == "fmad":
+        # FMAD32: src3_i falls to the generic ALU case, bits 52:46 (line 695), which a 32-bit instruction
+        # does not have: R0, or constant word 0 when bit 24 (its shared-source flag) is set (line 393)
+        out["src3"] = ConstOperand(0, 0, 4) if _fg_bit(insn, 24) else RegOperand(0)
+        return out
+    if insn.size != 8 or fam not in ("fmul", "fmad", "fset"):
+        return out
+    areg = _fg_bit(insn, 34) << 2 | _fg_bit(insn, 26, 2)
+    src2 = ops.get("src2")
+    if isinstance(src2, (RegOperand, ConstOperand)) and not getattr(src2, "half", False):
+        field = _fg_bit(insn, 16, 7)
+        if _fg_bit(insn, 54):
+            out["src2"] = ConstOperand(0, 4 * field, 4)
+        elif _fg_bit(insn, 52) and areg == 0:
+            out["src2"] = ImmOperand(field)
+        else:
+            out["src2"] = RegOperand(field)
+    if fam == "fmad" and isinstance(src3, (RegOperand, ConstOperand)) and not getattr(src3, "half", False):
+        if _fg_bit(insn, 54) and _fg_bit(insn, 24):
+            out["src3"] = ConstOperand(0, 4 * _fg_bit(insn, 46, 7), 4)
+        else:
+            out["src3"] = RegOperand(_fg_bit(insn, 46, 6))
+    return out
+
+
+def _fg_src1(insn: Instruction, op: object, fam: str) -> object:
+    """The first source register as pipeline_decode.vhd numbers it (src1_i, lines 621-627): 7 bits (15:9)
+    for the long FADD/FMUL forms, immediate ones included, where bit 15 of FADD32I/FMUL32I is G80's
+    negation of the source (so -R5 reads R69, unnegated: src1_neg_i is 0 for them); 6 bits (14:9) for
+    FMAD's long forms."""
+    if isinstance(op, SharedOperand) and insn.size == 8 and _fg_is_imm(insn) and fam in ("fadd", "fmul", "fmad"):
+        # the immediate forms encode g [n] as the short forms do (type 14:13, offset 12:9) but the decoder
+        # takes the long forms' 5-bit offset 13:9 (line 627), the type's low bit included: g [n + 0x10]
+        # for 16- and 32-bit operands (flexgrip_findings fp_imm_forms)
+        return replace(op, offset=op.offset + (_fg_bit(insn, 13) << 4) * op.size)
+    if not isinstance(op, RegOperand) or op.half or insn.size != 8:
+        return op
+    if fam in ("fadd", "fmul") and _fg_is_imm(insn):
+        return replace(op, index=op.index | _fg_bit(insn, 15) << 6, neg=False)
+    if fam == "fmad":
+        return replace(op, index=op.index & 0x3F)
+    return op
+
+
+def _fg_read(sm: SM, b: Batch, insn: Instruction, op: object) -> np.ndarray:
+    """A source as FlexGripPlus reads it. With profile.const_short_unsplit, the constant operand c[b][n]
+    of a 32-bit instruction is the flat constant word 32 * b + n: the decoder passes the 6-bit operand
+    field (bits 21:16, bank bit and word offset) on whole as the word address (flexgrip_findings
+    short_const_unsplit), where a long form's bank is ignored (const_bank_ignored)."""
+    if sm.profile.const_short_unsplit and insn.size == 4 and isinstance(op, ConstOperand):
+        addr = sm.mem_address(b, op.areg, op.offset + 128 * op.bank, op.postinc, op.size)
+        return sm.const_load(b, 0, addr, op.size, op.signed)
+    return read(sm, b, op)
 
 
 def _fg_flags(sm: SM, res: np.ndarray, fset: bool = False) -> np.ndarray:
@@ -431,11 +511,37 @@ def _fg_flags(sm: SM, res: np.ndarray, fset: bool = False) -> np.ndarray:
     return np.ones(res.shape, np.uint8)
 
 
+def _fg_fadd_sync(res: np.ndarray, a: np.ndarray, c: np.ndarray, group: int) -> np.ndarray:
+    """FADD results as pipeline_execute.vhd takes them from its `group` fpu_single units (one per SP,
+    each running one lane of the sub-warp, masked lanes included: the read stage reads every lane).
+
+    fpu_single (fpu_top_32_new.vhd) sends a lane whose true operands are both positive to its adder
+    (WORK for 15 cycles) and any other to the subtractor (16 cycles); it raises `finished` one cycle
+    into DONE, leaves DONE two cycles later and clears out_fp in IDLE. The execute stage waits for
+    every unit's `finished` (ALU_EXEC, and_reduce) and copies the outputs one edge later (ALU_DONE),
+    by which time a unit that finished a cycle early has gone back to IDLE: its lane reads 0
+    whenever another lane of its sub-warp took the subtractor."""
+    sub = ((a | c) >> np.uint32(31)).astype(bool).reshape(-1, group)
+    early = ~sub & sub.any(axis=1, keepdims=True)
+    return np.where(early.reshape(-1), np.uint32(0), res).astype(U32)
+
+
 def _fg_arith(sm: SM, b: Batch, insn: Instruction, ops: dict, fam: str) -> None:
     from .arith import flexgrip_fp as ffp
 
     fn = {"fadd": ffp.fadd, "fmul": ffp.fmul, "fmad": ffp.fmad}[fam]
-    res = fn(*_fg_sources(sm, b, insn, ops, fam), rmode=_fg_rmode(insn, fam))
+    ops = _fg_regs(insn, ops, fam)
+    srcs = _fg_sources(sm, b, insn, ops, fam)
+    if _fg_bit(insn, 61, 3):
+        # pipeline_decode.vhd (alu_opcode_i, lines 521-523) decodes FADD/FMUL/FMAD only with bits 63:61 = 000;
+        # with .SAT (bit 61 of FADD and FMAD) the ALU opcode is UNKNOWN: no FPU, and the scalar processor's
+        # result for an opcode it does not know is 0 (scalar_processor.vhd, result_out)
+        res = np.zeros(b.n, U32)
+    else:
+        res = fn(*srcs, rmode=_fg_rmode(insn))
+    group = sm.profile.fpu_sync_lanes
+    if fam == "fadd" and group and not _fg_bit(insn, 61, 3):
+        res = _fg_fadd_sync(res, srcs[0], srcs[1], group)
     write(sm, b, ops["dst"], res)
     flags_out(sm, b, insn, _fg_flags(sm, res))
 
@@ -510,7 +616,8 @@ def exe_fset(sm: SM, b: Batch, insn: Instruction, ops: dict) -> None:
     if sm.profile.flexgrip_fpu:  # condition bits 48:46, |.| as a comparison mode (bit 52), no negations
         from .arith import flexgrip_fp as ffp
 
-        res = ffp.fset(_fg_bit(insn, 46, 3), read(sm, b, ops["src1"]), read(sm, b, ops["src2"]), bool(_fg_bit(insn, 52)))
+        ops = _fg_regs(insn, ops, "fset")
+        res = ffp.fset(_fg_bit(insn, 46, 3), _fg_read(sm, b, insn, ops["src1"]), _fg_read(sm, b, insn, ops["src2"]), bool(_fg_bit(insn, 52)))
         write(sm, b, ops["dst"], res)
         flags_out(sm, b, insn, _fg_flags(sm, res, fset=True))
         return
@@ -528,6 +635,52 @@ def exe_fslct(sm: SM, b: Batch, insn: Instruction, ops: dict) -> None:
     flags_out(sm, b, insn, flags)
 
 
+def _fg_cvt_src(sm: SM, b: Batch, insn: Instruction, op: object) -> np.ndarray:
+    """A conversion's source as FlexGripPlus's read stage delivers it. A shared source g [n] is read at
+    the 7-bit field 15:9 (pipeline_decode.vhd src1_i, the FCONV case of line 626, ahead of the shared
+    cases), type bits included: g [0x4].U32 reads g [0x64]. A low half register read with an 8-bit
+    conversion type (bits 48:46 = 010 or 110, cvt_type_to_data_type DT_U8/DT_S8) keeps 8 bits
+    (vector_register_controller.vhd, READ_REGS: and x"000000FF"), unextended."""
+    if isinstance(op, SharedOperand) and insn.size == 8:
+        op = replace(op, offset=_fg_bit(insn, 9, 7) * op.size)
+    x = read(sm, b, op)
+    if isinstance(op, RegOperand) and op.half and not op.index & 1 and _fg_bit(insn, 46, 3) in (0b010, 0b110):
+        x = x & U32(0xFF)
+    return x
+
+
+def _fg_cvt_flags(sm: SM, insn: Instruction, x: np.ndarray, res: np.ndarray) -> np.ndarray:
+    """$c of an F2F/F2I/I2F under flexgrip_fpu. With fp_flags_from_sp, as FlexGripPlus makes them: the
+    execute stage takes Z and S from the scalar processor (pipeline_execute.vhd, gPredicateFlags), which
+    runs its integer CVT on the same source (ScalarProcessor/convert_int_int.vhd) while the FPU converts:
+    Z = that value is 0, S = its bit 31 (bit 15 when w32, bit 58, is clear) for a signed conversion
+    (is_signed_i: bit 59 for F2I, bit 48 for I2F, else 0; pipeline_decode.vhd lines 562-563); C and O as
+    for the other FP instructions (0). Otherwise the G80 float flags of the result."""
+    from .arith import flexgrip_fp as ffp
+    from .arith.fp import fp_flags
+
+    if not sm.profile.fp_flags_from_sp:
+        return fp_flags(res)
+    subop = _fg_bit(insn, 61, 3)
+    v = ffp.sp_convert(_fg_bit(insn, 46, 3), subop == 0b001, _fg_bit(insn, 51, 2), x)
+    signed = _fg_bit(insn, 59) if subop == 0b100 else _fg_bit(insn, 48) if subop == 0b010 else 0
+    sign = (v >> U32(31 if _fg_bit(insn, 58) else 15)) & U32(1) if signed else np.zeros_like(v)
+    return ((v == 0).astype(np.uint8) | (sign.astype(np.uint8) << 1)).astype(np.uint8)
+
+
+def _fg_cvt(insn: Instruction, mode: str, x: np.ndarray) -> np.ndarray:
+    """An I2F/F2I under flexgrip_fpu: the FPU's conversion when the sub-op (bits 63:61) is one the
+    execute stage sends to the FPU (010 I2F, 100 F2I; pipeline_execute.vhd, fpu_en), else the scalar
+    processor's integer CVT: G80's negation (bit 61) turns 100 into 101 and 010 into 011, so
+    F2I.S32.F32 R6, -R4 writes R4's bits (flexgrip_findings cvt_negated_source)."""
+    from .arith import flexgrip_fp as ffp
+
+    subop = _fg_bit(insn, 61, 3)
+    if subop in (0b010, 0b100):
+        return ffp.conv(mode, x)
+    return ffp.sp_convert(_fg_bit(insn, 46, 3), subop == 0b001, _fg_bit(insn, 51, 2), x)
+
+
 @family("i2f")
 def exe_i2f(sm: SM, b: Batch, insn: Instruction, ops: dict) -> None:
     from .arith import fp
@@ -537,9 +690,10 @@ def exe_i2f(sm: SM, b: Batch, insn: Instruction, ops: dict) -> None:
         from .arith import flexgrip_fp as ffp
 
         signed = _SRC_TYPES[f["srct"]][0]
-        res = ffp.conv(ffp.S2F if signed else ffp.U2F, read(sm, b, ops["src1"]))
+        x = _fg_cvt_src(sm, b, insn, ops["src1"])
+        res = _fg_cvt(insn, ffp.S2F if signed else ffp.U2F, x)
         write(sm, b, ops["dst"], res)
-        flags_out(sm, b, insn, fp.fp_flags(res))  # FlexGripPlus: from its scalar processor's CVT (finding cvt_flags, waived)
+        flags_out(sm, b, insn, _fg_cvt_flags(sm, insn, x, res))
         return
     signed, bits = _SRC_TYPES[f["srct"]]
     res, flags = fp.i2f(read(sm, b, ops["src1"]), signed, bits, f["rnd"], dst_f16=not f["width"], sat=bool(f["m19"]),
@@ -556,9 +710,10 @@ def exe_f2i(sm: SM, b: Batch, insn: Instruction, ops: dict) -> None:
     if sm.profile.flexgrip_fpu:  # fpu_conv: 32-bit results, to nearest even whatever the rounding mode
         from .arith import flexgrip_fp as ffp
 
-        res = ffp.conv(ffp.F2S if f["signed"] else ffp.F2U, read(sm, b, ops["src1"]))
+        x = _fg_cvt_src(sm, b, insn, ops["src1"])
+        res = _fg_cvt(insn, ffp.F2S if f["signed"] else ffp.F2U, x)
         write(sm, b, ops["dst"], res)
-        flags_out(sm, b, insn, fp.int_flags(res, 32))  # not modelled: FlexGripPlus's CVT flags come from its integer converter
+        flags_out(sm, b, insn, _fg_cvt_flags(sm, insn, x, res))
         return
     f16 = not f["m14"]
     res, flags = fp.f2i(fsrc(sm, b, ops["src1"], f16), bool(f["signed"]), 32 if f["width"] else 16, f["rnd"], src_f16=f16)
@@ -576,9 +731,10 @@ def exe_f2f(sm: SM, b: Batch, insn: Instruction, ops: dict) -> None:
         from .arith import flexgrip_fp as ffp
 
         mode = ffp.NEG if _fg_bit(insn, 61) else (ffp.ABSO if _fg_bit(insn, 52) else ffp.TRSFR)
-        res = ffp.conv(mode, _fg_neg(read(sm, b, ops["src1"]), _fg_bit(insn, 48)))
+        x = _fg_cvt_src(sm, b, insn, ops["src1"])
+        res = ffp.conv(mode, _fg_neg(x, _fg_bit(insn, 48)))
         write(sm, b, ops["dst"], res)
-        flags_out(sm, b, insn, fp.fp_flags(res))  # FlexGripPlus: from its scalar processor's CVT (finding cvt_flags, waived)
+        flags_out(sm, b, insn, _fg_cvt_flags(sm, insn, x, res))
         return
     f16 = not f["m14"]
     res, flags = fp.f2f(fsrc(sm, b, ops["src1"], f16), f["rnd"], bool(f["m27"]), bool(f["m19"]), src_f16=f16, dst_f16=not f["width"])
@@ -610,7 +766,12 @@ def exe_sfu(sm: SM, b: Batch, insn: Instruction, ops: dict) -> None:
         from .arith import flexgrip_sfu as fsfu
 
         selop = {"SIN": fsfu.SIN, "COS": fsfu.COS, "RSQ": fsfu.RSQ, "LG2": fsfu.LG2, "EX2": fsfu.EX2}.get(insn.form.name, fsfu.RCP)
-        write(sm, b, ops["dst"], fsfu.sfu(selop, read(sm, b, ops["src1"])))
+        src = ops["src1"]
+        if isinstance(src, RegOperand) and not src.half and insn.size == 4:
+            # src1_i of an SFU instruction is bits 15:9 whatever the format (pipeline_decode.vhd, lines 629-631):
+            # RCP32's |.| (bit 15) makes |R4| read R68 (flexgrip_findings sfu_short_abs_register)
+            src = replace(src, index=src.index | _fg_bit(insn, 15) << 6)
+        write(sm, b, ops["dst"], fsfu.sfu(selop, read(sm, b, src)))
         return
     x = fsrc(sm, b, ops["src1"])
     if insn.form.name == "EX2":

@@ -13,7 +13,7 @@ compared, and the report counts and names it.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import numpy as np
@@ -38,6 +38,7 @@ class Bundle:
     blocks_per_core: int
     params: list[int]
     consts: list[int]
+    cores: int = 8  # FlexGripPlus's SPs (the header's CORES(SPs)=n; its default 8 when absent)
     code: list[int] = field(default_factory=list)
     texts: dict[int, str] = field(default_factory=dict)
 
@@ -62,7 +63,8 @@ def load_bundle(path: str | Path) -> Bundle:
     const_lines = [line for line in lines if re.match(r"#\s+c\[0\]=0x", line)]
     params = [int(v, 16) for line in param_lines[:1] for v in re.findall(r"\bp\d+=0x([0-9a-fA-F]+)", line)]
     consts = [int(v, 16) for line in const_lines[:1] for _, v in sorted((int(k), v) for k, v in re.findall(r"\bc\[(\d+)\]=0x([0-9a-fA-F]+)", line))]
-    bundle = Bundle(path.stem, path, (bx, by, bz), (gx, gy), regs, shmem, bpc, params, consts)
+    sp = re.search(r"CORES\(SPs\)=(\d+)", header)
+    bundle = Bundle(path.stem, path, (bx, by, bz), (gx, gy), regs, shmem, bpc, params, consts, int(sp.group(1)) if sp else 8)
     expect = 0
     for number, line in enumerate(lines, 1):
         if line.startswith("#") or not line.strip():
@@ -144,6 +146,8 @@ def run_bundle(path: str | Path, profile: Profile = FLEXGRIP) -> BundleResult:
     launch = Launch(bundle.grid, bundle.block, max(1, min(bundle.registers, 128)), max(0, bundle.shared - len(params)), params)
     config = SMConfig(registers=FLEXGRIP_SM.registers, max_warps=FLEXGRIP_SM.max_warps, max_blocks=max(1, bundle.blocks_per_core),
                       stack_depth=FLEXGRIP_SM.stack_depth, max_threads=FLEXGRIP_SM.max_threads)  # fmt: skip
+    if profile.fpu_sync_lanes:  # FlexGripPlus's FPUs run the bundle's SP count of lanes together
+        profile = replace(profile, fpu_sync_lanes=bundle.cores)
     sm = SM(bundle.code, launch, gmem, {0: cmem}, profile, config)
     sm.track_floats = True
     steps = sm.run()

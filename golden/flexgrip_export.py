@@ -15,7 +15,6 @@ larger constant images go to `constant_mem.mif` (FlexGripPlus's constant memory 
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -129,9 +128,7 @@ def flexgrip_image(path: str | Path, profile: Profile = FLEXGRIP, cores: int | N
 def _bundle_image(path: Path, profile: Profile, cores: int | None) -> FlexgripImage:
     b = load_bundle(path)
     unimplemented(list(b.code), path)
-    header = path.read_text(encoding="utf-8")
-    m = re.search(r"CORES\(SPs\)=(\d+)", header)
-    sp = cores or (int(m.group(1)) if m else 8)
+    sp = cores or b.cores
     data = read_mif(b.files()[0])
     gmem = Memory("global", GLOBAL_BYTES, data)
     cmem = np.array(b.consts, np.uint32).tobytes()

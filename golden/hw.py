@@ -229,6 +229,14 @@ def commit_field_names() -> tuple[str, ...]:
     return tuple(f.name for f in COMMIT_FIELDS)
 
 
+def commit_packed_fields() -> tuple[CommitField, ...]:
+    """The fields `commit_packed` repeats side by side, the first at bit 0: every field but the lane
+    vectors. The testbench reads them with one VPI access (one each cost it about 20 a commit) and
+    wakes when that vector changes: it changes with every record, as consecutive records differ
+    in warp or sequence number."""
+    return tuple(f for f in COMMIT_FIELDS if f.width <= 64)
+
+
 def commit_qualified() -> dict[str, tuple[str, ...]]:
     """Write enable -> the fields that carry meaning only while it is 1."""
     out: dict[str, tuple[str, ...]] = {}

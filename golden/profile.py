@@ -20,6 +20,7 @@ class Profile:
     only_r124_zero: bool = False  # registers past the allocation are ordinary; only R124 reads 0
     areg_32bit: bool = False  # address registers hold 32 bits (G80: 16)
     const_bank_ignored: bool = False  # constant memory is one flat space: the bank of c[bank][off] is ignored
+    const_short_unsplit: bool = False  # FP 32-bit forms: c[b][n] reads flat word 32 * b + n (the 6-bit operand field whole)
     global_addr_bits: int = 0  # global addresses keep only their low n bits (0: no wrap; FlexGripPlus: 18, 256 KiB)
     postinc_a4: bool = False  # g [An+++k] accesses $an + k (as g [An+k]) and then adds Rd-field * size to $a4, not k to $an
     # integer arithmetic
@@ -33,6 +34,7 @@ class Profile:
     pass_b_is_not1: bool = False  # LOP.PASS_B computes NOT src1; operand inversions are ignored
     # floating point: whose FPU the FP instructions run on (golden.arith.fp or .flexgrip_fp)
     flexgrip_fpu: bool = False  # FADD/FMUL/FMAD/FSET and conversions as FlexGripPlus's fpu_single computes them
+    fpu_sync_lanes: int = 0  # FADD: lanes the execute stage runs through its FPUs together (FlexGripPlus: its SP count); an adder lane reads 0 when another lane of its group takes the slower subtractor (0: off)
     flexgrip_sfu: bool = False  # RCP/RSQ/LG2/EX2/SIN/COS (and RRO) as FlexGripPlus's sfu (and rro) compute them
     fp_flags_from_sp: bool = False  # FSET/FADD/FMUL/FMAD $c as FlexGripPlus's execute stage makes them: FSET S = true, Z = not true; the others Z = 1, S = 0; C = O = 0
 
@@ -56,6 +58,7 @@ FLEXGRIP = replace(
     only_r124_zero=True,
     areg_32bit=True,
     const_bank_ignored=True,
+    const_short_unsplit=True,
     postinc_a4=True,
     global_addr_bits=18,
     sub_negates_arith=True,
@@ -67,6 +70,7 @@ FLEXGRIP = replace(
     addc_c0_madc_c1=True,
     pass_b_is_not1=True,
     flexgrip_fpu=True,
+    fpu_sync_lanes=8,  # FlexGripPlus's default CORES; a lock-step run sets its NUM_SP (tb/sm_env.py)
     flexgrip_sfu=True,
     fp_flags_from_sp=True,
 )

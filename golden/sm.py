@@ -59,6 +59,21 @@ def _lanes_of(warps: list[Warp]) -> tuple[slice | np.ndarray, np.ndarray]:
     return got
 
 
+_MASK_BITS: dict[int, np.ndarray] = {}
+
+
+def _mask_bits(mask: int) -> np.ndarray:
+    """The 32 lanes of an active mask as bools, read-only (masks recur: a warp's stays the same for long stretches)."""
+    got = _MASK_BITS.get(mask)
+    if got is None:
+        if len(_MASK_BITS) > 65536:
+            _MASK_BITS.clear()
+        got = np.unpackbits(np.array([mask], "<u4").view(np.uint8), bitorder="little").astype(bool)
+        got.flags.writeable = False
+        _MASK_BITS[mask] = got
+    return got
+
+
 class Batch:
     """The lanes one instruction executes on: one warp, or several warps at the same PC."""
 
@@ -66,9 +81,13 @@ class Batch:
         self.warps = warps
         self.n = WARP * len(warps)
         self.sel, self.threads = _lanes_of(warps)
-        masks = np.array([w.active for w in warps], "<u4")
-        self.active = np.unpackbits(masks.view(np.uint8), bitorder="little").astype(bool)
+        if len(warps) == 1:  # lock-step: one warp a step
+            self.active = _mask_bits(warps[0].active)
+        else:
+            masks = np.array([w.active for w in warps], "<u4")
+            self.active = np.unpackbits(masks.view(np.uint8), bitorder="little").astype(bool)
         self.exec = self.active
+        self.full = False  # every lane of the batch executes (set by SM._execute): writes need no lane select
         self.float_result = False  # the instruction computes a float (FP/SFU family)
         self.records: list[Commit] | None = None
         self.pending: list[tuple[int, np.ndarray, int]] = []  # post-increments ($a, new value, access size in bytes)
@@ -210,12 +229,17 @@ class SM:
         value = np.asarray(value, U32)
         if half:
             value = value & U32(0xFFFF)
+        full = b.full and value.shape == (b.n,)  # every lane written: no select (the record is a copy: value may be a view of a register)
         if b.records is not None:
-            b.records[0].gpr.append(RegWrite("gpr", reg, np.where(b.exec, value, 0).astype(U32), ("H" if index & 1 else "L") if half else None))
+            record = value.copy() if full else np.where(b.exec, value, 0).astype(U32)
+            b.records[0].gpr.append(RegWrite("gpr", reg, record, ("H" if index & 1 else "L") if half else None))
         if reg >= self.nregs or (self.profile.only_r124_zero and index == 127):
             return  # past the allocation, or FlexGripPlus's register sink: dropped
         if self.track_floats:
             self.freg[reg, b.sel] = np.where(b.exec, b.float_result, self.freg[reg, b.sel])
+        if full and not half:
+            self.regs[reg, b.sel] = value
+            return
         old = self.regs[reg, b.sel]
         if half:
             new = (old & U32(0xFFFF)) | (value << U32(16)) if index & 1 else (old & U32(0xFFFF0000)) | value
@@ -387,25 +411,29 @@ class SM:
         insn = plan.insn
         b = Batch(warps)
         f = insn.fields
-        if "pcond" in f and f["pcond"] != conditions.ALWAYS:
+        guarded = "pcond" in f and f["pcond"] != conditions.ALWAYS
+        if guarded:
             b.exec = b.active & _CONDS[f["pcond"], self.cc[f["preg"], b.sel]]
-        elif b.exec is b.active:
-            b.exec = b.active.copy()
+        elif b.exec is b.active and b.active.flags.writeable:
+            b.exec = b.active.copy()  # (a cached, read-only mask needs no copy: writing into it would raise)
+        b.full = not guarded and len(warps) == 1 and warps[0].active == 0xFFFFFFFF
         commits: list[Commit] = []
         if record:
             w = warps[0]
-            c = Commit(w.block.slot, w.wid, w.seq, pc, insn.word, insn.size, w.active, bits_mask(b.exec), 0, 0, False, text=plan.text)
+            # unguarded, one warp: the lanes that execute are the active ones
+            exec_mask = bits_mask(b.exec) if guarded or len(warps) > 1 else w.active
+            c = Commit(w.block.slot, w.wid, w.seq, pc, insn.word, insn.size, w.active, exec_mask, 0, 0, False, text=plan.text)
             commits.append(c)
             b.records = commits
         self.steps += len(warps)
-        self.thread_steps += int(np.count_nonzero(b.active))
+        self.thread_steps += sum(int(w.active).bit_count() for w in warps)
         self.clock += 1
         if self.steps > self.max_steps:
             raise RunawayError(f"more than {self.max_steps} warp-instructions: runaway program? last PCs " + self.last_pcs())
         for w in warps:
             w.seq += 1
         if plan.run is not None:
-            if b.exec.any():
+            if (warps[0].active != 0 if not guarded and len(warps) == 1 else b.exec.any()):
                 # tracked like a float: a float result, or an RRO code (computed by the SFU, which
                 # FlexGripPlus does not reproduce bit for bit either)
                 b.float_result = insn.form.float_result or insn.form.unit == "sfu"

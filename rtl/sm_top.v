@@ -40,7 +40,8 @@ module sm_top #(
     input  wire [6:0]    mem_rsp_tag,
     input  wire [31:0]   mem_rsp_data,
     // commit port: its fields and widths are golden/hw.py COMMIT_FIELDS (rtl/README.md, "Ports")
-    `SM_COMMIT_PORTS(output wire)
+    `SM_COMMIT_PORTS(output wire),
+    `SM_COMMIT_PACKED_PORT(output wire)  // the testbench's copy of the narrow commit fields (rtl/README.md)
 );
 
     localparam integer WB = $clog2(NUM_WARPS);
@@ -340,4 +341,5 @@ module sm_top #(
         .next_pc(pc_after), .next_mask(active_after), .bar_wait(bar_after), .retire_state(retire_state),
         `SM_COMMIT_CONNECT
     );
+    `SM_COMMIT_PACKED_ASSIGN
 endmodule

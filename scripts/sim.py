@@ -2,8 +2,12 @@
 
     python scripts/sim.py TEST|PATH.sass|BUNDLE.txt [--dut rtl|flexgrip] [--sim icarus|verilator|...] [--num-sp 8|16|32] [--seed N]
                                [--profile g80|flexgrip] [--waves | --no-waves] [--defines MUTANT_X,...]
+                               [--free-running] [--trace FILE] [--visibility lean|full]
 
-The simulator defaults to the DUT's first (rtl: icarus).
+The simulator defaults to the DUT's first (rtl: verilator, the fast one; Icarus for its 4-state X checks).
+--free-running (make sim LOCKSTEP=0) runs the DUT with the testbench's memory without stepping the
+model per commit, records the commit trace and compares it with the model after the run (the
+same report on a mismatch); --trace writes that trace to a file (tb/trace.py).
 Prints the outcome, the commits compared and the simulated cycles. On a failure it prints the
 report (DESIGN.md section 6), which is also in build/sim/<run>/report.json, after rerunning with
 FST waveforms (unless --no-waves) so that the report names the wave file and the cycle.
@@ -33,6 +37,9 @@ def main() -> int:
     ap.add_argument("--no-waves", action="store_true", help="do not rerun a failing test with waveforms")
     ap.add_argument("--defines", default="", help="comma-separated Verilog defines, or MUTANT_* variants of the RTL (tb/mutants.py)")
     ap.add_argument("--waive", default="", choices=["", "none"], help="none: no waivers for the DUT's known behaviours (golden/flexgrip_findings.py)")
+    ap.add_argument("--free-running", action="store_true", help="compare the commit trace with the model after the run, not per commit")
+    ap.add_argument("--trace", type=Path, help="write the DUT's commit trace here (tb/trace.py)")
+    ap.add_argument("--visibility", default="lean", choices=["lean", "full"], help="Verilator: what VPI reaches, the ports (lean) or every signal (full)")
     args = ap.parse_args()
     try:
         dut = adapter(args.dut)
@@ -46,7 +53,8 @@ def main() -> int:
     if args.dut == "flexgrip" and args.profile != "flexgrip":
         print("DUT flexgrip is checked against the flexgrip profile (--profile flexgrip; make sets it for DUT=flexgrip)", file=sys.stderr)
         return 2
-    r = LockstepRun(args.test, sim, args.num_sp, args.seed, args.profile, tuple(d for d in args.defines.split(",") if d), dut=args.dut, waive=args.waive)
+    r = LockstepRun(args.test, sim, args.num_sp, args.seed, args.profile, tuple(d for d in args.defines.split(",") if d), dut=args.dut, waive=args.waive,
+                    visibility=args.visibility, lockstep=not args.free_running, trace=args.trace)  # fmt: skip
     if not r.path.exists():
         print(f"no program {r.path}", file=sys.stderr)
         return 2

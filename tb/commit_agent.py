@@ -1,21 +1,21 @@
 """The commit agent: reads the DUT's commit port (DESIGN.md section 4, rtl/README.md) into records.
 
-`CommitMonitor` (cocotb-bus) wakes on a rising `commit_valid` and then once per clock while it
-stays high (back-to-back commits), samples every field in the read-only phase, checks that none
-is X or Z (fields qualified by a write enable only while it is 1), and hands an `RtlCommit` to its
-callback: the rtl adapter (tb/adapters/rtl.py), which turns it into the golden model's `Commit`.
+`CommitMonitor` (cocotb-bus) wakes when `commit_packed` (every field but the lane vectors, side
+by side) changes, which each record does, samples in the read-only phase while `commit_valid` is
+1 (a lane vector only while its write enable is 1), checks that none of the fields it read is X
+or Z, and hands an `RtlCommit` to its callback: the rtl adapter (tb/adapters/rtl.py), which turns it into the golden model's `Commit`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import make_dataclass
 from typing import ClassVar
 
-from cocotb.triggers import ReadOnly, RisingEdge
+from cocotb.triggers import ReadOnly, ValueChange
 from cocotb_bus.monitors import BusMonitor
 
-from golden.hw import commit_field_names, commit_qualified
+from golden.hw import commit_field_names, commit_packed_fields, commit_qualified
 
 from .dut import UnknownValue
 from .mem_agent import Cycles
@@ -25,91 +25,109 @@ from .mem_agent import Cycles
 FIELDS = commit_field_names()
 
 
-@dataclass
-class RtlCommit:
-    """One record of the commit port: the cycle, then FIELDS in order (tests/test_rtl_constants.py checks)."""
-
-    cycle: int
-    cta: int
-    warp: int
-    seq: int
-    pc: int
-    insn: int
-    long: int
-    active: int
-    exec: int
-    gpr_we: int
-    gpr_reg: int
-    gpr_half: int
-    gpr_count: int
-    gpr_data: int
-    cc_we: int
-    cc_reg: int
-    cc_data: int
-    a_we: int
-    a_reg: int
-    a_data: int
-    mem_we: int
-    mem_space: int
-    mem_size: int
-    mem_lanes: int
-    mem_addr: int
-    mem_data: int
-    next_pc: int
-    next_mask: int
-    done: int
-    barrier: int
-    unimpl: int
+# One record of the commit port: the cycle it was sampled in, then FIELDS in port order, each an
+# int. Made from golden/hw.py's COMMIT_FIELDS, the description the RTL's port is generated from, so
+# the record, the port and the model's field list cannot drift apart.
+RtlCommit = make_dataclass("RtlCommit", [("cycle", int), *((name, int) for name in FIELDS)])
+RtlCommit.__doc__ = "One record of the commit port: `cycle`, then the fields of golden/hw.py COMMIT_FIELDS in port order."
 
 
 # fields that carry meaning only while their write enable is 1 (don't-care otherwise, like a bus's data)
 QUALIFIED = commit_qualified()
 
 
+# commit_packed (golden/hw.py commit_packed_fields): (name, bit offset, mask) of each narrow field, the first at bit 0
+PACKED = []
+_offset = 0
+for _f in commit_packed_fields():
+    PACKED.append((_f.name, _offset, (1 << _f.width) - 1))
+    _offset += _f.width
+PACKED_WIDTH = _offset
+# the wide fields (lane vectors), each with the write enable that qualifies it (None: read on every record)
+WIDE = [(name, next((we for we, fields in QUALIFIED.items() if name in fields), None)) for name in FIELDS if name not in {n for n, _, _ in PACKED}]
+
+
+def unpack(text: str) -> tuple[dict[str, int], list[str]]:
+    """The narrow fields of `commit_packed` from its binary string (MSB first), and the names of
+    those holding X or Z (0 in the values)."""
+    try:
+        word = int(text, 2)
+    except ValueError:  # X or Z somewhere: field by field
+        values: dict[str, int] = {}
+        unknown: list[str] = []
+        for name, off, mask in PACKED:
+            try:
+                values[name] = int(text[len(text) - off - mask.bit_length() : len(text) - off], 2)
+            except ValueError:
+                unknown.append(name)
+                values[name] = 0
+        return values, unknown
+    return {name: (word >> off) & mask for name, off, mask in PACKED}, []
+
+
+def _reader(handle) -> Callable[[], str]:
+    """The signal's value as the simulator's binary string (MSB first; x/z as letters).
+
+    Read through cocotb's GPI handle and converted by int(s, 2), which raises on x/z:
+    `handle.value` builds a LogicArray first, which cost about 17 us for each of the
+    1,024-4,096-bit lane vectors (issue 19)."""
+    return handle._handle.get_signal_val_binstr  # cocotb's own reader of LogicArrayObject.get()
+
+
 class CommitMonitor(BusMonitor):
-    _signals: ClassVar[list[str]] = ["valid", *FIELDS]
+    """Wakes when `commit_packed` changes (once per record: consecutive records differ in warp or
+    sequence number; the commit registers hold their values between records), samples in the
+    read-only phase and takes the record if `commit_valid` is 1: two wake-ups a record, where
+    following `commit_valid` and the clock took four."""
+
+    _signals: ClassVar[list[str]] = ["valid", "packed", "gpr_data0", *FIELDS]
 
     def __init__(self, dut, clock, cycles: Cycles, callback: Callable[[RtlCommit], None], on_error: Callable[[Exception], None]) -> None:
         self.cycles = cycles
         self.on_error = on_error
         super().__init__(dut, "commit", clock, callback=callback)
+        self._packed = _reader(self.bus.packed)
+        self._gpr0 = _reader(self.bus.gpr_data0)
+        self._valid = _reader(self.bus.valid)
+        self._wide = [(name, we, _reader(getattr(self.bus, name))) for name, we in WIDE]
 
     def _sample(self) -> RtlCommit:
-        values = {}
-        unknown = []
-        for name in FIELDS:
-            # int() raises on X/Z like is_resolvable, which would build a Logic object per bit of
-            # the 1024-4096-bit lane vectors: that check took 85% of a lock-step run's time
+        """The record on the port: the narrow fields from one read of `commit_packed`; a lane vector
+        only while its write enable is 1 (most records write one register: most lane vectors are
+        never read), 0 otherwise. X or Z in a field read (a qualified one only while its enable is
+        1 or X) is a failure naming the fields."""
+        values, unknown = unpack(self._packed())
+        for name, we, read in self._wide:
+            if we is not None and values[we] == 0 and we not in unknown:
+                values[name] = 0
+                continue
+            if name == "gpr_data" and values["gpr_count"] == 1 and "gpr_count" not in unknown:
+                read = self._gpr0  # one register: part 0 only, a quarter of the bits (the others are 0)
             try:
-                values[name] = int(getattr(self.bus, name).value)
+                values[name] = int(read(), 2)
             except ValueError:
                 unknown.append(name)
                 values[name] = 0
-        for we, fields in QUALIFIED.items():
+        for we, fields in QUALIFIED.items():  # don't-care while the enable is 0
             if values[we] == 0 and we not in unknown:
-                for name in fields:
-                    if name in unknown:
-                        unknown.remove(name)
+                unknown = [n for n in unknown if n not in fields]
         cycle = self.cycles.now()
         if unknown:
             known = {k: None if k in unknown else values[k] for k in ("warp", "pc", "cta")}
             where = f"warp {known['warp']} PC {known['pc']:#06x}" if None not in (known["warp"], known["pc"]) else "warp/PC unknown"
-            raise UnknownValue(cycle, unknown, where, **known)
-        return RtlCommit(cycle=cycle, **values)
+            raise UnknownValue(cycle, [n for n in FIELDS if n in unknown], where, **known)
+        return RtlCommit(cycle, **values)
 
     async def _monitor_recv(self) -> None:
-        valid = self.bus.valid
+        valid, changed = self._valid, ValueChange(self.bus.packed)
         try:
             while True:
-                await RisingEdge(valid)
+                await changed
                 await ReadOnly()
-                while True:
-                    if not valid.value.is_resolvable:
-                        raise UnknownValue(self.cycles.now(), ["valid"], "between commits")
-                    if not int(valid.value):
-                        break
+                v = valid()
+                if v == "1":
                     self._recv(self._sample())
-                    await RisingEdge(self.clock)
-                    await ReadOnly()
+                elif v != "0":
+                    raise UnknownValue(self.cycles.now(), ["valid"], "when the commit fields changed")
         except Exception as exc:  # reported through the test's verdict, not lost in a background task
             self.on_error(exc)

@@ -45,6 +45,9 @@ class LockstepConfig:
     rerun: str = ""  # the command a failure report prints to rerun the test
     coverage: str = ""  # functional coverage JSON of the compared commits; "" for none
     extra: dict[str, str] = field(default_factory=dict)  # adapter-specific settings (e.g. a FlexGripPlus checkout)
+    visibility: str = "lean"  # what VPI reaches in a Verilator model: "lean" (the ports) or "full" (tb/runner.py VISIBILITY)
+    lockstep: bool = True  # False: free-running, the DUT's commit trace compared with the model after the run (tb/trace.py)
+    trace: str = ""  # write the DUT's commit trace (tb/trace.py) here; "" for none
 
     @property
     def name(self) -> str:

@@ -43,6 +43,9 @@ class LockstepRun:
     dut: str = DEFAULT  # the DUT adapter (tb/adapters): rtl | flexgrip
     max_mismatches: int = 1  # mismatches let through before the run ends
     waive: str = ""  # "none": no waivers for the DUT's known behaviours (golden/flexgrip_findings.py)
+    visibility: str = "lean"  # Verilator: "lean" exposes the ports to VPI, "full" every signal (tb/runner.py VISIBILITY)
+    lockstep: bool = True  # False: free-running, the commit trace compared with the model after the run (make sim LOCKSTEP=0)
+    trace: Path | None = None  # write the DUT's commit trace here (tb/trace.py; replayed by make bench)
 
     @property
     def path(self) -> Path:
@@ -59,14 +62,16 @@ class LockstepRun:
             return self.out
         variant = "_".join(d.lower() for d in self.defines)
         dut = "" if self.dut == DEFAULT else f"{self.dut}_"
-        return OUT / f"{dut}{self.name}_{self.sim}_sp{self.num_sp}_s{self.seed}{'_' + variant if variant else ''}"
+        free = "" if self.lockstep else "_free"
+        return OUT / f"{dut}{self.name}_{self.sim}_sp{self.num_sp}_s{self.seed}{'_' + variant if variant else ''}{free}"
 
     def config(self, result: Path | None = None) -> LockstepConfig:
         """The configuration the test reads from ConfigDB (tb/config.py)."""
         return LockstepConfig(str(self.path), self.dut, self.sim, self.num_sp, self.seed, self.profile, tuple(self.defines), self.max_latency,
                               self.ready_p, self.max_mismatches, self.watchdog, str(result) if result else "", self.rerun_command(),
                               str(Path(self.coverage).resolve()) if self.coverage is not None else "",
-                              {"waive": self.waive} if self.waive else {})  # fmt: skip
+                              {"waive": self.waive} if self.waive else {}, self.visibility, self.lockstep,
+                              str(Path(self.trace).resolve()) if self.trace is not None else "")  # fmt: skip
 
     def build(self, waves: bool = False) -> Path:
         """Build (or reuse) the simulator model of this run; a run builds it anyway, benchmarks do it first."""
@@ -91,6 +96,10 @@ class LockstepRun:
             cmd += f" PROFILE={self.profile}"
         if self.defines:
             cmd += f" DEFINES={','.join(self.defines)}"
+        if not self.lockstep:
+            cmd += " LOCKSTEP=0"
+        if self.visibility != "lean" and self.sim == "verilator":
+            cmd += f" VISIBILITY={self.visibility}"
         return cmd + (" WAVES=1" if waves else "")
 
 
@@ -112,7 +121,8 @@ class LockstepResult:
         waived = self.extra.get("waived") or {}
         note = f" (waived: {', '.join(f'{k} x{v}' for k, v in sorted(waived.items()))})" if waived else ""
         if self.passed:
-            return f"{head}: PASS, {self.commits} commits compared in lock-step{note}, {self.cycles} cycles, {self.wall:.1f} s"
+            how = "in lock-step" if r.lockstep else f"after the free-running run ({self.extra.get('replay_s') or 0:.1f} s of it)"
+            return f"{head}: PASS, {self.commits} commits compared {how}{note}, {self.cycles} cycles, {self.wall:.1f} s"
         return f"{head}: FAIL{note}\n{self.report.to_text() if self.report else 'no report'}"
 
 
@@ -145,7 +155,7 @@ def run_lockstep(r: LockstepRun, waves: bool = False, rerun_with_waves: bool = T
         return LockstepResult(r, False, wall=wall, report=report)
     report = FailureReport.read_dict(data["report"]) if data["report"] else None
     result = LockstepResult(r, data["status"] == "pass", data["commits"], data["cycles"], data["mem_requests"], data["thread_instructions"], wall, report,
-                            {"waived": data.get("waived") or {}})  # fmt: skip
+                            {"waived": data.get("waived") or {}, **{k: data.get(k) for k in ("run_s", "run_cpu_s", "replay_s", "replay_cpu_s")}})  # fmt: skip
     if report is not None:
         dut = adapter(r.dut)
         if waves:

@@ -16,6 +16,8 @@ differences are reported the same way for every DUT.
 from __future__ import annotations
 
 import json
+import time
+from dataclasses import replace
 from pathlib import Path
 
 import cocotb
@@ -24,7 +26,7 @@ from cocotb.triggers import Event, First, ReadOnly, Timer
 from pyuvm import ConfigDB, uvm_analysis_port, uvm_component, uvm_env, uvm_sequencer, uvm_test
 
 from golden.errors import ModelError
-from golden.profile import PROFILES
+from golden.profile import PROFILES, Profile
 from golden.sm import SM
 from golden.state import WARP
 
@@ -36,6 +38,7 @@ from .mem_agent import Cycles, MemoryFault, MemRequest
 from .report import FailureReport, FieldDiff
 from .scoreboard import Scoreboard, Verdict
 from .sequences import LaunchSequence, LoadDriver, LoadSequence
+from .trace import TraceRecorder
 
 PERIOD_NS = 10
 
@@ -85,13 +88,26 @@ class SmEnv(uvm_env):
         self.monitor = DutMonitor("monitor", self, self.error, self.warp_done)
         self.scoreboard = Scoreboard("scoreboard", self, self.model, self.verdict, self.config.max_mismatches, check_stores=self.bfm.observes_stores,
                                      waivers=dut_adapter.waivers(self.config))  # fmt: skip
+        # the DUT's commit trace: kept for a trace file, and in a free-running run the scoreboard's only source
+        self.recorder = TraceRecorder("recorder", self) if self.config.trace or not self.config.lockstep else None
 
     def connect_phase(self) -> None:
         self.driver.seq_item_port.connect(self.loader.seq_item_export)
-        self.monitor.commit_ap.connect(self.scoreboard.analysis_export)
-        self.monitor.store_ap.connect(self.scoreboard.port_export)
+        if self.recorder is not None:
+            self.monitor.commit_ap.connect(self.recorder.commit_export)
+            self.monitor.store_ap.connect(self.recorder.store_export)
+        if self.config.lockstep:
+            self.monitor.commit_ap.connect(self.scoreboard.analysis_export)
+            self.monitor.store_ap.connect(self.scoreboard.port_export)
         for sub in self.subscribers:
             self.scoreboard.ap.connect(sub.analysis_export)
+
+    def catch_up(self) -> None:
+        """Free-running: step the model through the commits recorded so far and compare them (the
+        same scoreboard and reports as lock-step). Called whenever the model's state is needed: a
+        DUT error, the hang watchdog, the end of the run. Lock-step runs are never behind."""
+        if not self.config.lockstep and self.recorder is not None:
+            self.recorder.feed(self.scoreboard)
 
     def warp_done(self, warp: int) -> None:
         """The DUT committed a warp's last instruction. Where the testbench serves local memory it
@@ -105,6 +121,7 @@ class SmEnv(uvm_env):
 
     def error(self, exc: Exception) -> None:
         """A failure raised inside a monitor's task (they run outside the test's own code)."""
+        self.catch_up()  # a mismatch before the error is the run's first failure, as in lock-step
         if isinstance(exc, UnknownValue):
             block = self.scoreboard.block_of(exc.warp) if exc.warp is not None else None
             self.verdict.fail(FailureReport("x_or_z", str(exc), cycle=exc.cycle, cta=exc.cta, block=block, warp=exc.warp, pc=exc.pc,
@@ -127,6 +144,14 @@ class SmEnv(uvm_env):
             return ""
 
 
+def run_profile(cfg: LockstepConfig) -> Profile:
+    """The golden model's profile of a run (also that of a replayed trace, tb/trace.py)."""
+    profile = PROFILES[cfg.profile]
+    if cfg.dut == "flexgrip" and profile.fpu_sync_lanes:  # its FPUs run NUM_SP lanes together (golden/execute._fg_fadd_sync)
+        profile = replace(profile, fpu_sync_lanes=cfg.num_sp)
+    return profile
+
+
 class LockstepTest(uvm_test):
     """Run the configured program on the DUT in lock-step with the golden model."""
 
@@ -135,7 +160,7 @@ class LockstepTest(uvm_test):
         cfg: LockstepConfig = ConfigDB().get(self, "", CONFIG_KEY)
         self.config = cfg
         self.program = Path(cfg.program)
-        self.profile = PROFILES[cfg.profile]
+        self.profile = run_profile(cfg)
         self.kernel = load_kernel(self.program, self.profile)
         self.model, self.gmem = self.kernel.model, self.kernel.gmem
         self.ended = Event()
@@ -163,7 +188,11 @@ class LockstepTest(uvm_test):
         await LaunchSequence("launch").start(env.loader)
         self.start_cycle = env.cycles.now()
         self.done_cycle = None
+        t0, c0 = time.perf_counter(), time.process_time()
         await self._until_end()
+        # from the launch to the end: the simulation, and in lock-step the model and compares (wall, and
+        # this process's CPU time, which simulator and Python share and a loaded machine does not inflate)
+        self.run_s, self.run_cpu_s = time.perf_counter() - t0, time.process_time() - c0
         self.final_global = await bfm.read_global()
         self.drop_objection()
 
@@ -179,6 +208,9 @@ class LockstepTest(uvm_test):
             await ReadOnly()
             end = bfm.end_state()
             if end is not None and not end.done:
+                self.env.catch_up()  # free-running: the model's state is needed (a no-op in lock-step)
+                if self.verdict.report is not None:
+                    return
                 self.verdict.fail(FailureReport("rtl_error", end.message, cycle=self.env.cycles.now(), warp=end.warp, pc=end.pc,
                                                 **sb.explain_error(end.warp, end.pc)))  # fmt: skip
                 return
@@ -187,14 +219,23 @@ class LockstepTest(uvm_test):
                 await bfm.drain()
                 return
             if isinstance(fired, Timer):
-                progress = sb.compared + self.verdict.mismatches
+                recorder = self.env.recorder
+                progress = sb.compared + self.verdict.mismatches + (len(recorder.events) if recorder is not None else 0)
                 if progress == seen:
+                    self.env.catch_up()
+                    if self.verdict.report is not None:
+                        return
                     self.verdict.fail(FailureReport("hang", f"no commit for {watchdog} cycles", cycle=self.env.cycles.now(), warps=self.model.last_pcs()))
                     return
                 seen = progress
 
     def check_phase(self) -> None:
         sb, model, env = self.env.scoreboard, self.model, self.env
+        t0, c0 = time.perf_counter(), time.process_time()
+        env.catch_up()  # free-running: the whole trace is compared here
+        replay_s, replay_cpu_s = time.perf_counter() - t0, time.process_time() - c0
+        if env.recorder is not None and self.config.trace:
+            env.recorder.save(Path(self.config.trace), self.config, env.bfm.observes_stores, env.bfm.tb_memory is not None)
         if self.verdict.report is None:
             problems = []
             if model.next_block < model.launch.num_blocks:
@@ -215,6 +256,8 @@ class LockstepTest(uvm_test):
         cycles = self.done_cycle - self.start_cycle if self.done_cycle is not None else env.cycles.now() - self.start_cycle
         result = {"status": "fail" if self.verdict.report else "pass", "commits": sb.compared, "cycles": cycles,
                   "mem_requests": env.bfm.memory_requests, "thread_instructions": int(model.thread_steps), "waived": sb.waived,
+                  "lockstep": self.config.lockstep, "run_s": getattr(self, "run_s", None), "run_cpu_s": getattr(self, "run_cpu_s", None),
+                  "replay_s": replay_s, "replay_cpu_s": replay_cpu_s,
                   "report": json.loads(self.verdict.report.to_json()) if self.verdict.report else None}  # fmt: skip
         if self.config.result:
             Path(self.config.result).write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")

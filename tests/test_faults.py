@@ -6,6 +6,10 @@ from __future__ import annotations
 import html.parser
 import json
 import re
+import shutil
+import struct
+import subprocess
+import zlib
 from pathlib import Path
 
 import pytest
@@ -189,3 +193,200 @@ def test_campaign_database_report_and_resume(tmp_path: Path) -> None:
     html.parser.HTMLParser().feed(page)
     assert "<svg" in page and "u_ctrl" in page and "make faults-rerun DB=" in page
     assert "http" not in page.replace('xmlns="http://www.w3.org/2000/svg"', "")  # self-contained
+
+
+# -- early stop of converged runs ---------------------------------------------------------------------
+
+
+def test_early_stop_agrees_with_running_to_the_end(tmp_path: Path) -> None:
+    """The same faults run to the end (STOP=verify: the independent side, which only records the
+    checkpoint where the early stop would have ended a run) and with STOP=early: same outcomes;
+    every run the criterion ends was masked in the reference's cycle count at full length."""
+    faults = [
+        # the commit record before the kernel's first instruction: rtl/sm_commit.v clears it when the
+        # first instruction is taken (`take`), before anything sends it out, so the run converges
+        Fault(0, "u_commit.c_gpr_data", "u_commit", 0, 100, 1, "seu"),
+        # a register word no warp of vecadd owns: the flip stays in the state to the end, never converged
+        Fault(1, "u_regfile.rf", "u_regfile", 8000, 5, 300, "seu"),
+        # R1 of warp 0 lane 0 after I2I wrote tid.x: read by the index computation (an SDC or worse, never converged)
+        Fault(2, "u_regfile.rf", "u_regfile", 32, 4, 120, "seu"),
+        Fault(3, "u_ctrl.x_pc", "u_ctrl", 0, 2, 200, "seu"),
+        Fault(4, "u_sched.f_insn", "u_sched", 0, 7, 400, "seu"),
+    ]
+    rows = {}
+    for stop in ("verify", "early"):
+        db = tmp_path / f"{stop}.sqlite"
+        c = Campaign("vecadd", len(faults), "verilator", "seu", "u_commit,u_regfile,u_ctrl,u_sched", 1, db=db, stop=stop)
+        assert execute(c, prepare(c, faults)) == len(faults)
+        con = CampaignDB(db)
+        rows[stop] = {r["id"]: r for r in con.rows()}
+        ref = con.meta()["ref_cycles"]
+        con.close()
+    full, early = rows["verify"], rows["early"]
+    assert [full[i]["outcome"] for i in range(5)] == [early[i]["outcome"] for i in range(5)]
+    for r in full.values():
+        if r["stopped"] is not None:  # the criterion held: the run to the end must agree
+            assert (r["outcome"], r["cycles"], r["simulated"]) == ("masked", ref, ref), r
+            assert early[r["id"]]["stopped"] == r["stopped"]
+    assert full[0]["stopped"] is not None and 1 < full[0]["stopped"] < ref
+    assert early[0]["simulated"] == early[0]["stopped"] < ref and early[0]["outcome"] == "masked"
+    assert full[1]["stopped"] is None and early[1]["outcome"] == "masked" and early[1]["simulated"] == ref
+    assert full[2]["stopped"] is None and full[2]["outcome"] != "masked"
+    s = summary(tmp_path / "early.sqlite")["early"]
+    assert s["stopped"] >= 1 and s["cycles"] == sum(ref - r["stopped"] for r in early.values() if r["stopped"] is not None)
+    assert summary(tmp_path / "verify.sqlite")["early"]["unsound"] == []
+
+
+# -- the report in a browser ------------------------------------------------------------------------
+
+
+def _png_rgb(path: Path) -> tuple[int, int, bytes]:
+    """(width, height, RGB bytes) of an 8-bit RGB or RGBA PNG (what Chromium's screenshot writes), per the PNG specification."""
+    data = path.read_bytes()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    pos, idat, head = 8, b"", None
+    while pos < len(data):
+        n, kind = struct.unpack(">I4s", data[pos : pos + 8])
+        body = data[pos + 8 : pos + 8 + n]
+        if kind == b"IHDR":
+            head = struct.unpack(">IIBBBBB", body)
+        elif kind == b"IDAT":
+            idat += body
+        pos += 12 + n
+    assert head is not None
+    w, h, depth, colour, _, _, interlace = head
+    assert depth == 8 and colour in (2, 6) and interlace == 0, head
+    bpp = 3 if colour == 2 else 4
+    raw, stride = zlib.decompress(idat), w * bpp
+    out, prev = bytearray(), bytearray(stride)
+    for y in range(h):
+        f, line = raw[y * (stride + 1)], bytearray(raw[y * (stride + 1) + 1 : (y + 1) * (stride + 1)])
+        for i in range(stride):
+            a = line[i - bpp] if i >= bpp else 0
+            b, c = prev[i], prev[i - bpp] if i >= bpp else 0
+            if f == 1:
+                line[i] = (line[i] + a) & 255
+            elif f == 2:
+                line[i] = (line[i] + b) & 255
+            elif f == 3:
+                line[i] = (line[i] + (a + b) // 2) & 255
+            elif f == 4:
+                p = a + b - c
+                pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+                line[i] = (line[i] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
+        out += line if bpp == 3 else bytes(v for k, v in enumerate(line) if k % 4 != 3)
+        prev = line
+    return w, h, bytes(out)
+
+
+CHROMIUM = next((shutil.which(n) for n in ("chromium", "chromium-browser", "google-chrome") if shutil.which(n)), None)
+
+
+@pytest.mark.skipif(CHROMIUM is None, reason="no Chromium (scripts/setup.sh installs the Debian package)")
+def test_report_renders_offline_in_headless_chromium(tmp_path: Path) -> None:
+    """A report of 30 masked and 10 SDC faults in one unit, rendered by headless Chromium with every
+    network request refused: the stacked bar shows the two outcomes in a 3:1 ratio of pixels."""
+    db = tmp_path / "c.sqlite"
+    con = CampaignDB(db)
+    con.set_meta(test="vecadd", sim="verilator", model="seu", target="u_ctrl", seed=1, n=40, num_sp=8, command="make faults TEST=vecadd N=40",
+                 watchdog=2000, state_bits=1000, ref_cycles=700, ref_commits=44, ref_wall_s=0.1, ref_process_s=2.0, stop="early")  # fmt: skip
+    con.set_units({"u_ctrl": (3, 1000)})
+    con.plan([Fault(i, "u_ctrl.x_pc", "u_ctrl", 0, i % 24, 10 * i, "seu") for i in range(40)])
+    for i in range(40):
+        sdc = i < 10
+        con.record(i, outcome="sdc" if sdc else "masked", grp="operation" if sdc else "", field="gpr" if sdc else "", warp=0 if sdc else None,
+                   pc=8 if sdc else None, insn="IADD R1, R1, R2" if sdc else None, div_cycle=10 * i + 5 if sdc else None,
+                   cycles=10 * i + 5 if sdc else 700, simulated=10 * i + 5 if sdc else 700, commits=3, wall_s=0.1)  # fmt: skip
+    con.close()
+    page = write_report(db)
+    png = tmp_path / "shot.png"
+    # the proxy is a closed port and every host name resolves nowhere: the page must need neither
+    done = subprocess.run([CHROMIUM, "--headless=new", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--force-device-scale-factor=1",
+                           "--proxy-server=http://127.0.0.1:9", "--host-resolver-rules=MAP * ~NOTFOUND", "--window-size=1300,900",
+                           f"--screenshot={png}", page.as_uri()], capture_output=True, text=True, timeout=120)  # fmt: skip
+    assert png.exists(), done.stderr[-2000:]
+    w, h, rgb = _png_rgb(png)
+    pixels = [rgb[i : i + 3] for i in range(0, len(rgb), 3)]
+    green, red = pixels.count(bytes.fromhex("4caf50")), pixels.count(bytes.fromhex("e53935"))  # the report's masked and SDC colours
+    legend = 10 * 10  # one legend square of each outcome
+    assert red > legend, (w, h, green, red)
+    assert abs((green - legend) / (red - legend) - 3) < 0.15, (green, red)
+
+
+# -- FlexGripPlus sites (VHDL) ------------------------------------------------------------------------
+
+
+def test_vhdl_state_from_clocked_processes(tmp_path: Path) -> None:
+    from tb.faults.vhdl_sites import read_design, state_sites
+
+    (tmp_path / "leaf.vhd").write_text("""
+entity leaf is port (clk : in std_logic; q : out std_logic); end leaf;
+architecture rtl of leaf is
+  signal s_reg, s_next, s_cmp : std_logic;
+begin
+  s_next <= not s_reg;                       -- combinational
+  p : process (clk) begin
+    if rising_edge(clk) then
+      if s_cmp <= s_reg then s_reg <= s_next; -- a comparison in the condition, then an assignment
+      end if;
+      q <= s_reg;
+    end if;
+  end process;
+  c : process (s_reg) begin s_cmp <= s_reg; end process;  -- a process without a clock edge
+end rtl;
+""")
+    (tmp_path / "top.vhd").write_text("""
+entity top is port (clk : in std_logic); end top;
+architecture a of top is
+  signal t_reg : std_logic_vector(3 downto 0);
+begin
+  g : for i in 0 to 1 generate
+    u_leaf : entity work.leaf port map (clk => clk, q => open);
+  end generate;
+  process (clk) begin if clk'event and clk = '1' then t_reg <= t_reg; end if; end process;
+end a;
+""")
+    d = read_design([tmp_path / "top.vhd", tmp_path / "leaf.vhd"])
+    assert d.clocked["leaf"] == {"s_reg", "q"}
+    assert d.clocked["top"] == {"t_reg"}
+    assert d.instances[("top", "u_leaf")] == "leaf"
+    signals = [("t_reg", 4), ("g(0).u_leaf.s_reg", 1), ("g(0).u_leaf.s_next", 1), ("g(1).u_leaf.q", 1), ("g(1).u_leaf.s_cmp", 1)]
+    assert [(p, w) for p, _, w in state_sites(signals, d, "top")] == [("t_reg", 4), ("g(0).u_leaf.s_reg", 1), ("g(1).u_leaf.q", 1)]
+
+
+def test_flexgrip_state_signals() -> None:
+    """FlexGripPlus's block scheduler (RTL/block_scheduler.vhd): its state machine is assigned under
+    rising_edge(clk_in), blocks_remaining by a concurrent assignment."""
+    from tb.adapters.flexgrip_build import FlexgripMissing, flexgrip_dir
+    from tb.faults.vhdl_sites import read_design
+
+    try:
+        fg = flexgrip_dir()
+    except FlexgripMissing as exc:
+        pytest.skip(str(exc))
+    d = read_design([fg / "RTL" / "block_scheduler.vhd"])
+    assert "block_scheduler_state_machine" in d.clocked["block_scheduler"]
+    assert "blocks_remaining" not in d.clocked["block_scheduler"]
+
+
+def test_flexgrip_sites_from_ghdl(tmp_path: Path) -> None:
+    """GHDL's VPI walk of FlexGripPlus, filtered by its VHDL: the block scheduler's state machine
+    (assigned under rising_edge(clk_in) in RTL/block_scheduler.vhd) is a site, blocks_remaining (a
+    concurrent assignment there) is a signal of the walk but no site."""
+    from tb.adapters.flexgrip import FlexgripAdapter
+    from tb.adapters.flexgrip_build import TOP, FlexgripMissing, check_available
+    from tb.faults.campaign import _simulate
+    from tb.faults.vhdl_sites import read_design, state_sites
+
+    try:
+        check_available()
+    except FlexgripMissing as exc:
+        pytest.skip(str(exc))
+    config = Campaign("vecadd", 1, "ghdl", dut="flexgrip", stop="off").lockstep.config()
+    log = tmp_path / "signals.json"
+    _simulate("ghdl", config.write(tmp_path / "config.json"), {"walk": True, "log": str(log)}, tmp_path)
+    signals = [(p, int(w)) for p, w in json.loads(log.read_text(encoding="utf-8"))]
+    assert ("u_gpu.ublockscheduler.blocks_remaining", 32) in signals
+    sites = {p: (unit, w) for p, unit, w in state_sites(signals, read_design(FlexgripAdapter().sources()), TOP)}
+    assert sites["u_gpu.ublockscheduler.block_scheduler_state_machine"][0] == "u_gpu.ublockscheduler"
+    assert "u_gpu.ublockscheduler.blocks_remaining" not in sites

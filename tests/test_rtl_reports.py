@@ -82,15 +82,15 @@ def test_make_sim_takes_a_path_and_its_rerun_command_works(tmp_path: Path) -> No
     done = make_sim(str(ok))
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
     assert "-m golden run " + str(ok) in done.stdout and "1 passed, 0 failed" in done.stdout
-    assert "mov on icarus (NUM_SP=8, seed 1): PASS" in done.stdout
+    assert "mov on verilator (NUM_SP=8, seed 1): PASS" in done.stdout  # make sim's default simulator
 
     failed = make_sim("programs/bad/shared_oob.sass")
     assert failed.returncode != 0
     rerun = re.search(r"rerun: (make sim .*)", failed.stdout)
     assert rerun is not None, failed.stdout[-3000:]
-    assert rerun.group(1) == "make sim TEST=programs/bad/shared_oob.sass SIM=icarus NUM_SP=8 SEED=1 WAVES=1"
+    assert rerun.group(1) == "make sim TEST=programs/bad/shared_oob.sass SIM=verilator NUM_SP=8 SEED=1 WAVES=1"
     again = subprocess.run([*rerun.group(1).split(), "--no-print-directory"], cwd=ROOT, capture_output=True, text=True, timeout=600,
                            env=CLEAN_ENV)  # fmt: skip
     assert again.returncode != 0
-    assert "LOCK-STEP FAILURE (rtl_error): shared_oob" in again.stdout and "sm_top.fst (look at cycle" in again.stdout
+    assert "LOCK-STEP FAILURE (rtl_error): shared_oob" in again.stdout and "dump.fst (look at cycle" in again.stdout
     assert f"rerun: {rerun.group(1)}" in again.stdout

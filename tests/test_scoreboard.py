@@ -213,7 +213,7 @@ def test_adapters_by_name() -> None:
     from tb.adapters import adapter
 
     rtl = adapter("rtl")
-    assert rtl.name == "rtl" and rtl.simulators[0] == "icarus" and rtl.sources()[0].name == "sm_top.v"
+    assert rtl.name == "rtl" and rtl.simulators[0] == "verilator" and rtl.sources()[0].name == "sm_top.v"
     with pytest.raises(ValueError, match="unknown DUT 'nope'"):
         adapter("nope")
 
@@ -241,3 +241,22 @@ def test_commit_port_fields_become_the_model_record() -> None:
     assert [int(m.addr[1]) for m in c.mem] == [0x20, 0x24] and [int(m.data[1]) for m in c.mem] == [0x11, 0x22]
     assert (c.next_pc, c.next_mask, c.done, c.barrier, d.unimplemented) == (0x48, 0xF, False, True, False)
     assert to_dut_commit(replace(rec, long=1)).commit.insn == 0xDEADBEEF_12345678
+
+
+def test_commit_packed_fields_unpack_by_name() -> None:
+    """commit_packed as rtl/README.md lays it out (the narrow fields in table order, commit_cta at
+    bit 0), built here from golden/hw.py's widths: each field comes back by name, and an X in one
+    field names that field alone."""
+    from golden.hw import commit_packed_fields
+    from tb.commit_agent import unpack
+
+    fields = commit_packed_fields()
+    assert [f.name for f in fields][:3] == ["cta", "warp", "seq"] and all(f.width <= 64 for f in fields)
+    want = {f.name: (0x9E3779B97F4A7C15 * (k + 1)) & ((1 << f.width) - 1) for k, f in enumerate(fields)}
+    bits = "".join(format(want[f.name], f"0{f.width}b") for f in reversed(fields))  # MSB first, as VPI gives it
+    assert unpack(bits) == (want, [])
+    seq = next(i for i, f in enumerate(fields) if f.name == "seq")
+    low = sum(f.width for f in fields[:seq])  # bit offset of seq
+    broken = bits[: len(bits) - low - 3] + "x" + bits[len(bits) - low - 2 :]  # bit 2 of seq
+    values, unknown = unpack(broken)
+    assert unknown == ["seq"] and values["seq"] == 0 and values["pc"] == want["pc"] and values["warp"] == want["warp"]

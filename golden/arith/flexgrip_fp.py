@@ -537,3 +537,25 @@ def conv(mode: str, x: npt.ArrayLike) -> U32:
 
 def fset(cond: int, a: npt.ArrayLike, b: npt.ArrayLike, abs_en: bool = False) -> U32:
     return _map(lambda x, y: fset_bits(cond, x, y, abs_en), a, b)
+
+
+def sp_convert(cvt_type: int, neg: bool, abs_sat: int, x: npt.ArrayLike) -> U32:
+    """The scalar processor's integer CVT (ScalarProcessor/convert_int_int.vhd), which runs a conversion
+    instruction the FPU does not take (an F2I or I2F whose sub-op bits 63:61 the negation bit 61 has
+    changed): the type (bits 48:46) keeps 16 or 8 bits or sign-extends them, then `neg` (sub-op 001
+    only) negates and an abs_saturate of "10" (bits 52:51) takes the absolute value of the signed types."""
+    v = np.asarray(x, np.uint32).astype(np.int64)
+    if cvt_type == 0:
+        v = v & 0xFFFF
+    elif cvt_type == 2:
+        v = v & 0xFF
+    elif cvt_type == 4:
+        v = ((v & 0xFFFF) ^ 0x8000) - 0x8000
+    elif cvt_type == 6:
+        v = ((v & 0xFF) ^ 0x80) - 0x80
+    v &= 0xFFFFFFFF
+    if neg:
+        v = -v & 0xFFFFFFFF
+    if abs_sat == 2 and cvt_type in (4, 5, 6):
+        v = np.where(v >> 31, -v & 0xFFFFFFFF, v)
+    return v.astype(np.uint32)

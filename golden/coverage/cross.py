@@ -67,7 +67,10 @@ FLAG_VALUES = tuple(f"{n}={v}" for n in FLAG_NAMES for v in (1, 0))
 CATEGORIES_X = ("value", "value x modifier", "RAW", "WAW", "half alias", "result x flags", "guard", "SIMT")
 
 # Flags as a function of the result (what makes result x flag bins impossible)
-INT_SZ = "integer flags: Z = result is 0, S = sign bit of the result (ISA.md 3: ISET, IMIN/IMAX, LOP, I2I, F2I, IMUL)"
+INT_SZ = ("integer flags: Z = result is 0, S = sign bit of the result, at the operation's width (ISA.md 3.1-3.9: add, mul, mad, "
+          "sad, set, min/max, shift, logic, cvt; 4.2: FSET's 0 / all-ones like ISET; 4.3: F2I)")
+SET_FAMILIES = frozenset({"iset", "fset"})
+SET_RESULT = "ISET/FSET write all-ones (true) or 0 (false): never a positive result (ISA.md 3.5, 4.2)"
 FP_SZ = "flags of a float result: Z if +-0 or NaN, S if negative or NaN (ISA.md 4.1)"
 INT_SZ_EXCLUDED = {"zero x Z=0", "negative x Z=1", "positive x Z=1", "negative x S=0", "zero x S=1", "positive x S=1"}
 FSLCT_SZ = "FSLCT flags: Z if the result is the +-0 bit pattern, S = bit 31 (ISA.md 4, fslct)"
@@ -221,8 +224,10 @@ def _form_group(b: _Builder, form: Form) -> None:
             ex.update(dict.fromkeys(FSLCT_SZ_EXCLUDED, FSLCT_SZ))
         elif form.float_result and form.family in NO_CARRY_OVERFLOW:
             ex.update(dict.fromkeys(FP_SZ_EXCLUDED, FP_SZ))
-        elif form.family in NO_CARRY_OVERFLOW and form.family not in ("fset",):
+        elif not form.float_result:
             ex.update(dict.fromkeys(INT_SZ_EXCLUDED, INT_SZ))
+            if form.family in SET_FAMILIES:
+                ex.update({n: SET_RESULT for n in names if n.startswith("positive x ")})
         _point(b, g, "result x flags", "result x flags", names, lambda s: s.result_flags, ex,
                doc="result class x each flag bit written, paired lane by lane (when the $c write is enabled)")
 

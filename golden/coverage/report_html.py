@@ -8,7 +8,7 @@ from html import escape
 from .code import CodeCoverage, code_section_html
 from .db import Coverage, Figures
 from .model import CATEGORIES, Group
-from .report_text import CLOSE, ROOT, exclusions_by_reason, holes_by_point, largest_holes
+from .report_text import CLOSE, CLOSE_UARCH, ROOT, exclusions_by_reason, holes_by_point, largest_holes
 
 CSS = """
 body { font-family: sans-serif; margin: 1.5em; color: #222; max-width: 1500px; }
@@ -92,52 +92,93 @@ def _group_section(cov: Coverage, g: Group) -> str:
             + "".join(rows) + "</table></details>")  # fmt: skip
 
 
-def cross_section(cross: Coverage) -> list[str]:
-    """The architectural crosses (cross.py): figures per category, the largest holes with what would
-    close them, every group's points, the exclusions with their reasons."""
-    o = cross.overall()
-    holes = cross.holes()
+def model_section(cov: Coverage, anchor: str, title: str, blurb: str, close: dict[str, str], what: str = "commits sampled",
+                  short: str = "Cross") -> list[str]:  # fmt: skip
+    """One model's section (the crosses, the micro-architecture): figures per category, the largest
+    holes with what would close them, every group's points, the exclusions with their reasons."""
+    o = cov.overall()
+    holes = cov.holes()
     parts = [
-        '<h2 id="crosses">Architectural crosses</h2>',
-        '<p class="small">A second model (golden/coverage/cross.py, counted apart from the bins above): each source operand\'s '
-        "value class alone and x the modifiers that matter, RAW/WAW distances and half-register aliasing, result class x flags, "
-        "guard condition x outcome, lanes x SIMT depth x top stack entry.</p>",
+        f'<h2 id="{anchor}">{escape(title)}</h2>',
+        f'<p class="small">{escape(blurb)}</p>',
         '<div class="cards">',
-        f'<div class="card"><b>{o.percent:.1f}%</b>crosses ({o.hit} / {o.reachable} reachable bins)</div>',
-        f'<div class="card"><b>{o.total}</b>cross bins</div>',
+        f'<div class="card"><b>{o.percent:.1f}%</b>{o.hit} / {o.reachable} reachable bins</div>',
+        f'<div class="card"><b>{o.total}</b>bins</div>',
         f'<div class="card"><b>{o.excluded}</b>excluded (with a reason)</div>',
         f'<div class="card"><b>{len(holes)}</b>holes</div>',
-        f'<div class="card"><b>{cross.samples}</b>commits sampled</div>',
+        f'<div class="card"><b>{cov.samples if what else len(cov.runs)}</b>{escape(what or "runs")}</div>',
         "</div>",
     ]
-    bad = cross.excluded_hit()
+    bad = cov.excluded_hit()
     if bad:
-        items = "".join(f"<li>{escape(b.key)}: {cross.counts[b.index]} hits; reason given: {escape(b.excluded or '')}</li>" for b in bad)
-        parts.append(f'<div class="warn"><b>{len(bad)} excluded cross bins were hit</b> (the exclusion is wrong):<ul>{items}</ul></div>')
+        items = "".join(f"<li>{escape(b.key)}: {cov.counts[b.index]} hits; reason given: {escape(b.excluded or '')}</li>" for b in bad)
+        parts.append(f'<div class="warn"><b>{len(bad)} excluded bins were hit</b> (the exclusion is wrong):<ul>{items}</ul></div>')
     parts.append("<table><tr><th>category</th><th>bins</th><th>excluded</th><th>hit / reachable</th><th>%</th><th></th></tr>")
     cats: dict[str, list] = {}
-    for p in cross.model.points():
+    for p in cov.model.points():
         cats.setdefault(p.category, []).extend(p.bins)
     for cat, bins in cats.items():
-        f = cross.figures(bins)
+        f = cov.figures(bins)
         parts.append(f"<tr><td>{escape(cat)}</td><td class='num'>{f.total}</td><td class='num'>{f.excluded}</td>"
                      f"<td class='num'>{f.hit} / {f.reachable}</td><td class='num'>{f.percent:.1f}</td><td>{_bar(f)}</td></tr>")  # fmt: skip
     parts.append("</table>")
     parts.append("<h3>Largest holes</h3><table><tr><th>group / point</th><th>holes</th><th>what would close them</th><th>bins never hit</th></tr>")
-    for group, point, cat, names in largest_holes(cross, 10):
+    for group, point, cat, names in largest_holes(cov, 10):
         chips = "".join(f'<span class="chip hole">{escape(n)}</span>' for n in names)
-        parts.append(f"<tr><td>{escape(group)} / {escape(point)}</td><td class='num'>{len(names)}</td><td>{escape(CLOSE.get(cat, ''))}</td><td>{chips}</td></tr>")
+        parts.append(f"<tr><td>{escape(group)} / {escape(point)}</td><td class='num'>{len(names)}</td><td>{escape(close.get(cat, ''))}</td><td>{chips}</td></tr>")
     parts.append("</table><h3>Per group</h3>")
-    parts.extend(_group_section(cross, g) for g in cross.model.groups if g.points)
-    parts.append('<h3>Cross exclusions</h3><table><tr><th>reason</th><th>bins</th></tr>')
-    for reason, bins in exclusions_by_reason(cross).items():
+    parts.extend(_group_section(cov, g) for g in cov.model.groups if g.points)
+    parts.append(f"<h3>{escape(short)} exclusions</h3><table><tr><th>reason</th><th>bins</th></tr>")
+    for reason, bins in exclusions_by_reason(cov).items():
         listed = ", ".join(escape(b.key) for b in bins)
         parts.append(f"<tr><td class='reason'>{escape(reason)}</td><td><details><summary>{len(bins)} bins</summary>{listed}</details></td></tr>")
     parts.append("</table>")
     return parts
 
 
-def render_html(cov: Coverage, cross: Coverage | None = None, code: CodeCoverage | None = None) -> str:
+def cross_section(cross: Coverage) -> list[str]:
+    return model_section(cross, "crosses", "Architectural crosses",
+                         "A second model (golden/coverage/cross.py, counted apart from the bins above): each source operand's "
+                         "value class alone and x the modifiers that matter, RAW/WAW distances and half-register aliasing, result class x flags, "
+                         "guard condition x outcome, lanes x SIMT depth x top stack entry.", CLOSE)  # fmt: skip
+
+
+def uarch_section(u: Coverage) -> list[str]:
+    parts = model_section(u, "uarch", "Micro-architecture of the RTL",
+                          "A third model (golden/coverage/uarch.py), sampled from the RTL hierarchy by VPI once a clock in the coverage runs "
+                          "(tb/coverage_uarch.py): ready warps at issue, commit gaps, barrier waits, every state and transition of the execute "
+                          "sequencer (states from rtl/sm_defs.vh, transitions derived from rtl/sm_exec_ctrl.v), SFU sub-steps, the memory "
+                          "port (request kinds, loads outstanding, back-pressure, response order), rounds of blocks.", CLOSE_UARCH, what="",
+                          short="Micro-architecture")  # fmt: skip
+    skipped = getattr(u, "skipped", {})
+    if skipped:
+        rows = "".join(f"<tr><td>{escape(k)}</td><td>{escape('; '.join(v))}</td></tr>" for k, v in sorted(skipped.items()))
+        parts.append(f'<h3>Points not sampled in some runs</h3><table><tr><th>point</th><th>reason</th></tr>{rows}</table>')
+    checks = getattr(u, "checks", {})
+    if checks:
+        rows = "".join(f"<tr><td>{'ok' if a == b else '<b>FAIL</b>'}</td><td>{escape(k)}</td><td class='num'>{a}</td><td class='num'>{b}</td></tr>"
+                       for k, (a, b) in sorted(checks.items()))  # fmt: skip
+        parts.append('<h3>Sampler cross-check</h3><p class="small">What the VPI sampler counted against an independent count '
+                     "from the commit records the scoreboard compared and from the memory agent, summed over the runs.</p>"
+                     f"<table><tr><th></th><th>count</th><th>sampled</th><th>independent</th></tr>{rows}</table>")  # fmt: skip
+    return parts
+
+
+def sources_section(by_source: dict) -> list[str]:
+    parts = ['<h2 id="sources">Coverage by source</h2><p class="small">Each source merged alone; the rest of the page is of all of them merged.</p>',
+             "<table><tr><th>source</th><th>runs</th><th>ISA bins</th><th>architectural crosses</th><th>micro-architecture</th></tr>"]  # fmt: skip
+    for label, m in by_source.items():
+        cells = []
+        for cov in (m.isa, m.cross, m.uarch):
+            o = cov.overall()
+            cells.append(f"<td class='num'>{o.hit} / {o.reachable} = {o.percent:.1f}%</td>" if (cov.runs or cov.samples) else "<td>-</td>")
+        parts.append(f"<tr><td>{escape(label)}</td><td class='num'>{len(m.isa.runs)}</td>{''.join(cells)}</tr>")
+    parts.append("</table>")
+    return parts
+
+
+def render_html(cov: Coverage, cross: Coverage | None = None, code: CodeCoverage | None = None, uarch: Coverage | None = None,
+                by_source: dict | None = None) -> str:  # fmt: skip
     m = cov.model
     o = cov.overall()
     holes = cov.holes()
@@ -156,6 +197,11 @@ def render_html(cov: Coverage, cross: Coverage | None = None, code: CodeCoverage
         f'<div class="card"><b>{len(cov.runs)}</b>runs, {cov.samples} commits sampled</div>',
         "</div>",
     ]
+    links = [("families", "ISA bins")] + ([("crosses", "architectural crosses")] if cross is not None else [])
+    links += ([("uarch", "micro-architecture")] if uarch is not None else []) + ([("code", "RTL code coverage")] if code is not None else [])
+    parts.append('<p>Sections: ' + " | ".join(f'<a href="#{a}">{escape(t)}</a>' for a, t in links) + "</p>")
+    if by_source:
+        parts.extend(sources_section(by_source))
     bad = cov.excluded_hit()
     if bad:
         items = "".join(f"<li>{escape(b.key)}: {cov.counts[b.index]} hits; reason given: {escape(b.excluded or '')}</li>" for b in bad)
@@ -186,6 +232,8 @@ def render_html(cov: Coverage, cross: Coverage | None = None, code: CodeCoverage
     parts.append("</table>")
     if cross is not None:
         parts.extend(cross_section(cross))
+    if uarch is not None:
+        parts.extend(uarch_section(uarch))
     if code is not None:
         parts.extend(code_section_html(code, ROOT))
     if cov.runs:

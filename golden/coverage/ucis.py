@@ -13,9 +13,10 @@ from .db import Coverage
 
 INSTANCE = "sm1_isa"
 CROSS_INSTANCE = "sm1_isa_cross"  # the cross model (cross.py): keys read back as "sm1_isa_cross:GROUP/POINT/BIN"
+UARCH_INSTANCE = "sm1_uarch"  # the micro-architecture model (uarch.py): "sm1_uarch:GROUP/POINT/BIN"
 
 
-def to_ucis(cov: Coverage, test_name: str = "regression", cross: Coverage | None = None):  # -> ucis.UCIS
+def to_ucis(cov: Coverage, test_name: str = "regression", cross: Coverage | None = None, uarch: Coverage | None = None):  # -> ucis.UCIS
     from ucis import (
         UCIS_DU_MODULE,
         UCIS_ENABLED_BRANCH,
@@ -43,7 +44,7 @@ def to_ucis(cov: Coverage, test_name: str = "regression", cross: Coverage | None
     node.setVendorTool("g80-sm1-coverage")
     node.setComment(f"{len(cov.runs)} runs merged, {cov.samples} commit records sampled")
     enabled = UCIS_ENABLED_STMT | UCIS_ENABLED_BRANCH | UCIS_ENABLED_COND | UCIS_ENABLED_EXPR | UCIS_ENABLED_FSM | UCIS_ENABLED_TOGGLE
-    for name, c in ((INSTANCE, cov), (CROSS_INSTANCE, cross)):
+    for name, c in ((INSTANCE, cov), (CROSS_INSTANCE, cross), (UARCH_INSTANCE, uarch)):
         if c is None:
             continue
         du = db.createScope(name, SourceInfo(fh, 1, 0), 1, UCIS_OTHER, UCIS_DU_MODULE, enabled | UCIS_INST_ONCE | UCIS_SCOPE_UNDER_DU)
@@ -62,10 +63,10 @@ def to_ucis(cov: Coverage, test_name: str = "regression", cross: Coverage | None
     return db
 
 
-def write_ucis(cov: Coverage, path: str | Path, cross: Coverage | None = None) -> None:
+def write_ucis(cov: Coverage, path: str | Path, cross: Coverage | None = None, uarch: Coverage | None = None) -> None:
     from ucis.xml.xml_factory import XmlFactory
 
-    XmlFactory.write(to_ucis(cov, cross=cross), str(path))
+    XmlFactory.write(to_ucis(cov, cross=cross, uarch=uarch), str(path))
 
 
 def read_ucis(path: str | Path) -> dict[str, tuple[int, bool]]:

@@ -67,4 +67,14 @@
     .commit_done(commit_done), \
     .commit_barrier(commit_barrier), \
     .commit_unimpl(commit_unimpl)
+// `SM_COMMIT_PACKED_PORT(output wire) declares commit_packed, the narrow fields side by side
+// (golden/hw.py commit_packed_fields, the first at bit 0), and commit_gpr_data0, part 0 of
+// commit_gpr_data (the only part of a one-register write); `SM_COMMIT_PACKED_ASSIGN drives them
+// (the top level only: what the testbench reads, in as few and as short accesses as it can).
+`define SM_COMMIT_PACKED_PORT(kind) \
+    kind [312:0] commit_packed, \
+    kind [1023:0] commit_gpr_data0
+`define SM_COMMIT_PACKED_ASSIGN \
+    assign commit_packed = {commit_unimpl, commit_barrier, commit_done, commit_next_mask, commit_next_pc, commit_mem_lanes, commit_mem_size, commit_mem_space, commit_mem_we, commit_a_reg, commit_a_we, commit_cc_reg, commit_cc_we, commit_gpr_count, commit_gpr_half, commit_gpr_reg, commit_gpr_we, commit_exec, commit_active, commit_long, commit_insn, commit_pc, commit_seq, commit_warp, commit_cta}; \
+    assign commit_gpr_data0 = commit_gpr_data[1023:0];
 `endif

@@ -48,6 +48,9 @@ def cores_of(config: LockstepConfig) -> int:
     return config.num_sp
 
 
+_CLOCKED: set[int] = set()  # the top levels whose clock runs (one clock per simulation)
+
+
 class FlexgripBfm(DutBfm):
     def __init__(self, dut, config: LockstepConfig, cycles: Cycles) -> None:
         super().__init__(dut, config, cycles)
@@ -59,7 +62,9 @@ class FlexgripBfm(DutBfm):
 
     async def reset(self) -> None:
         dut = self.dut
-        cocotb.start_soon(Clock(dut.clk, self.cycles.period_ns, unit="ns", impl="gpi").start())
+        if id(dut) not in _CLOCKED:  # once per simulation: a fault campaign (tb/faults) resets and reruns in one process
+            _CLOCKED.add(id(dut))
+            cocotb.start_soon(Clock(dut.clk, self.cycles.period_ns, unit="ns", impl="gpi").start())
         for name in ("block_scheduler_en", "gmem_cntrl_en", "cmem_cntrl_en", "sysmem_cntrl_en", "config_cntrl_en", "config_cs", "gmem_wr_en",
                      "cmem_wr_en", "sysmem_wr_en", "config_adr", "config_wr_data", "gmem_addr", "gmem_wr_data", "cmem_addr", "cmem_wr_data",
                      "sysmem_addr", "sysmem_wr_data"):  # fmt: skip
@@ -129,7 +134,13 @@ class FlexgripBfm(DutBfm):
     def start_monitors(self, sink: DutSink) -> None:
         self.probe = Probe(self.dut, self.cores)
         self.sink = sink
-        cocotb.start_soon(self._monitor())
+        self.monitor_task = cocotb.start_soon(self._monitor())
+
+    def stop(self) -> None:
+        """End the monitor (a fault campaign runs many tests in one simulation, tb/faults)."""
+        task = getattr(self, "monitor_task", None)
+        if task is not None and not task.done():
+            task.cancel()
 
     async def _monitor(self) -> None:
         clk, seq = self.dut.clk, 0
@@ -210,7 +221,8 @@ class FlexgripAdapter(DutAdapter):
     def build(self, config: LockstepConfig, waves: bool = False) -> Path:
         return build(cores_of(config))
 
-    def run_test(self, config: LockstepConfig, test_dir: Path, waves: bool, plusargs: tuple[str, ...]) -> Path:
+    def run_test(self, config: LockstepConfig, test_dir: Path, waves: bool, plusargs: tuple[str, ...], test_module: str = "tb.test_sm") -> Path:
+        """`test_module`: another cocotb module on the same run setup (tb/faults' campaign module)."""
         from cocotb_tools.runner import get_runner
 
         from golden.flexgrip_export import mif
@@ -227,7 +239,7 @@ class FlexgripAdapter(DutAdapter):
         unlimited_stack()
         prepare_run(build_dir, test_dir)
         with backend_env(), contextlib.suppress(SystemExit):  # a failed cocotb test: the outcome is in result.json
-            get_runner("ghdl").test(hdl_toplevel=TOP, hdl_toplevel_lang="vhdl", test_module="tb.test_sm", build_dir=build_dir, test_dir=test_dir,
+            get_runner("ghdl").test(hdl_toplevel=TOP, hdl_toplevel_lang="vhdl", test_module=test_module, build_dir=build_dir, test_dir=test_dir,
                                     test_args=[*GHDL_FLAGS, f"--workdir={build_dir}"], plusargs=[*run_args(), *plusargs],
                                     waves=waves, results_xml=str(test_dir / "results.xml"))  # fmt: skip
         return test_dir / "results.xml"

@@ -62,9 +62,9 @@ def to_dut_commit(r: RtlCommit) -> DutCommit:
     c = Commit(r.cta, r.warp, r.seq, r.pc, r.insn if r.long else r.insn & 0xFFFFFFFF, 8 if r.long else 4, r.active, r.exec,
                r.next_pc, r.next_mask, bool(r.done), barrier=bool(r.barrier))  # fmt: skip
     if r.gpr_we:
-        data = _words32(r.gpr_data, 4)
+        data = _words32(r.gpr_data, max(1, min(r.gpr_count, 4)))  # only the parts written (most writes: one of four)
         half = HALVES.get(r.gpr_half, "?")
-        c.gpr = [RegWrite("gpr", r.gpr_reg + k, data[k] * keep if k < 4 else np.zeros(32, np.uint32), half) for k in range(r.gpr_count)]
+        c.gpr = [RegWrite("gpr", r.gpr_reg + k, data[k] * keep if k < len(data) else np.zeros(32, np.uint32), half) for k in range(r.gpr_count)]
     if r.cc_we:
         c.cc = [RegWrite("cc", r.cc_reg, _narrow(r.cc_data, 4, keep))]
     if r.a_we:
@@ -206,7 +206,7 @@ class RtlBfm(DutBfm):
 
 class RtlAdapter(DutAdapter):
     name = "rtl"
-    simulators = ("icarus", "verilator")
+    simulators = ("verilator", "icarus")  # the first is make sim's default: Verilator is fast, Icarus has 4-state X
     hdl_toplevel = TOPLEVEL
 
     @staticmethod
@@ -217,11 +217,11 @@ class RtlAdapter(DutAdapter):
         return list(read_file_list(SM_FILE_LIST).sources)
 
     def build(self, config: LockstepConfig, waves: bool = False) -> Path:
-        return build(config.sim, TOPLEVEL, read_file_list(SM_FILE_LIST), self.parameters(config), waves, config.defines)
+        return build(config.sim, TOPLEVEL, read_file_list(SM_FILE_LIST), self.parameters(config), waves, config.defines, config.visibility)
 
     def run_test(self, config: LockstepConfig, test_dir: Path, waves: bool, plusargs: tuple[str, ...]) -> Path:
         return run(config.sim, TOPLEVEL, read_file_list(SM_FILE_LIST), "tb.test_sm", self.parameters(config), waves=waves, test_dir=test_dir,
-                   defines=config.defines, plusargs=plusargs)  # fmt: skip
+                   defines=config.defines, plusargs=plusargs, visibility=config.visibility, rewrite_asserts=False)  # fmt: skip
 
     def wave_file(self, config: LockstepConfig, test_dir: Path) -> Path:
         return wave_file(config.sim, TOPLEVEL, test_dir)

@@ -31,6 +31,8 @@ from .db import CampaignDB, Fault
 from .sites import Site, enumerate_sites, select
 
 MODELS = ("seu", "stuck0", "stuck1")
+STOPS = ("early", "verify", "off")
+RESTARTS = 20  # new simulator processes for a campaign whose shards stop on leftover state, while each gets further  # tb/faults/test_campaign.py, "Early stop"
 TEST_MODULE = "tb.faults.test_campaign"
 
 
@@ -45,10 +47,15 @@ class Campaign:
     num_sp: int = 8
     jobs: int = 1
     db: Path | None = None
+    stop: str = "early"
+    dut: str = "rtl"  # rtl (Verilator or Icarus) | flexgrip (FlexGripPlus under GHDL, tb/faults/vhdl_sites.py)
 
     @property
     def lockstep(self) -> LockstepRun:
-        return LockstepRun(self.test, self.sim, self.num_sp, seed=self.seed)
+        if self.dut == "flexgrip":  # checked against the model's flexgrip profile, as `make sim DUT=flexgrip`
+            return LockstepRun(self.test, self.sim, self.num_sp, seed=self.seed, dut="flexgrip", profile="flexgrip")
+        # full visibility: a fault is a VPI deposit on any state bit of the design
+        return LockstepRun(self.test, self.sim, self.num_sp, seed=self.seed, visibility="full")
 
     @property
     def folder(self) -> Path:
@@ -57,7 +64,7 @@ class Campaign:
         target = "all" if self.target in ("", "*") else "".join(c if c.isalnum() or c in "._-" else "_" for c in self.target)
         if len(target) > 32:  # a long pattern list: its start and a digest
             target = f"{target[:24]}_{hashlib.sha1(self.target.encode()).hexdigest()[:7]}"
-        return ROOT / "build" / "faults" / f"{self.lockstep.name}_{self.sim}_sp{self.num_sp}_{self.model}_{target}_s{self.seed}"
+        return ROOT / "build" / "faults" / f"{'flexgrip_' if self.dut == 'flexgrip' else ''}{self.lockstep.name}_{self.sim}_sp{self.num_sp}_{self.model}_{target}_s{self.seed}{'' if self.stop == default_stop(self.dut) else '_' + self.stop}"
 
     @property
     def db_path(self) -> Path:
@@ -65,7 +72,36 @@ class Campaign:
 
     def command(self) -> str:
         target = f" TARGET='{self.target}'" if self.target not in ("", "*") else ""
-        return f"make faults TEST={self.lockstep.make_test} N={self.n} SIM={self.sim} MODEL={self.model}{target} SEED={self.seed}"
+        stop = f" STOP={self.stop}" if self.stop != default_stop(self.dut) else ""
+        dut = " DUT=flexgrip" if self.dut == "flexgrip" else ""
+        return f"make faults TEST={self.lockstep.make_test}{dut} N={self.n} SIM={self.sim} MODEL={self.model}{target} SEED={self.seed}{stop}"
+
+
+def default_stop(dut: str) -> str:
+    """The early stop's argument (tb/faults/test_campaign.py) is made for the RTL: off for FlexGripPlus."""
+    return "off" if dut == "flexgrip" else "early"
+
+
+def sites_of(config: LockstepConfig) -> tuple[Site, ...]:
+    """The state sites of the configured DUT: the RTL's from Verilator's netlist, FlexGripPlus's from GHDL's VPI and its VHDL."""
+    if config.dut != "flexgrip":
+        return enumerate_sites(config.defines, RtlAdapter.parameters(config))
+    from ..adapters.flexgrip import FlexgripAdapter, cores_of
+    from ..adapters.flexgrip_build import TOP as FG_TOP
+    from .vhdl_sites import read_design, state_sites
+
+    cache = ROOT / "build" / "faults" / f"flexgrip_sp{cores_of(config)}_signals.json"
+    if not cache.exists():
+        folder = _mkdir(cache.with_suffix(""))
+        path = config.write(folder / "config.json")
+        log = folder / "signals.json"
+        _simulate(config.sim, path, {"walk": True, "log": str(log)}, folder)
+        if not log.exists():
+            raise RuntimeError(f"GHDL's signal walk left no list (see {folder})")
+        cache.write_text(log.read_text(encoding="utf-8"), encoding="utf-8")
+    signals = [(p, int(w)) for p, w in json.loads(cache.read_text(encoding="utf-8"))]
+    kept = state_sites(signals, read_design(FlexgripAdapter().sources()), FG_TOP)
+    return tuple(Site(p, unit, width, 1, 0) for p, unit, width in kept)
 
 
 def _config(c: Campaign, watchdog: int) -> LockstepConfig:
@@ -78,8 +114,12 @@ def _simulate(sim: str, config_path: Path, job: dict, test_dir: Path, waves: boo
     job_path = test_dir / "job.json"
     job_path.write_text(json.dumps({**job, "config": str(config_path)}), encoding="utf-8")
     config = LockstepConfig.read(config_path)
+    if config.dut == "flexgrip":
+        from ..adapters.flexgrip import FlexgripAdapter
+
+        return FlexgripAdapter().run_test(config, test_dir, waves, (f"+faults_job={job_path}",), test_module=TEST_MODULE)
     return run(sim, TOPLEVEL, read_file_list(SM_FILE_LIST), TEST_MODULE, RtlAdapter.parameters(config), waves=waves, test_dir=test_dir,
-               defines=config.defines, plusargs=(f"+faults_job={job_path}",))  # fmt: skip
+               defines=config.defines, plusargs=(f"+faults_job={job_path}",), visibility="full", rewrite_asserts=False)  # fmt: skip
 
 
 def _shard(args: tuple[str, Path, dict, Path]) -> tuple[int, str]:
@@ -108,7 +148,7 @@ def reference(c: Campaign) -> dict:
     folder = c.folder / "reference"
     config = _config(c, 200_000)
     path = config.write(_mkdir(folder) / "config.json")
-    words, low = _shapes(enumerate_sites(config.defines, RtlAdapter.parameters(config)))
+    words, low = _shapes(sites_of(config))
     log = folder / "reference.jsonl"
     t0 = time.perf_counter()
     results = _simulate(c.sim, path, {"reference": True, "log": str(log), "words": words, "low": low}, folder)
@@ -132,6 +172,10 @@ def prepare(c: Campaign, faults: list[Fault] | None = None, quiet: bool = True) 
         raise ValueError(f"MODEL={c.model!r}: one of {', '.join(MODELS)}")
     if c.n < 1:
         raise ValueError(f"N={c.n}: at least one fault")
+    if c.stop not in STOPS:
+        raise ValueError(f"STOP={c.stop!r}: one of {', '.join(STOPS)}")
+    if c.dut == "flexgrip" and c.stop != "off":
+        raise ValueError("DUT=flexgrip: STOP=off (the early stop's argument is made for the RTL, tb/faults/test_campaign.py)")
     c.lockstep.build()
     db = CampaignDB(c.db_path)
     meta = db.meta()
@@ -140,7 +184,7 @@ def prepare(c: Campaign, faults: list[Fault] | None = None, quiet: bool = True) 
             print(f"faults: reference run of {c.test} on {c.sim}", flush=True)
         ref = reference(c)
         config = _config(c, 0)
-        sites = enumerate_sites(config.defines, RtlAdapter.parameters(config))
+        sites = sites_of(config)
         chosen = select(sites, c.target)
         units: dict[str, tuple[int, int]] = {}
         for s in chosen:
@@ -149,11 +193,11 @@ def prepare(c: Campaign, faults: list[Fault] | None = None, quiet: bool = True) 
         # a hang: no commit for the whole reference run's length (at least 2000 cycles)
         watchdog = max(2000, ref["ref_cycles"])
         db.set_meta(test=c.test, program=str(c.lockstep.path), sim=c.sim, model=c.model, target=c.target, seed=c.seed, n=c.n, num_sp=c.num_sp,
-                    command=c.command(), watchdog=watchdog, state_bits=sum(s.bits for s in chosen), **ref)  # fmt: skip
+                    command=c.command(), watchdog=watchdog, stop=c.stop, dut=c.dut, state_bits=sum(s.bits for s in chosen), **ref)  # fmt: skip
         db.set_units(units)
         db.plan(faults if faults is not None else plan(chosen, c.n, ref["ref_cycles"], c.model, c.seed))
         meta = db.meta()
-    elif (meta["test"], meta["sim"], meta["model"], meta["target"], meta["seed"]) != (c.test, c.sim, c.model, c.target, c.seed):
+    elif (meta["test"], meta["sim"], meta["model"], meta["target"], meta["seed"], meta.get("stop", "early")) != (c.test, c.sim, c.model, c.target, c.seed, c.stop):
         raise ValueError(f"{c.db_path} holds another campaign ({meta['command']}); remove it or choose another DB")
     db.close()
     return meta
@@ -170,13 +214,26 @@ def execute(c: Campaign, meta: dict, quiet: bool = True) -> int:
         return 0
     config = _config(c, int(meta["watchdog"]))
     path = config.write(_mkdir(c.folder) / "config.json")
-    words, low = _shapes(enumerate_sites(config.defines, RtlAdapter.parameters(config)))
+    words, low = _shapes(sites_of(config))
     jobs = max(1, min(c.jobs, pending))
-    work = [(c.sim, path, {"db": str(c.db_path), "shard": k, "shards": jobs, "log": str(c.folder / f"shard{k}.jsonl"), "words": words, "low": low},
+    work = [(c.sim, path, {"db": str(c.db_path), "shard": k, "shards": jobs, "log": str(c.folder / f"shard{k}.jsonl"), "words": words, "low": low,
+             "stop": c.stop},
              c.folder / f"shard{k}") for k in range(jobs)]  # fmt: skip
     t0 = time.perf_counter()
-    with ProcessPoolExecutor(jobs) as pool:
-        problems = [(k, msg) for k, msg in pool.map(_shard, work) if msg]
+    left = pending
+    # a shard that stopped on state an earlier run left behind, or (FlexGripPlus) after a run that
+    # diverged, goes on in a new process: new rounds while each gets further (test_campaign.py)
+    while True:
+        with ProcessPoolExecutor(jobs) as pool:
+            problems = [(k, msg) for k, msg in pool.map(_shard, work) if msg]
+        db = CampaignDB(c.db_path)
+        now_left = len(db.pending())
+        db.close()
+        if not now_left or now_left == left:
+            break
+        for k, msg in problems:
+            print(f"faults: shard {k} stopped ({msg.splitlines()[0]}); {now_left} faults left, going on in new processes", file=sys.stderr)
+        left = now_left
     wall = time.perf_counter() - t0
     db = CampaignDB(c.db_path)
     ran = pending - len(db.pending())
@@ -195,10 +252,11 @@ def run_campaign(c: Campaign, quiet: bool = False) -> Path:
     """Plan (once) and run a campaign, then write its report; returns the database path. Resumes an interrupted one."""
     meta = prepare(c, quiet=quiet)
     execute(c, meta, quiet=quiet)
-    from .report import write_report
+    from .report import text_summary, write_report
 
     html = write_report(c.db_path)
     if not quiet:
+        print(text_summary(c.db_path), flush=True)
         print(f"faults: report {html}", flush=True)
     return c.db_path
 
@@ -209,14 +267,16 @@ def rerun(db_path: Path, fault_id: int, waves: bool = True) -> dict:
     meta = db.meta()
     recorded = db.get(fault_id)  # a clear error for an unknown id
     db.close()
-    c = Campaign(meta["test"], meta["n"], meta["sim"], meta["model"], meta["target"], meta["seed"], meta["num_sp"], db=db_path)
+    c = Campaign(meta["test"], meta["n"], meta["sim"], meta["model"], meta["target"], meta["seed"], meta["num_sp"], db=db_path,
+                 stop=meta.get("stop", "early"), dut=meta.get("dut", "rtl"))  # fmt: skip
     folder = c.folder / f"rerun_{fault_id}"
     config = _config(c, int(meta["watchdog"]))
     path = config.write(_mkdir(folder) / "config.json")
-    words, low = _shapes(enumerate_sites(config.defines, RtlAdapter.parameters(config)))
+    words, low = _shapes(sites_of(config))
     log = folder / "rerun.jsonl"
     log.unlink(missing_ok=True)
-    _simulate(c.sim, path, {"db": str(db_path), "shard": 0, "shards": 1, "ids": [fault_id], "record": False, "log": str(log), "words": words, "low": low},
+    _simulate(c.sim, path, {"db": str(db_path), "shard": 0, "shards": 1, "ids": [fault_id], "record": False, "log": str(log), "words": words, "low": low,
+               "stop": c.stop},
               folder, waves)  # fmt: skip
     lines = [json.loads(x) for x in log.read_text(encoding="utf-8").splitlines()] if log.exists() else []
     result = next((x for x in lines if x.get("id") == fault_id), None)
@@ -225,7 +285,12 @@ def rerun(db_path: Path, fault_id: int, waves: bool = True) -> dict:
     # a fault reruns exactly: same seeds, same injection cycle, nothing left over from other faults
     result["same_as_campaign"] = recorded["outcome"] is None or all(result[k] == recorded[k] for k in ("outcome", "field", "div_cycle", "cycles"))
     if waves:
-        result["wave_file"] = str(wave_file(c.sim, TOPLEVEL, folder))
+        if c.dut == "flexgrip":
+            from ..adapters.flexgrip import FlexgripAdapter
+
+            result["wave_file"] = str(FlexgripAdapter().wave_file(config, folder))
+        else:
+            result["wave_file"] = str(wave_file(c.sim, TOPLEVEL, folder))
     return result
 
 
@@ -243,13 +308,16 @@ def main(argv: list[str] | None = None) -> int:
     r = sub.add_parser("run", help="plan and run a campaign (resumes one with the same database)")
     r.add_argument("--test", default="vecadd")
     r.add_argument("-n", type=int, default=100)
-    r.add_argument("--sim", default="verilator", choices=("verilator", "icarus"))
+    r.add_argument("--dut", default="rtl", choices=("rtl", "flexgrip"))
+    r.add_argument("--sim", choices=("verilator", "icarus", "ghdl"), help="verilator for the RTL (or icarus), ghdl for FlexGripPlus")
     r.add_argument("--model", default="seu", choices=MODELS)
     r.add_argument("--target", default="*", help="hierarchy pattern (fnmatch) or unit: u_regfile, 'u_sched.w_*', '*'")
     r.add_argument("--seed", type=int, default=1)
     r.add_argument("--num-sp", type=int, default=8)
     r.add_argument("--jobs", type=int, default=1, help="simulator processes at once")
     r.add_argument("--db", type=Path)
+    r.add_argument("--stop", choices=STOPS, help="early: a SEU run that has converged to the fault-free one stops as masked; "
+                   "verify: record where it would stop but run to the end; off: no checkpoints (the default for FlexGripPlus)")  # fmt: skip
     rep = sub.add_parser("report", help="write the HTML report of a campaign database")
     rep.add_argument("db", type=Path)
     rr = sub.add_parser("rerun", help="rerun one fault alone with waveforms")
@@ -261,10 +329,12 @@ def main(argv: list[str] | None = None) -> int:
     a = p.parse_args(argv)
     try:
         if a.cmd == "run":
-            run_campaign(Campaign(a.test, a.n, a.sim, a.model, a.target, a.seed, a.num_sp, a.jobs, a.db))
+            sim = a.sim or ("ghdl" if a.dut == "flexgrip" else "verilator")
+            run_campaign(Campaign(a.test, a.n, sim, a.model, a.target, a.seed, a.num_sp, a.jobs, a.db, a.stop or default_stop(a.dut), a.dut))
         elif a.cmd == "report":
-            from .report import write_report
+            from .report import text_summary, write_report
 
+            print(text_summary(a.db))
             print(write_report(a.db))
         elif a.cmd == "rerun":
             print(json.dumps(rerun(a.db, a.id, not a.no_waves), indent=1))

@@ -25,9 +25,12 @@ CREATE TABLE IF NOT EXISTS faults (
     grp TEXT, field TEXT, kind TEXT, message TEXT,
     warp INTEGER, pc INTEGER, insn TEXT, div_cycle INTEGER,  -- the first divergence
     cycles INTEGER,                    -- kernel cycles simulated (to the end or to the divergence)
-    commits INTEGER, wall_s REAL, shard INTEGER
+    commits INTEGER, wall_s REAL, shard INTEGER,
+    stopped INTEGER,                   -- the checkpoint where the run had converged to the fault-free one (early stop), or NULL
+    simulated INTEGER                  -- kernel cycles actually simulated (less than cycles when stopped early)
 );
 """
+ADDED = ("stopped INTEGER", "simulated INTEGER")  # columns a database of an earlier version lacks
 
 
 @dataclass(frozen=True)
@@ -47,6 +50,11 @@ class CampaignDB:
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self.con = sqlite3.connect(self.path, timeout=120)
         self.con.executescript(SCHEMA)
+        have = {r[1] for r in self.con.execute("PRAGMA table_info(faults)")}
+        with self.con:
+            for column in ADDED:
+                if column.split()[0] not in have:
+                    self.con.execute(f"ALTER TABLE faults ADD COLUMN {column}")
 
     def close(self) -> None:
         self.con.close()

@@ -88,17 +88,82 @@ def summary(db_path: Path) -> dict:
     population = int(meta["state_bits"]) * ref
     counts = Counter(r["outcome"] for r in rows)
     rates = {o: (counts[o], counts[o] / n if n else 0.0, margin(counts[o] / n if n else 0.0, n, population)) for o in OUTCOMES}
-    simulated = sum(r["cycles"] - r["cycle"] if r["cycles"] is not None else 0 for r in rows)  # after the injection: before it every run is the same
+    # kernel cycles simulated after the injection (before it every run is the fault-free one)
+    simulated = sum(_simulated(r) - r["cycle"] for r in rows)
     full = sum(ref - r["cycle"] for r in rows)
-    masked_walls = [r["wall_s"] for r in rows if r["outcome"] == "masked"]
+    stop_mode = meta.get("stop", "early")
+    stopped = [r for r in rows if r.get("stopped") is not None]
+    # what the converged runs did not simulate (early) or would not have had to (verify): from the checkpoint to the end
+    early_cycles = sum(ref - r["stopped"] for r in stopped)
+    unsound = [r["id"] for r in stopped if r["outcome"] != "masked" or r["cycles"] != ref]  # verify: each must end masked, in the reference's cycles
+    masked_walls = [r["wall_s"] for r in rows if r["outcome"] == "masked" and (r.get("stopped") is None or stop_mode != "early")]
     mean_full_wall = sum(masked_walls) / len(masked_walls) if masked_walls else None
     wall = sum(r["wall_s"] for r in rows)
     campaign_wall = float(meta.get("campaign_wall_s", 0.0) or 0.0)
+    early = {"mode": stop_mode, "stopped": len(stopped), "unsound": unsound, "seu": sum(r["model"] == "seu" for r in rows),
+             "masked": counts["masked"], "cycles": early_cycles,
+             # the share of the cycles simulated after the injections that the early stop saves (would save, verify)
+             "cycles_saving": early_cycles / (simulated + early_cycles) if stop_mode == "early" and simulated + early_cycles else
+             (early_cycles / simulated if simulated else 0.0),
+             # early: the stopped runs' wall time against as many masked runs to the end (their mean)
+             "wall_saving": (sum(mean_full_wall - r["wall_s"] for r in stopped) / (wall + sum(mean_full_wall - r["wall_s"] for r in stopped))
+                             if stop_mode == "early" and stopped and mean_full_wall else None)}  # fmt: skip
     return {"meta": meta, "units": units, "rows": rows, "n": n, "planned": planned, "population": population, "counts": counts, "rates": rates,
-            "cycles_saving": 1 - (simulated / full) if full else 0.0,
+            "cycles_saving": 1 - (simulated / full) if full else 0.0, "early": early,
             "wall_saving": 1 - wall / (n * mean_full_wall) if mean_full_wall and n else None,
             "faults_per_minute": 60 * int(meta.get("wall_faults", 0) or 0) / campaign_wall if campaign_wall else None,
             "mean_wall_s": wall / n if n else 0.0, "process_s": float(meta.get("ref_process_s", 0.0))}  # fmt: skip
+
+
+def _simulated(r: dict) -> int:
+    """Kernel cycles a run simulated (`cycles` for a database without the column)."""
+    return r["simulated"] if r.get("simulated") is not None else r["cycles"]
+
+
+def early_stop_text(e: dict) -> str:
+    """The early stop's figures in a sentence (report and CLI)."""
+    if e["mode"] == "off":
+        return "Early stop of converged runs: off."
+    if not e["seu"]:
+        return "Early stop of converged runs: none (stuck-at faults are never stopped early: the held bit can differ again later)."
+    if e["mode"] == "verify":
+        sound = "all of them ended masked in the reference's cycle count" if not e["unsound"] else f"NOT masked at the end: faults {e['unsound']}"
+        return (f"Early stop, verify mode: {e['stopped']} of {e['seu']} SEU runs ({e['masked']} masked in all) had converged to the fault-free "
+                f"run at a checkpoint and were run on to the end anyway: {sound}; stopping them would have saved {100 * e['cycles_saving']:.1f} % "
+                "of the cycles simulated after the injections.")  # fmt: skip
+    wall = f" and {100 * e['wall_saving']:.1f} % of the wall time" if e["wall_saving"] is not None else ""
+    return (f"Early stop: {e['stopped']} of {e['seu']} SEU runs ({e['masked']} masked in all) converged to the fault-free run at a checkpoint and "
+            f"stopped there as masked, saving {100 * e['cycles_saving']:.1f} % of the cycles simulated after the injections{wall} "
+            "against running them to the end.")  # fmt: skip
+
+
+def text_summary(db_path: Path) -> str:
+    """The outcome table (with margins), outcomes per unit, speed and savings, as plain text."""
+    s = summary(db_path)
+    meta, n = s["meta"], s["n"]
+    lines = [f"{meta['command']}: {n} of {s['planned']} faults, reference {meta['ref_cycles']} cycles, {int(meta['state_bits']):,} state bits",
+             f"{'outcome':<20}{'faults':>7}{'rate':>9}  margin (95 %, Leveugle et al.)"]  # fmt: skip
+    for o, (c, p, e) in s["rates"].items():
+        if c or o != "error":
+            lines.append(f"{LABELS[o]:<20}{c:>7}{100 * p:>8.1f}%  ± {100 * e:.1f} %")
+    per_unit: dict[str, Counter] = defaultdict(Counter)
+    for r in s["rows"]:
+        per_unit[r["unit"]][r["outcome"]] += 1
+    shown = [o for o in OUTCOMES if s["counts"][o]]
+    wide = max([12, *(len(u) + 1 for u in per_unit)])
+    lines.append(f"{'unit':<{wide}}{'faults':>7}" + "".join(f"{LABELS[o]:>{max(16, len(LABELS[o]) + 2)}}" for o in shown))
+    for unit in sorted(per_unit):
+        c = per_unit[unit]
+        total = sum(c.values())
+        population = s["units"].get(unit, (0, 0))[1] * int(meta["ref_cycles"])  # the unit's own: its bits x cycles
+        cells = "".join(f"{c[o]:>{max(7, len(LABELS[o]) - 7)}} ±{100 * margin(c[o] / total, total, population):5.1f} %" for o in shown)
+        lines.append(f"{unit:<{wide}}{total:>7}{cells}")
+    fpm = s["faults_per_minute"]
+    lines.append(f"speed: {f'{fpm:.0f} faults per minute' if fpm else 'n/a'} ({meta.get('jobs', 1)} simulator processes), "
+                 f"{1000 * s['mean_wall_s']:.0f} ms per fault in the simulator process")  # fmt: skip
+    lines.append(f"stopping at the first divergence (and the early stop): {100 * s['cycles_saving']:.1f} % fewer cycles after the injections than every run to the end")
+    lines.append(early_stop_text(s["early"]))
+    return "\n".join(lines)
 
 
 def write_report(db_path: Path, out: Path | None = None) -> Path:
@@ -120,7 +185,13 @@ def write_report(db_path: Path, out: Path | None = None) -> Path:
             groups[r["grp"]] += 1
     failing = ("sdc", "cfe", "due", "hang")
     outcome_rows = [[LABELS[o], c, f"{100 * p:.1f} %", f"± {100 * e:.1f} %"] for o, (c, p, e) in s["rates"].items() if c or o != "error"]
-    unit_rows = [[u, sites, bits, sum(per_unit[u].values()), *(per_unit[u][o] for o in OUTCOMES[:-1])] for u, (sites, bits) in s["units"].items()]
+    def with_margin(u: str, o: str, bits: int) -> str:  # a unit's count, and its rate's margin in the unit's own population
+        total = sum(per_unit[u].values())
+        if not per_unit[u][o]:
+            return "0"
+        return f"{per_unit[u][o]} (± {100 * margin(per_unit[u][o] / total, total, bits * int(meta['ref_cycles'])):.1f} %)"
+
+    unit_rows = [[u, sites, bits, sum(per_unit[u].values()), *(with_margin(u, o, bits) for o in OUTCOMES[:-1])] for u, (sites, bits) in s["units"].items()]
     worst = sorted(per_site.items(), key=lambda kv: (-sum(kv[1][o] for o in failing), -sum(kv[1].values()), kv[0]))[:15]
     worst_rows = [[site, sum(c.values()), sum(c[o] for o in failing), f"{100 * sum(c[o] for o in failing) / sum(c.values()):.0f} %",
                    ", ".join(f"{LABELS[o]} {c[o]}" for o in failing if c[o])] for site, c in worst if sum(c[o] for o in failing)]  # fmt: skip
@@ -143,10 +214,12 @@ Reference (fault-free) run: {meta["ref_cycles"]} kernel cycles, {meta["ref_commi
 Speed: {f"{fpm:.0f} faults per minute" if fpm else "n/a"} ({meta.get("jobs", 1)} simulator process(es)), {1000 * s["mean_wall_s"]:.0f} ms per fault on average
 inside the simulator process, against {s["process_s"]:.1f} s for the reference run as a simulator process of its own (what a process per fault would cost).
 Stopping at the first divergence simulated {100 * s["cycles_saving"]:.0f} % fewer cycles after the injections than running every fault to the
-end{f", and took {100 * ws:.0f} % less time than as many runs to the end (the masked runs' mean)" if ws is not None else ""}.</p>
+end{f", and took {100 * ws:.0f} % less time than as many runs to the end (the masked runs' mean)" if ws is not None else ""}.<br>
+{_esc(early_stop_text(s["early"]))}</p>
 <h2>Outcomes</h2>
 <p>Margins at 95 % confidence after Leveugle et al. (DATE 2009), population N = state bits x reference cycles = {s["population"]:,};
-a margin of ± 1 % at p = 0.5 needs {e1:,} faults.</p>
+a margin of ± 1 % at p = 0.5 needs {e1:,} faults. Per unit, the margin of each rate is in its unit's own population (its bits x cycles).
+The formula is the normal approximation: a count of 0 has no margin in it (the 95 % upper bound of such a rate is about 3/n, n the faults in the unit).</p>
 {_table(["outcome", "faults", "rate", "margin (95 %)"], outcome_rows)}
 <h2>Outcomes per unit</h2>
 {_bars(per_unit)}

@@ -20,11 +20,31 @@ once per cycle for the fault's duration (the campaign report gives the faults pe
 A memory word that no reset clears (register file, shared memory) would carry the flipped bit
 into the next fault's run: after each run the word is written back to its value before the
 injection when it still holds the faulty value.
+
+Early stop (SEU): a fault whose run has converged back to the fault-free run cannot change its
+classification any more; its run stops there as masked instead of simulating to the end. Each
+shard first runs the program fault-free in its own process and records, at checkpoints spread over
+the run (kernel cycles, mid-period, read-only phase): the value of every faulted word of the
+shard, every word of the small state (flip-flops and arrays under LARGE words: pipeline
+registers, warp table, SIMT stacks, ...), the number of commits compared and a digest of every
+memory request served so far (address, data, cycle: with the seeded latency generator it fixes
+the testbench's memory and its pending responses). A faulty run, at each checkpoint after its
+injection, compares its faulted word first (one read; a flip still present or propagated into it
+ends the check) and then the rest; all equal means the DUT, the testbench and the golden model are
+in the fault-free run's state at that cycle, so the rest of the run is the fault-free one. The
+large arrays (register file, flag and address registers, shared, constant and instruction memory)
+are not re-read but for the faulted word: during a kernel they are written only by instructions
+whose results the scoreboard compares at commit, so a divergent write into them fails the run
+before it can converge. `stop: verify` checks that argument by experiment: the criterion is
+evaluated and its cycle recorded, but the run goes on to the end (every such fault must end
+masked, tests/test_faults.py), which also gives the saving against running every fault to
+completion. Stuck-at faults never stop early: the held bit can differ again later.
 """
 
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import json
 import time
 import warnings
@@ -32,7 +52,8 @@ from pathlib import Path
 from typing import ClassVar
 
 import cocotb
-from cocotb.triggers import ReadWrite, RisingEdge, Timer
+from cocotb.simtime import get_sim_time
+from cocotb.triggers import ReadOnly, ReadWrite, RisingEdge, Timer
 from pyuvm import ConfigDB, uvm_root
 
 from tb.config import CONFIG_KEY, LockstepConfig
@@ -42,13 +63,31 @@ from tb.sm_env import PERIOD_NS, LockstepTest
 
 warnings.filterwarnings("ignore", message=r".*kill\(\)` is deprecated")  # cocotb-bus' Monitor.kill on cocotb 2
 INJECT_NS = 3  # into the clock period: away from both edges (rising edges at multiples of PERIOD_NS)
+CHECK_NS = 7  # checkpoints: later in the period than the injection, away from the edges too
+LARGE = 4096  # words: an array at least this large is not re-read at a checkpoint but for its faulted word
+
+
+_SCOPES: dict[str, dict[str, object]] = {}  # GHDL scope path -> its children by name
 
 
 def site_handle(dut, path: str, word: int | None):
     """The cocotb handle of `path` under the top level ('u_sched.w_pc', 'lanes[0].u_alu.x'), element `word` of an array."""
     h = dut
+    if "(" in path:
+        # GHDL names a generate block's iteration gloop(3), and cocotb's look-up by name does not
+        # find what is below one: each scope is searched the way walk_signals found it, by
+        # iteration (once per scope and process)
+        scope = ""
+        for part in path.split("."):
+            if scope not in _SCOPES:
+                _SCOPES[scope] = {c._name: c for c in h}
+            h = _SCOPES[scope].get(part)
+            if h is None:
+                raise AttributeError(f"no {part} on the way to {path}")
+            scope = f"{scope}.{part}"
+        return h[word] if word is not None else h
     for part in path.split("."):
-        if part.endswith("]") and "[" in part:
+        if part.endswith("]") and "[" in part:  # a generate block's iteration as Verilator names it: lanes[0]
             name, index = part[:-1].split("[")
             h = getattr(h, name)[int(index)]
         else:
@@ -70,6 +109,49 @@ def _flip(value, bit: int, stuck: int | None):
     return (v | (1 << bit)) if stuck else (v & ~(1 << bit)), v
 
 
+def _word(path: str, word: int, words: dict[str, int], low: dict[str, int]) -> int | None:
+    return low.get(path, 0) + word if words.get(path, 1) > 1 else None
+
+
+class Checkpoints:
+    """The fault-free state at checkpoint cycles, recorded in the shard's own process, and the
+    comparison of a faulty run with it (module docstring, "Early stop")."""
+
+    def __init__(self, dut, cycles: list[int], words: dict[str, int], low: dict[str, int], watched: list[tuple[str, int]]) -> None:
+        self.cycles = cycles
+        self.small = []  # (path, handles): every word of the small state, flip-flops first (a propagated flip shows there soonest)
+        for path in sorted((p for p, n in words.items() if n < LARGE), key=lambda p: (words[p], p)):
+            handle = site_handle(dut, path, None)
+            self.small.append((path, [handle] if words[path] == 1 else [handle[low.get(path, 0) + i] for i in range(words[path])]))
+        self.watched = {(path, w): site_handle(dut, path, _word(path, w, words, low)) for path, w in watched}
+        self.reference: dict[int, tuple[dict[tuple[str, int], str], list[list[str]], tuple[int, str]]] = {}
+
+    def record(self, cycle: int, tb: tuple[int, str]) -> None:
+        self.reference[cycle] = ({k: str(h.value) for k, h in self.watched.items()}, [[str(h.value) for h in hs] for _, hs in self.small], tb)
+
+    def same(self, cycle: int, faulted: tuple[str, int], tb: tuple[int, str]) -> bool:
+        watched, small, ref_tb = self.reference[cycle]
+        if str(self.watched[faulted].value) != watched[faulted] or tb != ref_tb:
+            return False
+        return all(str(h.value) == v for (_, hs), vs in zip(self.small, small, strict=True) for h, v in zip(hs, vs, strict=True))
+
+    def keep_final(self) -> None:
+        """The small state at the end of the fault-free run: where every run after a full fault-free one starts from."""
+        self.final = [[str(h.value) for h in hs] for _, hs in self.small]
+
+    def restore(self) -> int:
+        """Back to the fault-free final state after a run that did not end like the fault-free one
+        (diverged, or stopped early): flip-flops that no reset clears keep their value into the next
+        run, and a leftover difference there would keep that run from ever matching a checkpoint."""
+        changed = 0
+        for (_, hs), vs in zip(self.small, self.final, strict=True):
+            for h, v in zip(hs, vs, strict=True):
+                if str(h.value) != v and set(v) <= {"0", "1"}:
+                    h.value = int(v, 2)
+                    changed += 1
+        return changed
+
+
 class FaultRun(LockstepTest):
     """The lock-step test with one fault injected (the fault and the settings are class attributes set before each run)."""
 
@@ -78,17 +160,64 @@ class FaultRun(LockstepTest):
     words: ClassVar[dict[str, int]] = {}  # site path -> number of words (1: a vector, no index)
     low: ClassVar[dict[str, int]] = {}
     last: FaultRun | None = None
+    checkpoints: Checkpoints | None = None
+    recording = False  # the fault-free run of a shard that records the checkpoints
+    stop_mode = "early"  # early: stop a converged run; verify: record where, run on to the end; off: no checkpoints
 
     def build_phase(self) -> None:
         ConfigDB().set(None, "*", CONFIG_KEY, FaultRun.config_obj)
         FaultRun.last = self
         self.injected: tuple | None = None
+        self.stop_cycle: int | None = None
+        self.requests = hashlib.blake2b(digest_size=16)
         super().build_phase()
 
     async def _until_end(self) -> None:
+        port = getattr(self.env.bfm, "port", None)  # the RTL's memory port (tb/mem_agent.py); FlexGripPlus has none
+        if port is not None:
+            serve = port.on_request
+
+            def logged(req) -> None:  # every served request, in order, with its cycle (the checkpoints' testbench digest)
+                self.requests.update(repr(req).encode())
+                serve(req)
+
+            port.on_request = logged
         if self.fault is not None:
             self.injector = cocotb.start_soon(self._inject(self.fault))
+        cp = self.checkpoints
+        if cp is not None and self.stop_mode != "off" and (self.recording or (self.fault is not None and self.fault.model == "seu")):
+            self.watcher = cocotb.start_soon(self._checkpoints(cp))
         await super()._until_end()
+
+    def _tb_state(self) -> tuple[int, str]:
+        return self.env.scoreboard.compared, self.requests.copy().hexdigest()
+
+    async def _checkpoints(self, cp: Checkpoints) -> None:
+        after = -1 if self.fault is None else self.fault.cycle
+        for cycle in cp.cycles:
+            if cycle <= after:
+                continue
+            target = (self.start_cycle + cycle) * PERIOD_NS + CHECK_NS
+            now = get_sim_time("ns")
+            if target > now:
+                await Timer(target - now, "ns")
+            await ReadOnly()
+            if self.verdict.report is not None:
+                return
+            if self.recording:
+                cp.record(cycle, self._tb_state())
+                continue
+            f = self.fault
+            assert f is not None
+            if cycle in cp.reference and cp.same(cycle, (f.site, f.word), self._tb_state()):
+                self.stop_cycle = cycle
+                if self.stop_mode == "early":
+                    self.ended.set()  # _until_end returns; check_phase skips the end-of-test checks
+                return
+
+    @property
+    def stopped_early(self) -> bool:
+        return self.stop_cycle is not None and self.stop_mode == "early"
 
     async def _inject(self, f: Fault) -> None:
         now_ns = self.env.cycles.now() * PERIOD_NS
@@ -110,6 +239,8 @@ class FaultRun(LockstepTest):
             h.value = _flip(h.value, f.bit, stuck)[0]
 
     def check_phase(self) -> None:
+        if self.stopped_early:
+            return  # the rest of the run is the fault-free one: nothing left to check
         with contextlib.suppress(AssertionError):  # the verdict's report is the outcome here, not a test failure
             super().check_phase()
 
@@ -119,13 +250,19 @@ class FaultRun(LockstepTest):
         if report is not None and report.get("cycle") is not None:
             report["cycle"] -= self.start_cycle  # kernel cycles, like the injection's
         end = self.done_cycle if self.done_cycle is not None else self.env.cycles.now()
-        return {"report": report, "cycles": end - self.start_cycle, "commits": sb.compared}
+        cycles = end - self.start_cycle
+        # a run stopped early is the fault-free run from its checkpoint on: the reference's cycle count
+        return {"report": report, "cycles": self.ref_cycles if self.stopped_early else cycles, "simulated": cycles, "commits": sb.compared,
+                "stopped": self.stop_cycle}  # fmt: skip
+
+    ref_cycles = 0
 
     def cleanup(self) -> None:
-        if getattr(self, "injector", None) is not None and not self.injector.done():
-            self.injector.cancel()
+        for task in (getattr(self, "injector", None), getattr(self, "watcher", None)):
+            if task is not None and not task.done():
+                task.cancel()
         self.env.bfm.stop()
-        if self.injected is not None:
+        if self.injected is not None and not self.stopped_early:  # a converged run holds the fault-free values already
             h, old, new = self.injected
             f = self.fault
             assert f is not None
@@ -135,6 +272,23 @@ class FaultRun(LockstepTest):
                         h.value = old
                 else:  # the stuck bit back to its value before the injection
                     h.value = _flip(h.value, f.bit, int(old) >> f.bit & 1)[0]
+
+
+def walk_signals(dut) -> list[tuple[str, int]]:
+    """(path under the top level, width) of every signal below the top level, through VPI iteration."""
+    from cocotb.handle import HierarchyArrayObject, HierarchyObject, LogicArrayObject, LogicObject
+
+    out: list[tuple[str, int]] = []
+    stack = [(dut, "")]
+    while stack:
+        h, prefix = stack.pop()
+        for c in h:
+            path = f"{prefix}{c._name}"
+            if isinstance(c, (HierarchyObject, HierarchyArrayObject)):
+                stack.append((c, path + "."))
+            elif isinstance(c, (LogicArrayObject, LogicObject)) and prefix:  # the top level's own ports are the testbench's
+                out.append((path, len(c) if isinstance(c, LogicArrayObject) else 1))
+    return sorted(out)
 
 
 async def run_one(fault: Fault | None) -> dict:
@@ -153,6 +307,9 @@ async def run_one(fault: Fault | None) -> dict:
 @cocotb.test()
 async def campaign(dut) -> None:
     job = json.loads(Path(cocotb.plusargs["faults_job"]).read_text(encoding="utf-8"))
+    if job.get("walk"):  # the signals GHDL's VPI shows (tb/faults/vhdl_sites.py keeps the state among them)
+        Path(job["log"]).write_text(json.dumps(walk_signals(dut)), encoding="utf-8")
+        return
     FaultRun.config_obj = LockstepConfig.read(Path(job["config"]))
     FaultRun.words, FaultRun.low = job["words"], job["low"]
     log = Path(job["log"])
@@ -164,19 +321,56 @@ async def campaign(dut) -> None:
     db = CampaignDB(Path(job["db"]))
     ref_cycles = int(db.meta()["ref_cycles"])
     faults = db.pending(job["shard"], job["shards"], job.get("ids"))
+    FaultRun.stop_mode = job.get("stop", "early")
+    # FlexGripPlus's reset leaves state behind (every run after a masked flip of its block
+    # scheduler's counter ended at once): there every run starts from the fault-free run's final
+    # state of every site
+    restore_all = FaultRun.config_obj.dut == "flexgrip"
+    if faults and (FaultRun.stop_mode != "off" or restore_all):
+        # this process's own fault-free run, recording the checkpoints (module docstring, "Early stop")
+        step = max(1, ref_cycles // int(job.get("checkpoints", 64)))
+        early = FaultRun.stop_mode != "off"
+        watched = sorted({(f.site, f.word) for f in faults if f.model == "seu"}) if early else []
+        cycles = list(range(step, ref_cycles, step)) if early else []
+        FaultRun.checkpoints = Checkpoints(dut, cycles, FaultRun.words, FaultRun.low, watched)
+        out = await run_one(None)  # first, so that the recorded run starts where the runs after a fault-free one start
+        assert out["report"] is None, f"the fault-free warm-up run fails: {out['report']['message']}"
+        if early:
+            FaultRun.recording = True
+            out = await run_one(None)
+            FaultRun.recording = False
+            assert out["report"] is None, f"the fault-free checkpoint run fails: {out['report']['message']}"
+        FaultRun.checkpoints.keep_final()
+        assert out["cycles"] == ref_cycles, f"the fault-free run took {out['cycles']} cycles, the reference {ref_cycles}"
+    FaultRun.ref_cycles = ref_cycles
     with log.open("a", encoding="utf-8") as lines:
         for f in faults:
             out = await run_one(f)
-            outcome, group, field = classify(out["report"], out["cycles"], ref_cycles)
             r = out["report"] or {}
+            if r.get("cycle") is not None and r["cycle"] < f.cycle:
+                # wrong before the fault went in: state an earlier run left behind, not this fault. The
+                # process stops without recording it; the campaign goes on in a new process (campaign.py)
+                lines.write(json.dumps({"id": f.id, "leak": True, "div_cycle": r["cycle"], "message": r.get("message")}) + "\n")
+                raise AssertionError(f"fault {f.id} failed at kernel cycle {r['cycle']}, before its injection at {f.cycle}: state left by an earlier run")
+            if FaultRun.checkpoints is not None and (restore_all or out["report"] is not None or out["stopped"] is not None):
+                await Timer(1, "ns")
+                out["restored"] = FaultRun.checkpoints.restore()
+            outcome, group, field = classify(out["report"], out["cycles"], ref_cycles)
             values = {"outcome": outcome, "grp": group, "field": field, "kind": r.get("kind"), "message": r.get("message"), "warp": r.get("warp"),
                       "pc": r.get("pc"), "insn": r.get("text"), "div_cycle": r.get("cycle"), "cycles": out["cycles"], "commits": out["commits"],
-                      "wall_s": out["wall_s"], "shard": job["shard"]}  # fmt: skip
+                      "wall_s": out["wall_s"], "shard": job["shard"], "stopped": out["stopped"], "simulated": out["simulated"]}  # fmt: skip
             lines.write(json.dumps({"id": f.id, **values}) + "\n")
             lines.flush()
             if job.get("record", True):
                 db.record(f.id, **values)
+            if restore_all and out["report"] is not None:
+                # FlexGripPlus does not recover from a run stopped mid-kernel through its reset and
+                # the visible sites (every later run hung): the next fault starts in a new process (campaign.py)
+                lines.write(json.dumps({"restart": True, "after": f.id}) + "\n")
+                db.close()
+                return
         # the same process, fault-free, after every fault: a state the resets left behind would show here
+        FaultRun.checkpoints = None
         out = await run_one(None)
         lines.write(json.dumps({"control": True, "passed": out["report"] is None, "cycles": out["cycles"]}) + "\n")
         assert out["report"] is None, f"the fault-free control run after the faults fails: {out['report']['message']}"
