@@ -21,6 +21,8 @@ LOCKSTEP ?= 1
 VISIBILITY ?= lean
 DEFINES ?=
 WAIVE ?=
+# make regress DUT=flexgrip: run our RTL (Verilator, same SP count) for the cycle column where no earlier run left one
+RTL_CYCLES ?= 1
 REGRESS = $(BUILD)/regress
 COVERAGE = $(BUILD)/coverage
 COVERAGE_RTL ?= 1
@@ -116,7 +118,7 @@ mutants: $(SETUP)
 regress: $(SETUP)
 ifeq ($(DUT),flexgrip)
 	mkdir -p $(REGRESS)_flexgrip
-	$(PY) scripts/flexgrip_regress.py -o $(REGRESS)_flexgrip/summary.md
+	$(PY) scripts/flexgrip_regress.py $(if $(filter 1,$(RTL_CYCLES)),--rtl) -o $(REGRESS)_flexgrip/summary.md
 else
 	rm -rf $(REGRESS) && mkdir -p $(REGRESS)
 	REGRESS_DIR=$(REGRESS)/runs $(PY) -m pytest -n auto -q tests/test_rtl_lockstep.py --regress --junitxml=$(REGRESS)/junit.xml $(PYTEST_ARGS) || true

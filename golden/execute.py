@@ -122,9 +122,18 @@ def exe_c2r(sm: SM, b: Batch, insn: Instruction, ops: dict) -> None:
     write(sm, b, ops["dst"], sm.cc_of(b, insn.fields["preg"]).astype(U32))
 
 
+def _areg_index(sm: SM, n: int) -> int:
+    """The address register an ADA/A2R source or an R2A/ADA destination number n names. FlexGripPlus
+    indexes its four registers with 2 bits (address_register_file.vhd): the write stage takes
+    dest_in(1 downto 0) (Write/pipeline_write.vhd, dest_mem_type_in = ADDRESS) and the read stage
+    (n - 1)(1 downto 0) + 1 (Read/read_source_ops.vhd, ADDR_REGS_REQUEST), so A0 is $a4's slot
+    (a0_aliases_a4), where G80's A0 reads 0 and drops writes."""
+    return 4 if n == 0 and sm.profile.a0_aliases_a4 else n
+
+
 @family("a2r")
 def exe_a2r(sm: SM, b: Batch, insn: Instruction, ops: dict) -> None:
-    write(sm, b, ops["dst"], sm.areg_of(b, insn.fields["areg"]))
+    write(sm, b, ops["dst"], sm.areg_of(b, _areg_index(sm, insn.fields["areg"])))
 
 
 @family("s2r")
@@ -142,13 +151,20 @@ def exe_r2c(sm: SM, b: Batch, insn: Instruction, ops: dict) -> None:
 @family("r2a")
 def exe_r2a(sm: SM, b: Batch, insn: Instruction, ops: dict) -> None:
     value = read(sm, b, ops["src1"]) << U32(insn.fields["shcnt4"])
-    sm.write_areg(b, insn.fields["adst"], value)
+    sm.write_areg(b, _areg_index(sm, insn.fields["adst"]), value)
 
 
 @family("ada")
 def exe_ada(sm: SM, b: Batch, insn: Instruction, ops: dict) -> None:
-    value = sm.areg_of(b, insn.fields["areg"]) + U32(insn.fields["aoff"])
-    sm.write_areg(b, insn.fields["adst"], value)
+    off = insn.fields["aoff"]
+    if sm.profile.ada_offset_14bit:
+        # Decode/pipeline_decode.vhd: ADA's second source is src2_i = instruction_in(22 downto 9), the
+        # offset's low 14 bits; the execute stage runs ADA as IADD (pipeline_execute.vhd, "ADA" case),
+        # whose second operand the scalar processor negates with src3_neg_in (scalar_processor.vhd:
+        # src_b_neg_i <= src3_neg_in when IADD), and src3_neg_i is instruction_in(22): offset bit 13
+        off = (-(off & 0x3FFF) if off & 0x2000 else off & 0x3FFF) & 0xFFFFFFFF
+    value = sm.areg_of(b, _areg_index(sm, insn.fields["areg"])) + U32(off)
+    sm.write_areg(b, _areg_index(sm, insn.fields["adst"]), value)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -160,7 +176,7 @@ def exe_r2g(sm: SM, b: Batch, insn: Instruction, ops: dict) -> None:
     dst: SharedOperand = ops["dst"]
     src: RegOperand = ops["src"]
     value = sm.read_reg(b, src.index, src.half)
-    addr = sm.mem_address(b, dst.areg, dst.offset, dst.postinc, dst.size)
+    addr = sm.mem_address(b, dst.areg, dst.offset, dst.postinc, dst.size, store=True)
     sm.shared_store(b, addr, dst.size, value)
 
 
@@ -169,9 +185,18 @@ def _ldst_size(insn: Instruction) -> tuple[int, bool]:
     return size, signed
 
 
+def _flexgrip_wide(sm: SM, size: int, signed: bool) -> tuple[int, bool]:
+    """A 64- or 128-bit global access as FlexGripPlus makes it (global_wide_one_byte): its memory stages take
+    the size from Read/convert_data_types.vhd's mv_size_to_data_type, which has no 64/128-bit entry (DT_NONE),
+    and global_memory_controller.vhd's pMemorySize gives DT_NONE one byte."""
+    if size > 4 and sm.profile.global_wide_one_byte:
+        return 1, False
+    return size, signed
+
+
 @family("gld")
 def exe_gld(sm: SM, b: Batch, insn: Instruction, ops: dict) -> None:
-    size, signed = _ldst_size(insn)
+    size, signed = _flexgrip_wide(sm, *_ldst_size(insn))
     mem: GlobalOperand = ops["mem"]
     addr = sm.read_reg(b, mem.reg, False).astype(np.int64)
     for part, value in enumerate(sm.global_load(b, addr, size, signed)):
@@ -180,7 +205,7 @@ def exe_gld(sm: SM, b: Batch, insn: Instruction, ops: dict) -> None:
 
 @family("gst")
 def exe_gst(sm: SM, b: Batch, insn: Instruction, ops: dict) -> None:
-    size, _ = _ldst_size(insn)
+    size, _ = _flexgrip_wide(sm, *_ldst_size(insn))
     mem: GlobalOperand = ops["mem"]
     addr = sm.read_reg(b, mem.reg, False).astype(np.int64)
     values = [sm.read_reg(b, ops["data"].index + part, False) for part in range(max(size // 4, 1))]
@@ -213,7 +238,9 @@ def exe_lst(sm: SM, b: Batch, insn: Instruction, ops: dict) -> None:
 def exe_iadd(sm: SM, b: Batch, insn: Instruction, ops: dict) -> None:
     f = insn.fields
     op = f["addop"]
-    sat = bool(f.get("sat") if insn.form.fmt == "long" else f.get("m8"))
+    # FlexGripPlus's saturate_i is instruction_in(59) (w1 bit 27) for every non-immediate form and '0' for
+    # immediate ones (Decode/pipeline_decode.vhd): a 32-bit IADD32.SAT (m8) and IADD32I.SAT do not saturate
+    sat = bool(f.get("sat") if insn.form.fmt == "long" else (f.get("m8") and not sm.profile.short_sat_ignored))
     width = width_of(insn)
     a = read(sm, b, ops["src1"])
     other = ops.get("src3") or ops.get("src2") or ops["imm"]
@@ -235,6 +262,15 @@ def _mul_fields(insn: Instruction) -> tuple[bool, bool, bool]:
 @family("imul")
 def exe_imul(sm: SM, b: Batch, insn: Instruction, ops: dict) -> None:
     wide, s1, s2 = _mul_fields(insn)
+    if sm.profile.imul_one_sign and wide:
+        # ...and ScalarProcessor/integer_mult_24.vhd returns result_tmp(31 downto 0) only: a 24-bit .HI form
+        # gives the low 32 bits of the product (GHDL, imul PC 0xd0: IMUL.HI.U24.U24)
+        s2 = False
+    if sm.profile.imul_one_sign and not wide:  # 24-bit forms: the third bit is .HI, not a signedness
+        # FlexGripPlus's decoder has one is_signed_i for IMUL24, instruction_in(47) (long) / (15) (short and
+        # immediate), i.e. the first operand's bit, and the scalar processor multiplies both operands with it
+        # (Decode/pipeline_decode.vhd is_signed_i; ScalarProcessor/integer_mult_24.vhd)
+        s2 = s1
     a = read(sm, b, ops["src1"])
     c = read(sm, b, ops.get("src2") or ops["imm"])
     res, flags = intops.imul24(s1, s2, a, c) if wide else intops.imul16(s1, s2, a, c)
@@ -275,6 +311,10 @@ def exe_isad(sm: SM, b: Batch, insn: Instruction, ops: dict) -> None:
 def exe_iset(sm: SM, b: Batch, insn: Instruction, ops: dict) -> None:
     signed, width = _typed(insn)
     res, flags = intops.iset(signed, width, insn.fields["setcond"], read(sm, b, ops["src1"]), read(sm, b, ops["src2"]), sm.profile)
+    if sm.profile.regs_typed_by_decoder and width == 16:
+        # ISET's destination is DT_U32 on FlexGripPlus (subop_to_data_type of sub-op 3): a true 16-bit
+        # comparison writes 0xffffffff (GHDL, iset PC 0x1e8), not 0xffff
+        res = np.where(res != 0, U32(0xFFFFFFFF), U32(0)).astype(U32)
     write(sm, b, ops["dst"], res)
     flags_out(sm, b, insn, flags)
 
@@ -309,8 +349,16 @@ def exe_lop(sm: SM, b: Batch, insn: Instruction, ops: dict) -> None:
         width, not1, not2 = (32 if f["width"] else 16), bool(f["m16"]), bool(f["m17"])
     else:
         c = read(sm, b, ops["imm"])
-        width, not1, not2 = 32, bool(f["m22"]), False
-    res, flags = intops.logic(f["lop"], width, not1, not2, a, c, sm.profile)
+        # FlexGripPlus's 16-bit reading of a LOP32I without immediate bit 30 (flexgrip_decode, lop32i_w32_imm_bit30)
+        w16 = sm.profile.lop32i_w32_imm_bit30 and not (int(ops["imm"].value) >> 30) & 1
+        width, not1, not2 = (16 if w16 else 32), bool(f["m22"]), False
+    op = f["lop"]
+    if insn.form.fmt != "long" and sm.profile.lop32i_w32_imm_bit30:
+        # FlexGripPlus's logic_type_b is instruction_in(47 downto 46) whatever the format (Decode/pipeline_decode.vhd):
+        # in LOP32I those are bits 19:18 of the immediate, so the operation is 0 AND, 1 OR, 2 XOR, 3 NEG_OP (not
+        # src1, as pass_b_is_not1), whatever LOP32I's own lop field says (GHDL, lop PC 0x2c0)
+        op = (int(ops["imm"].value) >> 18) & 3
+    res, flags = intops.logic(op, width, not1, not2, a, c, sm.profile)
     write(sm, b, ops["dst"], res)
     flags_out(sm, b, insn, flags)
 
@@ -322,7 +370,17 @@ _SRC_TYPES = {0: (False, 16), 1: (False, 32), 2: (False, 8), 3: (False, 8), 4: (
 def exe_i2i(sm: SM, b: Batch, insn: Instruction, ops: dict) -> None:
     f = insn.fields
     dst_bits = 8 if f["m19"] else (32 if f["width"] else 16)
-    res, flags = intops.i2i(bool(f["signed"]), dst_bits, f["srct"], bool(f["m20"]), bool(f["m29"]), read(sm, b, ops["src1"]), sm.profile)
+    if dst_bits == 8 and sm.profile.i2i_dest8_ignored:
+        # FlexGripPlus's convert_int_int (ScalarProcessor/convert_int_int.vhd) extends by the source type only
+        # (cvt_type_i = bits 48:46) and its result is written at the register's width (dest_data_type_i:
+        # reg_to_data_type for CVT): an 8-bit destination type is never applied
+        dst_bits = 32 if f["width"] else 16
+    srct = f["srct"]
+    if srct in (3, 7) and sm.profile.i2i_dest8_ignored:
+        # convert_int_int's cases "011" (U32.BEXT) and "111" (S32.BEXT) pass the register unchanged: no byte
+        # extraction from a full register (GHDL, i2i PC 0x150: I2I.S32.U32.BEXT of 0xffffffff gives 0xffffffff)
+        srct = 1 if srct == 3 else 5
+    res, flags = intops.i2i(bool(f["signed"]), dst_bits, srct, bool(f["m20"]), bool(f["m29"]), read(sm, b, ops["src1"]), sm.profile)
     if dst_bits == 8 and f["width"] and f["signed"]:
         # an 8-bit result in a full register: the width bit w1[26] is independent of the clamp (ISA.md 3.9)
         res = res.astype(np.uint16).view(np.int16).astype(np.int32).view(U32)

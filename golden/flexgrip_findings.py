@@ -46,14 +46,13 @@ FINDINGS: tuple[Finding, ...] = (
     ),
     Finding(
         "c2r_writes_r0",
-        "C2R Rd, Cn writes R0 instead of Rd: pipeline_decode.vhd has no destination case for the flags-to-register move, so its "
-        "destination field decodes as 0.",
+        "C2R Rd, Cn writes R0 instead of Rd: Decode/pipeline_decode.vhd's dest_i selection has no case for a MOV of type "
+        "LOAD from FLAGS (opcode 0, sub-op 1), so the destination falls to (others => '0'). The value is the flags nibble, "
+        "as on G80.",
         "iadd PC 0x60: C2R R6, C1 (FlexGripPlus writes R0, the model R6)",
         "programs/iadd.sass",
-        "waiver",
+        "profile:c2r_dest_r0",
         True,
-        ("C2R",),
-        frozenset({"gpr"}),
     ),
     Finding(
         "r2c_flag_values",
@@ -107,21 +106,26 @@ FINDINGS += (
     ),
     Finding(
         "bar_writes_a4",
-        "BAR writes FlexGripPlus's address register $a4 (the probe sees the write stage drive the address-register file's "
-        "write port for the barrier).",
+        "BAR rewrites $a4 with its own value: the decoder's addr_incr_i is instruction_in(25) for every instruction "
+        "(Decode/pipeline_decode.vhd), BAR's barrier count 0xfff sets w0 bit 25, and the write stage's CHECK_INCREMENT_ADDR "
+        "(Write/pipeline_write.vhd) then runs increment_address on register number 0 ($a4, as for postinc_increments_a4) "
+        "with the destination field, 0 for a control instruction, as the step. Seen in the GHDL run as an $a4 write of the "
+        "unchanged value.",
         "cf_barrier PC 0x40: BAR.ARV.WAIT b0, 0xfff",
         "programs/cf_barrier.sass",
-        "waiver",
+        "profile:bit25_incr_a4",
         True,
-        ("BAR",),
-        frozenset({"addr"}),
     ),
     Finding(
         "iaddc_operand",
-        "IADD.CARRYn Rd, Ra, Rb (64-bit form) does not add Rb: the values FlexGripPlus writes are (Ra + R15) with bit 31 "
-        "cleared in every lane (R15 holds 0x80 in iadd; 15 is also the value of the guard-condition field, 'always'). "
-        "The edge application uses IADD.CARRYn.",
-        "iadd PC 0x168: IADD.CARRY1 R6, R4, R5 (e.g. a = 0x8000: FlexGripPlus 0x8080)",
+        "IADD.CARRYn Rd, Ra, Rb (64-bit form) computes Ra[15:0] + X + C in 16 bits, X being a stale value, not Rb: "
+        "FlexGripPlus decodes add-with-carry as IADDC (is_carry_b: opcode 3 with bit 22 set), and "
+        "Decode/pipeline_decode.vhd has no IADDC case in w32_i ('0': ScalarProcessor/integer_add_subtract.vhd adds 16 "
+        "bits, zero-extended) nor in src2_data_type_i (DT_NONE), so Read/read_source_ops.vhd goes straight to DONE for "
+        "the second source and hands on its data_o unchanged: per SP, the second source the read stage fetched last "
+        "(GHDL, iadd: + 0x80 in every lane, R15 of the IADD R3, R3, R15 before it). It depends on the instruction order "
+        "and the warp schedule: a waiver. The edge application uses IADD.CARRYn.",
+        "iadd PC 0x168: IADD.CARRY1 R6, R4, R5 (lane 2: FlexGripPlus 0x7f = 0xffff + 0x80, 16 bits)",
         "programs/iadd.sass",
         "waiver",
         True,
@@ -204,13 +208,18 @@ FINDINGS += (
 FINDINGS += (
     Finding(
         "lop32i_dest",
-        "LOP32I.AND R5, R5, 0x7f writes R2 instead of R5 (the probe sees the register file written at R2 only).",
+        "LOP32I is a 16-bit operation on half registers unless bit 30 of its immediate is set: the decoder's w32_i for "
+        "AND/OR/XOR/NEG is instruction_in(58) whatever the format (Decode/pipeline_decode.vhd), and in an immediate form "
+        "bit 58 is the immediate's bit 30 (imm_hi_i = instruction_in(59 downto 34)). LOP32I.AND R5, R5, 0x7f therefore "
+        "reads and writes half register 5, R2's upper half (GHDL: the register file written at R2, high half; R5 keeps "
+        "its value). The same decoder reads LOP32I's destination as instruction_in(8 downto 2), seven bits whose top bit "
+        "is the low bit of LOP32I's lop field (.OR, .PASS_B), and its operation as logic_type_b = instruction_in(47 "
+        "downto 46), bits 19:18 of the immediate: LOP32I.OR R6, ~R4, 0xf0f0f0f writes half register 70 (R35L) with "
+        "NEG_OP (lop PC 0x2c0).",
         "cf_barrier PC 0x50: LOP32I.AND R5, R5, 0x7f",
         "programs/cf_barrier.sass",
-        "waiver",
+        "profile:lop32i_w32_imm_bit30",
         True,
-        ("LOP32I",),
-        frozenset({"gpr"}),
     ),
     Finding(
         "rro_unit",
@@ -227,17 +236,15 @@ FINDINGS += (
 FINDINGS += (
     Finding(
         "shared_offset_4_bits",
-        "A shared-memory operand g [n] of a 64-bit IADD with n >= 0x10 (32-bit units) reads g [n - 0x10]: FlexGripPlus "
-        "takes 4 of the 5 offset bits (sfu reads its seventh pointer parameter, g [0x10], as the header word g [0x0], "
-        "0x00400000 for blockDim.x 64). FLEXGRIPPLUS.md section 3 reads 5 bits (13:9) in the decoder; the lost bit is "
-        "somewhere after it.",
+        "A shared-memory first operand g [n] of a long integer instruction keeps 4 offset bits (n & 0xf): "
+        "Decode/pipeline_decode.vhd's src1_i takes instruction_in(12 downto 9) for '(ALU) and (src1 shared) and "
+        "(long)'; the case after it, with the 5 bits 13:9 G80 has, tests the same condition and is never reached "
+        "(FADD/FMUL/FMAD have their own 13:9 case). sfu reads its seventh pointer parameter, g [0x10], as the header word "
+        "g [0x0] (0x00400000 for blockDim.x 64).",
         "sfu PC 0x170: IADD R3, g [0x10], R2",
         "programs/sfu.sass",
-        "waiver",
+        "profile:alu_shared_offset_4bit",
         True,
-        ("IADD",),
-        frozenset({"gpr", "cc"}),
-        (("src1_s", 0x1, 1), ("src1", 0x10, 0x10)),
     ),
 )
 
@@ -252,19 +259,16 @@ FINDINGS += (
     ),
     Finding(
         "brk_all_threads",
-        "BRK with every active thread breaking does not return to the PBK target: the warp goes on at the next "
-        "instruction with an empty mask (the model, as G80: PBK target 0x60 with the full mask).",
+        "BRK with every active thread breaking does not return to the PBK target: the warp goes on at the next instruction "
+        "with an empty mask (the model, as G80: PBK target 0x60 with the full mask). Cause in "
+        "Execution/branch_exec_unit.vhd: CHECK_BREAK runs once per sub-warp pass (32 / NUM_SP passes) and, unlike "
+        "CHECK_PREBREAK, CHECK_JOIN and CHECK_RETURN, has no warp_lane_id_in = \"00\" guard around its stack access: the "
+        "first pass pops the PBK entry (target 0x60, full mask), the next pass finds the stack empty and takes the "
+        "empty-stack branch (next PC = the BRK's next PC, mask = current and not instruction mask = 0), which the last "
+        "pass leaves. This fits the GHDL run (next PC 0x58, mask 0); what follows (a warp running on with mask 0) "
+        "depends on the pass count and the stack depth and is not modelled, so cf_break stops here.",
         "cf_break PC 0x50: BRK C0.NE (FlexGripPlus next PC 0x58, mask 0)",
         "programs/cf_break.sass",
-        "open",
-        True,
-    ),
-    Finding(
-        "ret_guard",
-        "A guarded RET (RET C1.NE after ISET.C1 in a subroutine) executes for no thread on FlexGripPlus (instruction mask 0; "
-        "the model, from $c1: 0x000fffff).",
-        "cf_call PC 0x90: RET C1.NE",
-        "programs/cf_call.sass",
         "open",
         True,
     ),
@@ -373,106 +377,98 @@ FINDINGS += (
 FINDINGS += (
     Finding(
         "iadd16_subr_cc",
-        "A 16-bit IADD that negates its first operand and writes $c (IADD.SAT.U16.C2 R6H, -R4L, R5L) writes register 13, "
-        "the raw half-register field (2 * 6 + 1), instead of R6H, and its flags differ from the model's 16-bit subr flags in "
-        "10 of 32 lanes (Z and C). The same program's 16-bit forms without a $c write or without the first operand negated "
-        "match, so the destination is decoded differently only on this path; not analysed further.",
+        "A 16-bit subtract-reversed (-a + b, FlexGripPlus's ISUB) reads its first source and writes its destination as "
+        "full registers numbered by the half-register fields: Decode/pipeline_decode.vhd's src1_data_type_i and "
+        "dest_data_type_i have no ISUB case (DT_U32), while src2_data_type_i has one (reg_to_data_type) and w32_i makes the "
+        "add 16-bit. IADD.SAT.U16.C2 R6H, -R4L, R5L computes -R8[15:0] + R5L and writes R13 (GHDL: register 13 written, "
+        "the flags of that sum).",
         "iadd PC 0x358: IADD.SAT.U16.C2 R6H, -R4L, R5L (FlexGripPlus writes R13)",
         "programs/iadd.sass",
-        "waiver",
+        "profile:regs_typed_by_decoder",
         True,
-        ("IADD",),
-        frozenset({"gpr", "cc"}),
-        (("width", 0x1, 0), ("addop", 0x3, 2), ("cwe", 0x1, 1)),
     ),
 )
 
 FINDINGS += (
     Finding(
         "ada_negative_offset",
-        "ADA An, Am, imm16 with bit 15 of the offset set does not add the 16-bit offset: ADA A1, A1, 0xffff adds 0xffffc001 "
-        "(-0x3fff) on FlexGripPlus, where G80 adds 0xffff to a 16-bit register (tid - 1 after the wrap) and the areg_32bit "
-        "model 0xffff. Small offsets (0x100, 0x1234) add exactly. The fit is 'the low 14 bits, negated', as if a bit of the "
-        "offset field were read as the ALU's subtract flag; one sample, not analysed further.",
+        "ADA An, Am, imm16 adds only the offset's low 14 bits, and subtracts them when bit 13 is set: the decoder's second "
+        "source for ADA is src2_i = instruction_in(22 downto 9) (Decode/pipeline_decode.vhd), the execute stage runs ADA "
+        "as IADD (Execution/pipeline_execute.vhd, the ADA case), and the scalar processor negates IADD's second operand "
+        "with src3_neg_in (ScalarProcessor/scalar_processor.vhd, src_b_neg_i), which the decoder takes from "
+        "instruction_in(22), the offset's bit 13. ADA A1, A1, 0xffff adds -0x3fff (GHDL: 0xffffc001 + tid), G80 0xffff; "
+        "0x100 and 0x1234 add exactly.",
         "areg PC 0xc0: ADA A1, A1, 0xffff (lane 0: FlexGripPlus 0xffffc001, model 0xffff)",
         "programs/areg.sass",
-        "waiver",
+        "profile:ada_offset_14bit",
         True,
-        ("ADA",),
-        frozenset({"addr"}),
-        (("aoff", 0x8000, 0x8000),),
     ),
 )
 
 FINDINGS += (
     Finding(
         "const16_halfword_offset",
-        "The constant operand c[b][n] of a 16-bit IADD is read at byte 2n (n counts 16-bit units, the .U16 constant "
-        "operand's scaling), where the model (ISA.md's 32-bit constant operand of which a 16-bit instruction uses the low "
-        "half) reads byte 4n: iadd's IADD.U16 R6H, R4L, c[0x1][0x1] adds 0x8000 (the upper half of c[0x1][0x0] = "
-        "0x80000001) on FlexGripPlus, 0x0010 in the model. Which reading G80 has is not settled by the references the "
-        "project holds, so this is a waiver, not a model change.",
+        "The constant operand c[b][n] of a 16-bit integer instruction is read at byte 2n of the flat constant space: "
+        "Read/read_source_ops.vhd takes an ALU constant's address from calculate_address.vhd, which shifts the field by "
+        "the operand's data type (DT_U16: sll 1, DT_U32: sll 2). The model reads the 32-bit slot at byte 4n and uses its "
+        "low half (ISA.md's reading); GHDL: IADD.U16 R6H, R4L, c[0x1][0x1] adds 0x8000, the upper half of the word at byte "
+        "0 (0x80000001). Which reading G80 has is not settled by the project's references; the flexgrip profile models "
+        "FlexGripPlus's.",
         "iadd PC 0x3d0: IADD.U16 R6H, R4L, c[0x1][0x1] (lane 0: FlexGripPlus 0x8000, model 0x0010)",
         "programs/iadd.sass",
-        "waiver",
+        "profile:const_offset_by_type",
         False,
-        ("IADD",),
-        frozenset({"gpr", "cc"}),
-        (("width", 0x1, 0), ("src3_c", 0x1, 1)),
     ),
 )
 
 FINDINGS += (
     Finding(
         "iadd32_sat_ignored",
-        "IADD32.SAT (the 32-bit-encoded form, .SAT in bit 8 of the first word) does not saturate: the lanes that overflow "
-        "get the wrapped sum (0xffffffff + 1 gives 0, 0x7fffffff + 1 gives 0x80000000), where the long form IADD.SAT of the "
-        "same program saturates as the sat_all_ones switch models.",
+        "IADD32.SAT (the 32-bit encoding, .SAT in w0 bit 8) does not saturate: Decode/pipeline_decode.vhd's saturate_i "
+        "is instruction_in(59) (w1 bit 27) for every non-immediate form, which a 32-bit instruction does not have (its "
+        "upper word is 0), and '0' for immediate forms (IADD32I.SAT, iadd32i_sat_dest). The lanes that overflow get the "
+        "wrapped sum (0x7fffffff + 1 gives 0x80000000).",
         "iadd PC 0x414: IADD32.SAT R7, R4, R5 (lane 3: FlexGripPlus 0x80000000, model 0xffffffff)",
         "programs/iadd.sass",
-        "waiver",
+        "profile:short_sat_ignored",
         True,
-        ("IADD32",),
-        frozenset({"gpr", "cc"}),
-        (("m8", 0x1, 1),),
     ),
     Finding(
         "a0_not_zero",
-        "A0 read as a source is not 0: ADA An, A0, imm adds imm to, and A2R Rd, A0 copies, a per-lane value (areg's ADA A2, "
-        "A0, 0x1234 gives 0x0204183c in lane 0, 0xffff1234 in lane 3; A2R R6, A0 0x02040608 in lane 0); which register "
-        "FlexGripPlus reads is not analysed.",
+        "A0 read as an ADA or A2R source is $a4: the read stage asks the address-register file for register "
+        "(n - 1)(1 downto 0) + 1 on 2 bits (Read/read_source_ops.vhd, ADDR_REGS_REQUEST), which is 0, $a4's slot, for "
+        "n = 0 (A1-A3 are 1-3, A4 0). In the GHDL run ADA A2, A0, 0x1234 gives $a4 + 0x1234 and A2R R6, A0 gives $a4 "
+        "(0x02040608 in lane 0, the value R2A A4, R4, 0x1 left there).",
         "areg PC 0xe0: ADA A2, A0, 0x1234 (model 0x1234 in every lane); areg PC 0x100: A2R R6, A0",
         "programs/areg.sass",
-        "waiver",
+        "profile:a0_aliases_a4",
         True,
-        ("ADA", "A2R"),
-        frozenset({"addr", "gpr"}),
-        (("areg", 0x7, 0),),
     ),
 )
 
 FINDINGS += (
     Finding(
         "iadd32_const_operand",
-        "The constant operand of the 32-bit-encoded IADD32 Rd, Ra, c[b][n] reads 0 on FlexGripPlus (iadd's c[0x1][0x1] "
-        "holds 0x00010010; every lane gets Ra + 0). The short form packs the bank into the operand field (here 33 = bank 1, "
-        "word 1); a reading of the field unsplit, word 33 of the flat constant memory, would give 0 too. Not confirmed.",
+        "The constant operand of a 32-bit-encoded integer instruction, IADD32 Rd, Ra, c[b][n], is flat word 32 * (b & 1) "
+        "+ n: Decode/pipeline_decode.vhd's src2_i for a 32-bit ALU instruction is instruction_in(21 downto 16), six bits "
+        "whose top bit is G80's bank bit, and constant memory is one flat space (const_bank_ignored). iadd's c[0x1][0x1] "
+        "is read at byte 0x84, which holds 0 (GHDL: every lane Ra + 0).",
         "iadd PC 0x4a8: IADD32 R6, R4, c[0x1][0x1] (lane 0: FlexGripPlus 0, model 0x00010010)",
         "programs/iadd.sass",
-        "waiver",
+        "profile:const_offset_by_type",
         True,
-        ("IADD32",),
-        frozenset({"gpr", "cc"}),
-        (("src2_c", 0x1, 1),),
     ),
 )
 
 FINDINGS += (
     Finding(
         "iadd32_carry",
-        "IADD32.CARRYn Rd, Ra, Rb (the 32-bit encoding of add with carry) does not compute a + b + C: 30 of 32 lanes differ "
-        "(1 + 1 gives 1, 0x7fffffff + 1 gives 0xffff); not analysed (the long form's behaviour is iaddc_operand).",
-        "iadd PC 0x4ac: IADD32.CARRY0 R8, R4, R5 (also IADD32I.CARRY0 R6, R4, 0x0 at 0x5c0)",
+        "IADD32.CARRYn / IADD32I.CARRYn (the 32-bit and immediate encodings of add with carry) compute Ra[15:0] + X + C "
+        "with X the read stage's stale second source, as the long form (iaddc_operand: IADDC has no w32_i and no "
+        "src2_data_type_i case in Decode/pipeline_decode.vhd). GHDL, iadd: at PC 0x4ac X is 0 in every lane (the IADD32 "
+        "before it read the constant 0; 1 + 1 gives 1, 0x7fffffff + 1 gives 0xffff), at PC 0x4b4 X is R5L of lanes 24-31 "
+        "(the last sub-warp pass of the IADD32.SAT.U16 before it), the same in lanes 0, 8, 16, 24. A waiver.",
+        "iadd PC 0x4ac: IADD32.CARRY0 R8, R4, R5 (also 0x4b4, and IADD32I.CARRY0 R6, R4, 0x0 at 0x5c0)",
         "programs/iadd.sass",
         "waiver",
         True,
@@ -482,23 +478,23 @@ FINDINGS += (
     ),
     Finding(
         "a0_writes_a4",
-        "R2A A0, Rk, n writes $a4: A0 is not the zero register for writes, FlexGripPlus's address-register file takes "
-        "register number 0 as its index 3 (as for the post-increment, postinc_increments_a4). G80 drops writes to A0.",
+        "R2A A0, Rk, n writes $a4: the write stage takes the address register number as dest_in(1 downto 0) "
+        "(Write/pipeline_write.vhd, dest_mem_type_in = ADDRESS), so A0 and A4 are the same slot (a0_not_zero). G80 drops "
+        "writes to A0.",
         "areg PC 0x118: R2A A0, R4, 0x2 (FlexGripPlus writes $a4, the model nothing)",
         "programs/areg.sass",
-        "waiver",
+        "profile:a0_aliases_a4",
         True,
-        ("R2A",),
-        frozenset({"addr"}),
-        (("adst", 0x7, 0),),
     ),
 )
 
 FINDINGS += (
     Finding(
         "iadd32i_sat_dest",
-        "IADD32I.SAT R6, R4, imm writes R70 (R6 + 64), not R6: the .SAT bit of the immediate form is taken as the top bit of "
-        "the destination register number.",
+        "IADD32I.SAT R6, R4, imm writes R70 (R6 + 64), not R6: Decode/pipeline_decode.vhd's dest_i for a long ALU "
+        "instruction is instruction_in(8 downto 2), and in the immediate form bit 8 is G80's .SAT (which saturate_i, '0' for "
+        "immediate forms, ignores: iadd32_sat_ignored). R70 lies past the program's register allocation, so what it "
+        "aliases in FlexGripPlus's register file depends on the warp layout: a waiver, not a switch.",
         "iadd PC 0x530: IADD32I.SAT R6, R4, 0x7fffffff (FlexGripPlus writes R70)",
         "programs/iadd.sass",
         "waiver",
@@ -509,8 +505,11 @@ FINDINGS += (
     ),
     Finding(
         "r2a_shared_source",
-        "R2A An, g [n], k with a shared-memory source does not read g [n]: areg's R2A A3, g [0xa], 0x2 writes 0x800000 "
-        "(0x200000 << 2) in every lane, where the parameter word g [0xa] holds 0x12345; not analysed.",
+        "R2A An, g [n], k with a shared-memory source does not read g [n]: the decoder's src1_i for R2A (ADDRESS_MEM) is "
+        "instruction_in(14 downto 9), six bits that take in the operand type's low bit (g [0xa].U32 becomes offset 0x2a; "
+        "Decode/pipeline_decode.vhd). In the GHDL run every lane gets 0x200000 << 2, and 0x00200000 is the shared header "
+        "word g [0x0] for blockDim.x 32, so the read lands on the header; how 0x2a becomes 0 is not traced (waves not "
+        "read), hence a waiver.",
         "areg PC 0x138: R2A A3, g [0xa], 0x2 (FlexGripPlus 0x800000, model 0x48d14)",
         "programs/areg.sass",
         "waiver",
@@ -524,37 +523,183 @@ FINDINGS += (
 FINDINGS += (
     Finding(
         "gld64_one_register",
-        "GLD.S64 Rd, [Ra] writes Rd only, not the pair Rd, Rd+1 (the probe sees one register written), and GLD.S128 likewise "
-        "(global PC 0xf8); whether Rd gets the low word is not yet checked.",
-        "global PC 0xc0: GLD.S64 R8, global14[R5] (FlexGripPlus writes R8, the model R8 and R9)",
+        "GLD/GST .S64 and .S128 move one byte per thread: the read and write stages take a global access's size from "
+        "Read/convert_data_types.vhd's mv_size_to_data_type, which has no 64- or 128-bit entry (DT_NONE), and "
+        "global_memory_controller.vhd's pMemorySize gives DT_NONE one byte. GLD.S64 Rd writes Rd only (the probe sees one "
+        "register written); GST.S64 stores 32 bytes for 32 threads where G80 stores 256.",
+        "global PC 0xc0: GLD.S64 R8, global14[R5] (FlexGripPlus writes R8, the model R8 and R9); PC 0x210 GST.S64",
         "programs/global.sass",
-        "waiver",
+        "profile:global_wide_one_byte",
         True,
-        ("GLD",),
-        frozenset({"gpr"}),
-        (("msize", 0x6, 4),),  # msize 4 (S64) and 5 (S128)
     ),
 )
 
 FINDINGS += (
     Finding(
         "imax_results",
-        "IMAX Rd, Ra, Rb does not give the maximum: 31 of 32 lanes differ, with values unrelated to either operand in some "
-        "(max(0, 0) gives 0x60, max(1, 0) 0x64) and 0x0000ffff in others; not analysed.",
+        "IMAX/IMIN compare in 16 bits, unsigned, against a stale second operand: MAX and MIN appear in "
+        "Decode/pipeline_decode.vhd's alu_opcode_i only, in none of w32_i ('0': ScalarProcessor/min_max.vhd's 16-bit "
+        "path), is_signed_i ('0') and src2_data_type_i (DT_NONE: Read/read_source_ops.vhd skips the read and passes on "
+        "the second source it fetched last, per SP). GHDL: max(0, 0) gives 0x60, a value of the previous instruction's "
+        "second source. That depends on the instruction order: a waiver.",
         "iminmax PC 0x40: IMAX R6, R4, R5 (lane 0: FlexGripPlus 0x60, model 0)",
         "programs/iminmax.sass",
+        "waiver",
+        True,
+        ("IMAX", "IMIN"),
+        frozenset({"gpr", "cc"}),
+    ),
+    Finding(
+        "i2i_u8_not_truncated",
+        "I2I to an 8-bit type (I2I.U8.S32 Rd, Ra) is not reduced to 8 bits: ScalarProcessor/convert_int_int.vhd extends "
+        "by the source type only (cvt_type_i = instruction_in(48 downto 46); S32: unchanged) and the result is written at "
+        "the register's width (dest_data_type_i: reg_to_data_type for CVT), so the destination's 8-bit type is never "
+        "applied. GHDL lane 2: 0xffffffff where G80 (and i2i_no_clamp alone) gives 0xff. Likewise the byte sources of a "
+        "full register, .U32.BEXT and .S32.BEXT (cvt_type 011 and 111), pass the register unchanged (i2i PC 0x150: "
+        "I2I.S32.U32.BEXT of 0xffffffff gives 0xffffffff); the half-register ones (010, 110) do take the byte. And "
+        "convert_int_int negates (cvt_neg_in) before it takes the absolute value (abs_saturate_in = \"10\"), so "
+        "I2I -|x| gives |x| (i2i PC 0x218; i2i_neg_before_abs). i2i then stops at I2I.S32.S32.C1 (PC 0x2b8), whose $c "
+        "differs (not analysed; F2I/I2F's flags, cvt_flags, also come from this converter).",
+        "i2i PC 0xe0: I2I.U8.S32 R6, R4 (lane 2: FlexGripPlus 0xffffffff, model 0xff)",
+        "programs/i2i.sass",
+        "profile:i2i_dest8_ignored + i2i_neg_before_abs",
+        False,
+    ),
+)
+
+# Integer, memory, address-register and control findings of the cause analysis in FlexGripPlus's VHDL
+# (golden/flexgrip_decode.py holds the decode rules the flexgrip profile switches apply).
+FINDINGS += (
+    Finding(
+        "shared_offset_unsigned",
+        "A shared-memory source's offset field is unsigned on FlexGripPlus: G80 reads a post-increment operand's offset as "
+        "signed (g [A1++-0x1]: $a1 - 4, then $a1 -= 4), FlexGripPlus's src1_i takes instruction_in(13 downto 9) (long MOV "
+        "or FP source) or (12 downto 9) (32-bit instruction) as an unsigned count (Decode/pipeline_decode.vhd), so -1 is "
+        "+31 words. GHDL: lane 0 of MOV R6, g [A1++-0x1] reads lane 31's word (a[31] = 0xe3eff9c0).",
+        "areg PC 0x1a0: MOV R6, g [A1++-0x1] (lane 0: FlexGripPlus 0xe3eff9c0, model 0)",
+        "programs/areg.sass",
+        "profile:shared_offset_unsigned",
+        True,
+    ),
+    Finding(
+        "mov_shared_zero_ext",
+        "MOV Rd, g [n].S16 (and .S8) zero-extends: a MOV from shared memory (opcode 1, sub-op 0) is mov_opcode MOV, which "
+        "the execute stage passes through unconverted (Execution/pipeline_execute.vhd: MOV, dest REG, not IMM -> NOP); "
+        "only the LOAD types go through its CVT. GHDL: 0x8001 read as .S16 gives 0x00008001, G80 0xffff8001.",
+        "areg PC 0x220: MOV R6, g [A1+++0x1].S16 (lane 1: FlexGripPlus 0x00008001, model 0xffff8001); mov PC 0xf0",
+        "programs/areg.sass",
+        "profile:mov_shared_zero_ext",
+        True,
+    ),
+    Finding(
+        "r2g_postinc",
+        "R2G g [An+++k], Rs stores at $an (G80's post-increment address) but, as every post-increment "
+        "(postinc_increments_a4), steps $a4, not $an, here by k times the store's mov_size type: Write/pipeline_write.vhd "
+        "gives a shared store with addr_inc_in = '1' the address 0 (+ $an), and CHECK_INCREMENT_ADDR hands "
+        "increment_address dest_in, which for a shared store is the offset field (dest_i = instruction_in(21 downto 9)), "
+        "scaled by mv_size_to_data_type of w1 bits 23:21 (R2G.U32.U32: 001, DT_S8, one byte). GHDL: $a4 + 1.",
+        "areg PC 0x260: R2G.U32.U32 g[A3+++0x1], R5 (FlexGripPlus $a4 + 1, stores at $a3)",
+        "programs/areg.sass",
+        "profile:postinc_a4",
+        True,
+    ),
+    Finding(
+        "const_areg_ignored",
+        "An integer instruction's constant second operand c[b][An+n] ignores $an: every lane reads c[n]. "
+        "Decode/pipeline_decode.vhd's src2_mem_opcode_i is READ even when src2_use_gather_b = '1' (READ_GATHER is commented "
+        "out), so constant_memory_controller.vhd reads one address for all lanes. A post-increment still steps $a4, by "
+        "the destination field times 1 (sm_type_i is \"00\", DT_U8, when the first source is not shared). GHDL: every lane "
+        "adds c[0x1][0x1] = 0x8001c07f; $a4 + 6 for R6.",
+        "areg PC 0x2a0: IADD R6, R4, c[0x1][A4+++0x1] (FlexGripPlus reads c word 1 in every lane, $a4 + 6)",
+        "programs/areg.sass",
+        "profile:const_areg_ignored",
+        True,
+    ),
+    Finding(
+        "shared_addr_wrap",
+        "Shared addresses wrap at 16 KiB instead of faulting: shared_memory_controller.vhd keeps the low ADDRESS_SIZE "
+        "(SHMEM_ADDR_SIZE = 14) bits of an effective address. With ada_negative_offset, ADA A4, A1, 0xfffc subtracts "
+        "0x3ffc, and MOV R6, g [A4+0x1] then reads ($a1 - 0x3ff8) mod 0x4000 = $a1 + 8 (G80, 16-bit $a: $a1).",
+        "mov PC 0x140: MOV R6, g [A4+0x1] (address 0xffffc108 + 4 tid, wrapped to 0x108 + 4 tid)",
+        "programs/mov.sass",
+        "profile:shared_addr_bits",
+        False,
+    ),
+    Finding(
+        "imul_one_sign",
+        "IMUL multiplies both operands with the first one's signedness: Decode/pipeline_decode.vhd has one is_signed_i for "
+        "IMUL24, instruction_in(47) (long; instruction_in(15) short and immediate), G80's src1-signed bit, and "
+        "ScalarProcessor/integer_mult_24.vhd extends both operands with it. IMUL.U16.S16 is computed as U16 x U16 "
+        "(GHDL lane 10: 0x7fff0000 where G80 gives 0xffff0000). The multiplier returns the low 32 bits of the product "
+        "only (result_tmp(31 downto 0)), so IMUL.HI.U24/S24 give the low half too (imul PC 0xd0).",
+        "imul PC 0x58: IMUL.U16.S16 R6, R4L, R5H",
+        "programs/imul.sass",
+        "profile:imul_one_sign",
+        True,
+    ),
+    Finding(
+        "regs_typed_by_decoder",
+        "In 16-bit SHL/SHR, ISET and subtract-reversed (iadd16_subr_cc) forms some register fields name full registers: "
+        "the decoder gives those operands 32-bit data types whatever the width (Decode/pipeline_decode.vhd: "
+        "src2_data_type_i is DT_U32 for SHL/SHR; ISET's types are subop_to_data_type of sub-op 3, DT_U32), and a "
+        "half-register field 2n + h then reads or writes register 2n + h. SHL.U16 R6L, R4L, R5L shifts by R10 (GHDL: "
+        "values unshifted where R10 = 0); ISET.U16 R6L, R4L, R5L compares R8 with R10 and writes R12.",
+        "shift PC 0x138: SHL.U16 R6L, R4L, R5L; iset PC 0x1c8: ISET.U16 R6L, R4L, R5L, LT (FlexGripPlus writes R12)",
+        "programs/shift.sass",
+        "profile:regs_typed_by_decoder",
+        True,
+    ),
+    Finding(
+        "imad_kind_from_subop",
+        "IMAD's multiply kind comes from the 3-bit sub-op only: G80's kind is w0[28]:w1[31:29] (ISA.md 3.3), FlexGripPlus "
+        "reads instr_subop_b = w1[31:29] (Decode/pipeline_decode.vhd, subop_to_data_type for the operand types), and its "
+        "scalar processor takes signedness (sub-ops 001, 100, 111) and saturation (101 only) from the same sub-op "
+        "(ScalarProcessor/scalar_processor.vhd is_signed_i, saturate_i), with w32 forced to '1' (a 24-bit multiply, "
+        "integer_mult_24.vhd, low 32 bits only). IMAD.SAT.S16 (kind 2, sub-op 010) is therefore an unsigned, "
+        "non-saturating multiply: in the GHDL run all 25 lanes that differ from G80 are R4L x R5H (16-bit halves, "
+        "zero-extended) + R7 exactly (lane 2: 0x80000000 where G80 saturates to 0xffffffff). Waived for kind 2 only: the "
+        "other kinds (the .HI ones, kind 8 read as U16) are not yet compared, and whether a signed sub-op sign-extends "
+        "a 16-bit half is not settled by this run. With kind 2 waived, imad stops at IMAD.U24 R6, R4, R5, R7 (PC 0x98, "
+        "sub-op 011), not analysed.",
+        "imad PC 0x80: IMAD.SAT.S16 R6, R4L, R5H, R7",
+        "programs/imad.sass",
+        "waiver",
+        True,
+        ("IMAD",),
+        frozenset({"gpr", "cc"}),
+        (("kind", 0xF, 2),),
+    ),
+    Finding(
+        "r127_sink_no_write",
+        "A write to R127 (MVI R127, imm; o[0x7f] in other forms) is not a register write at all on FlexGripPlus: the "
+        "probe sees no write strobe, where the model recorded a write it then dropped. The flexgrip profile's register "
+        "sink (only_r124_zero) now records nothing for it.",
+        "mov PC 0x1b8: MVI R127, 0xdead (FlexGripPlus: no write)",
+        "programs/mov.sass",
+        "profile:only_r124_zero",
+        False,
+    ),
+    Finding(
+        "imul16_sign_flag",
+        "IMUL.S16.S16.C1's $c1 differs from the model's in the S flag in 9 of 32 lanes (both ways: S set where the "
+        "model clears it and the reverse), after imul_one_sign made the products equal. Write/compute_pred_flags.vhd "
+        "passes the execute stage's flags through unchanged, so S is formed in Execution/pipeline_execute.vhd from the "
+        "scalar processor; which bit it takes for a 16-bit multiply was not traced, so imul stops here.",
+        "imul PC 0x100: IMUL.S16.S16.C1 o[0x7f], R4L, R5L (lane 10: FlexGripPlus S = 1, model 0)",
+        "programs/imul.sass",
         "open",
         True,
     ),
     Finding(
-        "i2i_u8_not_truncated",
-        "I2I.U8.S32 Rd, Ra does not reduce to 8 bits: FlexGripPlus writes wider values (0xffffffff, 0x7fffffff, 0x8000 "
-        "...) where the model, with i2i_no_clamp, writes the low byte; the other I2I forms of the program match up to here. "
-        "Not yet modelled.",
-        "i2i PC 0xe0: I2I.U8.S32 R6, R4 (lane 2: FlexGripPlus 0xffffffff, model 0xff)",
-        "programs/i2i.sass",
+        "r2g_sub_word_readback",
+        "After R2G stores of 8 and 16 bits into one word (r2g: g[A1+0x8].U8 ... g[A1+0xb].U8), MOV R6, g [A1+0x2] reads "
+        "(4 tid) << 24 in lane tid on FlexGripPlus, where the model reads the bytes the stores wrote. The stores "
+        "themselves pass the lock-step memory-port check, so the difference is in how shared_memory_controller.vhd "
+        "merges sub-word stores or reads the word back; not analysed further (waves not read).",
+        "r2g PC 0xd0: MOV R6, g [A1+0x2] (lane 1: FlexGripPlus 0x04000000, model 0x7fed01ed)",
+        "programs/r2g.sass",
         "open",
-        False,
+        True,
     ),
 )
 
@@ -570,7 +715,7 @@ FINDINGS += (
         "the read stage); STACK_POP sets it for the later sub-warps. Seen in the waves (Reduction: the branch unit's "
         "instr_mask_out is 0 when sub-warp 0 of the RET at 0x208 is done, 0xffffffff from sub-warp 1). The return itself "
         "(next PC 0x78, the CALL's mask) is right, so the waiver lets the exec mask of the commit record differ. "
-        "cf_call's ret_guard (RET C1.NE with mask 0) shows the same symptom. No effect on results (a RET writes "
+        "cf_call's RET C1.NE at 0x90 (mask 0, formerly the open finding ret_guard) shows the same symptom after its CAL.NOINC. No effect on results (a RET writes "
         "nothing), so not listed as a bug.",
         "Reduction (bundle) PC 0x208: RET (FlexGripPlus exec mask 0, the model 0xffffffff)",
         "testdata/vectors/flexgrip_kernels/Reduction.txt",

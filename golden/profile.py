@@ -38,6 +38,26 @@ class Profile:
     flexgrip_sfu: bool = False  # RCP/RSQ/LG2/EX2/SIN/COS (and RRO) as FlexGripPlus's sfu (and rro) compute them
     fp_flags_from_sp: bool = False  # FSET/FADD/FMUL/FMAD $c as FlexGripPlus's execute stage makes them: FSET S = true, Z = not true; the others Z = 1, S = 0; C = O = 0
 
+    # integer, memory and address-register decode (golden/flexgrip_decode.py; findings of that block in
+    # golden/flexgrip_findings.py)
+    c2r_dest_r0: bool = False  # C2R Rd, Cn writes R0 (the decoder has no destination for a flags-to-register move)
+    a0_aliases_a4: bool = False  # A0 as an ADA/A2R source reads $a4, as an R2A/ADA destination writes $a4 (2-bit index)
+    ada_offset_14bit: bool = False  # ADA adds the offset's low 14 bits, subtracted when its bit 13 is set
+    bit25_incr_a4: bool = False  # a control instruction with w0 bit 25 set (BAR's count) rewrites $a4 (incrementer, step 0)
+    short_sat_ignored: bool = False  # IADD32.SAT / IADD32I.SAT do not saturate (.SAT is read from w1 bit 27)
+    lop32i_w32_imm_bit30: bool = False  # LOP32I is 16-bit on half registers unless bit 30 of its immediate is set
+    shared_offset_unsigned: bool = False  # a shared source's offset field is unsigned: g [A1++-0x1] reads $a1 + 31 * 4
+    mov_shared_zero_ext: bool = False  # MOV Rd, g [n].S16/.S8 zero-extends (no conversion on the MOV path)
+    alu_shared_offset_4bit: bool = False  # a long integer instruction's g [n] keeps 4 offset bits (n & 0xf)
+    global_wide_one_byte: bool = False  # GLD/GST .S64/.S128 move one byte per thread (the low byte of Rd)
+    regs_typed_by_decoder: bool = False  # a 16-bit SHL/SHR count and ISET's registers are full registers numbered by the half field
+    i2i_dest8_ignored: bool = False  # I2I to U8/S8 is not reduced to 8 bits, nor a .U32.BEXT/.S32.BEXT source (only 16-bit BEXT extracts a byte)
+    i2i_neg_before_abs: bool = False  # I2I -|x| negates first, then takes |.|: the result is |x|
+    imul_one_sign: bool = False  # IMUL multiplies both operands with the first one's signedness (U16.S16 as U16.U16); .HI gives the low 32 bits
+    shared_addr_bits: int = 0  # shared addresses keep their low n bits (0: out of range faults; FlexGripPlus: 14)
+    const_areg_ignored: bool = False  # an integer instruction's c[b][An+n] second operand reads c[n] in every lane
+    const_offset_by_type: bool = False  # integer c[b][n]: flat index scaled by the operand type (16-bit: byte 2n); short forms' bank bit is the index's bit 5
+
     def describe(self) -> list[str]:
         """The switches that differ from g80, for reports."""
         base = Profile()
@@ -73,5 +93,22 @@ FLEXGRIP = replace(
     fpu_sync_lanes=8,  # FlexGripPlus's default CORES; a lock-step run sets its NUM_SP (tb/sm_env.py)
     flexgrip_sfu=True,
     fp_flags_from_sp=True,
+    c2r_dest_r0=True,
+    a0_aliases_a4=True,
+    ada_offset_14bit=True,
+    bit25_incr_a4=True,
+    short_sat_ignored=True,
+    lop32i_w32_imm_bit30=True,
+    shared_offset_unsigned=True,
+    mov_shared_zero_ext=True,
+    alu_shared_offset_4bit=True,
+    global_wide_one_byte=True,
+    regs_typed_by_decoder=True,
+    i2i_dest8_ignored=True,
+    i2i_neg_before_abs=True,
+    imul_one_sign=True,
+    shared_addr_bits=14,
+    const_areg_ignored=True,
+    const_offset_by_type=True,
 )
 PROFILES = {p.name: p for p in (G80, FLEXGRIP)}

@@ -14,13 +14,14 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from . import flexgrip_decode
 from .commit import Commit, MemWrite, RegWrite
 from .errors import MemoryFault, ModelError, RunawayError, StackError, TrapError
 from .execute import FAMILIES
 from .isa import conditions
 from .isa.decoder import IllegalInstruction, Instruction, decode
 from .isa.form import CTRL, LONG
-from .isa.operands import NamedOperand
+from .isa.operands import NamedOperand, SharedOperand
 from .memory import Memory
 from .profile import G80, Profile
 from .state import BRANCH, BREAK, CALL, JOINAT, SHARED_BYTES, WARP, Block, Entry, Launch, SMConfig, Warp, bits_mask
@@ -91,6 +92,25 @@ class Batch:
         self.float_result = False  # the instruction computes a float (FP/SFU family)
         self.records: list[Commit] | None = None
         self.pending: list[tuple[int, np.ndarray, int]] = []  # post-increments ($a, new value, access size in bytes)
+
+
+# Read/convert_data_types.vhd, mv_size_to_data_type (w1 bits 23:21) -> the bytes Write/increment_address.vhd
+# scales a step by (DT_NONE: sll 4)
+_MV_SIZE_BYTES = {0: 1, 1: 1, 2: 2, 3: 2, 6: 4}
+
+
+def _postinc_a4_step(insn: Instruction, size: int) -> int:
+    """What FlexGripPlus adds to $a4 after an instruction with a post-increment operand (postinc_a4):
+    Write/pipeline_write.vhd (CHECK_INCREMENT_ADDR) hands increment_address dest_in, scaled by a data
+    type. dest_in is the destination field (w0 bits 8:2) for a load or ALU instruction, scaled by the
+    access size; for a store to shared memory (R2G) the decoder's dest_i is the offset field (w0 bits
+    21:9) and the scale is the store's mov_size type (flexgrip_findings r2g_postinc_step)."""
+    if insn.form.family == "r2g" and len(insn.words) == 2:
+        return ((insn.words[0] >> 9) & 0x1FFF) * _MV_SIZE_BYTES.get((insn.words[1] >> 21) & 7, 16)
+    # otherwise the scale is sm_type_to_data_type of the decoder's sm_type_i, the shared operand's type
+    # bits, and "00" (DT_U8: 1 byte) when the first source is not shared (a constant operand)
+    shared = any(isinstance(op, SharedOperand) for role, op in insn.operands if role != "dst")
+    return ((insn.words[0] >> 2) & 0x7F) * (size if shared else 1)
 
 
 class SM:
@@ -202,6 +222,7 @@ class SM:
             ops: dict[str, object] = {}
             for role, op in insn.operands:
                 ops[role or f"op{len(ops)}"] = op
+            ops = flexgrip_decode.adapt(self.profile, insn, ops)
             run = None if insn.form.fmt in (CTRL, "sctrl") else FAMILIES[insn.form.family]
             plan = Plan(insn, ops, run, insn.text, insn.size)
             self.plans[pc] = plan
@@ -229,6 +250,10 @@ class SM:
         value = np.asarray(value, U32)
         if half:
             value = value & U32(0xFFFF)
+        if self.profile.only_r124_zero and index == 127 and not half:
+            # FlexGripPlus's register sink (o[0x7f]): nothing reaches its register file, not even a write
+            # strobe (GHDL, mov PC 0x1b8: MVI R127, 0xdead commits no register write), so no record either
+            return
         full = b.full and value.shape == (b.n,)  # every lane written: no select (the record is a copy: value may be a view of a register)
         if b.records is not None:
             record = value.copy() if full else np.where(b.exec, value, 0).astype(U32)
@@ -267,23 +292,34 @@ class SM:
         if reg:
             self.areg[reg, b.sel] = np.where(b.exec, value, self.areg[reg, b.sel])
 
-    def mem_address(self, b: Batch, areg: int, offset: int, postinc: bool, size: int = 4) -> np.ndarray:
+    def mem_address(self, b: Batch, areg: int, offset: int, postinc: bool, size: int = 4, store: bool = False) -> np.ndarray:
         """$a + offset, or with post-increment $a (and $a += offset after the instruction; `size`:
-        the access size in bytes, which the flexgrip profile's postinc_a4 scales by)."""
+        the access size in bytes, which the flexgrip profile's postinc_a4 scales by; `store`: the
+        operand is a shared-memory store's destination)."""
         a = self.areg_of(b, areg).astype(np.int64)
         if postinc:
             b.pending.append((areg, (a + offset).astype(U32), size))
-            # FlexGripPlus reads and writes at $a + offset as without post-increment (postinc_a4)
-            return a + offset if self.profile.postinc_a4 else a
+            # FlexGripPlus reads at $a + offset as without post-increment (postinc_a4), but stores at $a:
+            # Write/pipeline_write.vhd gives a shared store with addr_inc_in = '1' the address 0 (+ $a)
+            return a + offset if self.profile.postinc_a4 and not store else a
         return a + offset
 
+    def _shared_wrap(self, addr: np.ndarray) -> np.ndarray:
+        # FlexGripPlus's shared memory controller keeps the low SHMEM_ADDR_SIZE (14) bits of an effective
+        # address (shared_memory_controller.vhd: offset(i)(ADDRESS_SIZE - 1 downto 0)), so a negative or large
+        # $a-relative address wraps inside the 16 KiB instead of faulting (flexgrip_findings shared_addr_wrap)
+        bits = self.profile.shared_addr_bits
+        return (np.asarray(addr, np.int64) & ((1 << bits) - 1)) if bits else addr
+
     def shared_load(self, b: Batch, addr: np.ndarray, size: int, signed: bool) -> np.ndarray:
+        addr = self._shared_wrap(addr)
         self._shared_check(b, addr, size)
         # lanes that do not execute read nothing: their $a may hold anything (found by randgen's
         # hypothesis test: a post-incremented g [A2+++k] in lanes whose A2 was never set)
         return self.shared.load(self._shared_abs(b, np.where(b.exec, addr, 0)), size, signed)
 
     def shared_store(self, b: Batch, addr: np.ndarray, size: int, value: np.ndarray) -> None:
+        addr = self._shared_wrap(addr)
         self._shared_check(b, addr, size)
         lanes = np.flatnonzero(b.exec)
         self.shared.store(self._shared_abs(b, addr)[lanes], size, np.asarray(value, U32)[lanes])
@@ -443,7 +479,7 @@ class SM:
                     # FlexGripPlus's write stage hands its incrementer register number 0 (read and written as
                     # $a4) and the instruction's destination field (w0 bits 8:2) as the step, scaled by the
                     # access size like an offset (flexgrip_findings postinc_increments_a4)
-                    areg, value = 4, self.areg_of(b, 4) + U32(((insn.words[0] >> 2) & 0x7F) * size)
+                    areg, value = 4, self.areg_of(b, 4) + U32(_postinc_a4_step(insn, size))
                 self.write_areg(b, areg, value)
             nxt = pc + plan.size
             for w in warps:
@@ -452,6 +488,12 @@ class SM:
                 for w in warps:
                     self._marker(w, f["marker"], pc)
         else:
+            if self.profile.bit25_incr_a4 and (insn.words[0] >> 25) & 1:
+                # Decode/pipeline_decode.vhd: addr_incr_i <= instruction_in(25) for every instruction, and
+                # Write/pipeline_write.vhd (CHECK_INCREMENT_ADDR) then runs increment_address on register
+                # number 0 ($a4) with the destination field as the step, which a control instruction
+                # decodes as 0: $a4 is read and written back unchanged (flexgrip_findings bar_writes_a4)
+                self.write_areg(b, 4, self.areg_of(b, 4))
             for i, w in enumerate(warps):
                 self._control(w, insn, b.exec[i * WARP : (i + 1) * WARP], pc)
         if record:

@@ -44,30 +44,49 @@ module sm1_int_alu (
     localparam [1:0] ADD_SUBR = 2'd2;
     localparam [1:0] ADD_ADDC = 2'd3;
 
-    // The all-ones value of the operation width (16-bit results keep bits 31:16 zero).
-    wire [31:0] wmask = wide ? 32'hffffffff : 32'h0000ffff;
-
-    // ------------------------------------------------------------------------------------------
-    // Comparator (ISA.md 3.4 ISAD, 3.5 ISET, 3.6 IMIN/IMAX): operands reduced to the width, sign
-    // bit flipped when signed, so an unsigned compare of the keys orders the typed values and the
-    // key difference is the exact |a - b| (up to 2^32 - 1, so 32 bits suffice).
-    wire [31:0] key_a = wide ? {a[31] ^ sgn, a[30:0]} : {16'b0, a[15] ^ sgn, a[14:0]};
-    wire [31:0] key_b = wide ? {b[31] ^ sgn, b[30:0]} : {16'b0, b[15] ^ sgn, b[14:0]};
-    wire        cmp_lt = key_a < key_b;
-    wire        cmp_eq = key_a == key_b;
-    wire        cmp_gt = ~cmp_lt & ~cmp_eq;
-    wire [31:0] absdiff = cmp_lt ? key_b - key_a : key_a - key_b;
-
-    // ------------------------------------------------------------------------------------------
-    // Multiplier (ISA.md 3.2, 3.3). 16x16 and 24x24 products both fit a 24x24 multiplier whose
-    // operands are sign- or zero-extended; only bits 0..47 are ever needed, so the product is
-    // formed modulo 2^48 from operands extended to 48 bits (exact for signed and unsigned).
-    reg m24;   // 24-bit operands (else 16-bit)
-    reg msa;   // src1 signed
-    reg msb;   // src2 signed
-    reg mhi;   // result = product bits 16..47 (else 0..31)
-    reg msat;  // MAD: the add saturates
+    // One process computes the lane: the datapath of the operation in `op` only, every
+    // intermediate a variable of it, `res` and `flags` written once. As a net of continuous assigns
+    // and small always blocks (one per unit) an event-driven simulator re-ran the result select for
+    // every intermediate that settled, about 60 times a cycle under Icarus (issue 19).
+    reg [31:0] wmask;                           // the all-ones value of the operation width
+    reg [31:0] key_a, key_b, absdiff;           // comparator
+    reg        cmp_lt, cmp_eq, cmp_gt;
+    reg        m24, msa, msb, mhi, msat;        // multiplier kind
+    reg [23:0] mul_a24, mul_b24;
+    reg [47:0] prod;
+    reg [31:0] mul_res;
+    reg [31:0] add_x, add_y, add_xi, add_yi, add_ax, add_ay, add_al, add_res;  // adder
+    reg [1:0]  add_op;
+    reg        add_sat, add_w, add_ci, add_c, add_o;
+    reg [32:0] add_sum;
+    reg        sh_over, sh_sign, sh_c, sh_o;   // shifter
+    reg [4:0]  sh_n;
+    reg [31:0] sh_in, sh_al, sh_res;
+    reg [32:0] shl_full, shr_full;
+    reg [31:0] lop_x, lop_y, lop_res;           // logic
+    reg        i2i_s32, i2i_s16, i2i_top, i2i_sneg, i2i_neg, i2i_d8, i2i_d16, i2i_w32;  // I2I
+    reg [31:0] i2i_ext, i2i_mag, i2i_pmax, i2i_nmax, i2i_val;
+    reg [31:0] r;
+    reg        fo, fc, fw;                      // fw: the flags are taken on 32 bits (else on the low 16)
     always @* begin
+        wmask = wide ? 32'hffffffff : 32'h0000ffff;
+        r = 32'd0; fo = 1'b0; fc = 1'b0; fw = 1'b1;
+        // ------------------------------------------------------------------------------------------
+        // Comparator (ISA.md 3.4 ISAD, 3.5 ISET, 3.6 IMIN/IMAX): operands reduced to the width, sign
+        // bit flipped when signed, so an unsigned compare of the keys orders the typed values and
+        // the key difference is the exact |a - b| (up to 2^32 - 1, so 32 bits suffice).
+        key_a = wide ? {a[31] ^ sgn, a[30:0]} : {16'b0, a[15] ^ sgn, a[14:0]};
+        key_b = wide ? {b[31] ^ sgn, b[30:0]} : {16'b0, b[15] ^ sgn, b[14:0]};
+        cmp_lt = key_a < key_b;
+        cmp_eq = key_a == key_b;
+        cmp_gt = ~cmp_lt & ~cmp_eq;
+        absdiff = 32'd0;
+        if (op == OP_SAD) absdiff = cmp_lt ? key_b - key_a : key_a - key_b;
+
+        // ------------------------------------------------------------------------------------------
+        // Multiplier (ISA.md 3.2, 3.3). 16x16 and 24x24 products both fit a 24x24 multiplier whose
+        // operands are sign- or zero-extended; only bits 0..47 are ever needed, so the product is
+        // formed modulo 2^48 from operands extended to 48 bits (exact for signed and unsigned).
         m24 = 1'b0; msa = 1'b0; msb = 1'b0; mhi = 1'b0; msat = 1'b0;
         if (op == OP_MUL16) begin
             // 3.2: each 16-bit operand signed or unsigned on its own
@@ -94,25 +113,17 @@ module sm1_int_alu (
                 default: m24 = 1'b1;  // 3 and 9..15: u24
             endcase
         end
-    end
+        mul_a24 = m24 ? a[23:0] : {{8{msa & a[15]}}, a[15:0]};
+        mul_b24 = m24 ? b[23:0] : {{8{msb & b[15]}}, b[15:0]};
+        prod = 48'd0;
+        if (op == OP_MUL16 || op == OP_MUL24 || op == OP_MAD)
+            prod = {{24{msa & mul_a24[23]}}, mul_a24} * {{24{msb & mul_b24[23]}}, mul_b24};
+        mul_res = mhi ? prod[47:16] : prod[31:0];
 
-    wire [23:0] mul_a24 = m24 ? a[23:0] : {{8{msa & a[15]}}, a[15:0]};
-    wire [23:0] mul_b24 = m24 ? b[23:0] : {{8{msb & b[15]}}, b[15:0]};
-    wire [47:0] mul_a48 = {{24{msa & mul_a24[23]}}, mul_a24};
-    wire [47:0] mul_b48 = {{24{msb & mul_b24[23]}}, mul_b24};
-    wire [47:0] prod = mul_a48 * mul_b48;
-    wire [31:0] mul_res = mhi ? prod[47:16] : prod[31:0];
-
-    // ------------------------------------------------------------------------------------------
-    // Adder (ISA.md 3.1; IMAD 3.3 and ISAD 3.4 use it as a 32-bit add). sub is a + ~b + 1, subr
-    // ~a + b + 1, addc a + b + cin; C is the carry out of the top bit (for subtraction the
-    // inverted borrow), O the signed overflow of the operands as fed to the adder.
-    reg  [31:0] add_x;
-    reg  [31:0] add_y;
-    reg  [1:0]  add_op;
-    reg         add_sat;
-    reg         add_w;   // 32-bit add
-    always @* begin
+        // ------------------------------------------------------------------------------------------
+        // Adder (ISA.md 3.1; IMAD 3.3 and ISAD 3.4 use it as a 32-bit add). sub is a + ~b + 1, subr
+        // ~a + b + 1, addc a + b + cin; C is the carry out of the top bit (for subtraction the
+        // inverted borrow), O the signed overflow of the operands as fed to the adder.
         if (op == OP_MAD) begin
             add_x = mul_res;  add_y = c;  add_op = addop;  add_sat = msat;  add_w = 1'b1;
         end else if (op == OP_SAD) begin
@@ -121,39 +132,34 @@ module sm1_int_alu (
         end else begin
             add_x = a;        add_y = b;  add_op = addop;  add_sat = sat;   add_w = wide;
         end
-    end
+        add_xi = (add_op == ADD_SUBR) ? ~add_x : add_x;  // one's complement (3.1)
+        add_yi = (add_op == ADD_SUB)  ? ~add_y : add_y;
+        add_ci = (add_op == ADD_SUB) | (add_op == ADD_SUBR) | ((add_op == ADD_ADDC) & cin);
+        // 16-bit: 3.1 truncates the operands to 16 bits; left-aligned, the carry in enters at bit 16
+        // and the carry out / overflow come from bits 32 / 31 as for 32 bits.
+        add_ax = add_w ? add_xi : {add_xi[15:0], 16'b0};
+        add_ay = add_w ? add_yi : {add_yi[15:0], 16'b0};
+        add_sum = {1'b0, add_ax} + {1'b0, add_ay} + {16'b0, add_ci & ~add_w, 15'b0, add_ci & add_w};
+        add_c = add_sum[32];
+        add_o = (add_ax[31] == add_ay[31]) & (add_sum[31] != add_ax[31]);
+        // 3.1 saturation: on O, 0x7fffffff if S(s1) = 0 else 0x80000000 (left-aligned 0x7fff /
+        // 0x8000); O and C are still reported.
+        add_al = (add_sat & add_o) ? (add_ax[31] ? 32'h80000000 : 32'h7fffffff) : add_sum[31:0];
+        add_res = add_w ? add_al : {16'b0, add_al[31:16]};
 
-    wire [31:0] add_xi = (add_op == ADD_SUBR) ? ~add_x : add_x;  // one's complement (3.1)
-    wire [31:0] add_yi = (add_op == ADD_SUB)  ? ~add_y : add_y;
-    wire        add_ci = (add_op == ADD_SUB) | (add_op == ADD_SUBR) | ((add_op == ADD_ADDC) & cin);
-    // 16-bit: 3.1 truncates the operands to 16 bits; left-aligned, the carry in enters at bit 16
-    // and the carry out / overflow come from bits 32 / 31 as for 32 bits.
-    wire [31:0] add_ax = add_w ? add_xi : {add_xi[15:0], 16'b0};
-    wire [31:0] add_ay = add_w ? add_yi : {add_yi[15:0], 16'b0};
-    wire [32:0] add_sum = {1'b0, add_ax} + {1'b0, add_ay} + {16'b0, add_ci & ~add_w, 15'b0, add_ci & add_w};
-    wire        add_c = add_sum[32];
-    wire        add_o = (add_ax[31] == add_ay[31]) & (add_sum[31] != add_ax[31]);
-    // 3.1 saturation: on O, 0x7fffffff if S(s1) = 0 else 0x80000000 (left-aligned 0x7fff / 0x8000);
-    // O and C are still reported.
-    wire [31:0] add_al = (add_sat & add_o) ? (add_ax[31] ? 32'h80000000 : 32'h7fffffff) : add_sum[31:0];
-    wire [31:0] add_res = add_w ? add_al : {16'b0, add_al[31:16]};
-
-    // ------------------------------------------------------------------------------------------
-    // Shifts (ISA.md 3.7). The count is unsigned and does not wrap (all 32 bits of b for 32-bit,
-    // the low 16 for 16-bit): count >= width gives 0 or all sign bits and C = 0. C = last bit
-    // shifted out when 0 < count < width; O = count == 1 and the sign bit changed.
-    wire        sh_over = wide ? (b[31:5] != 27'd0) : (b[15:4] != 12'd0);
-    wire [4:0]  sh_n = b[4:0];                              // < width when ~sh_over
-    wire [31:0] sh_in = wide ? a : {a[15:0], 16'b0};         // left-aligned 16-bit operand
-    wire        sh_sign = (op == OP_SHR) & sgn & sh_in[31];  // arithmetic fill bit
-    // SHL: bit 32 of the 33-bit shift is the last bit out (0 for a count of 0).
-    wire [32:0] shl_full = {1'b0, sh_in} << sh_n;
-    // SHR: one guard bit below the operand catches the last bit out; 16-bit aligned operands have
-    // zeros below bit 16, so their last bit out lands in bit 16.
-    wire [32:0] shr_full = ({sh_in, 1'b0} >> sh_n) | ({33{sh_sign}} & ~({33{1'b1}} >> sh_n));
-    reg  [31:0] sh_al;
-    reg         sh_c;
-    always @* begin
+        // ------------------------------------------------------------------------------------------
+        // Shifts (ISA.md 3.7). The count is unsigned and does not wrap (all 32 bits of b for 32-bit,
+        // the low 16 for 16-bit): count >= width gives 0 or all sign bits and C = 0. C = last bit
+        // shifted out when 0 < count < width; O = count == 1 and the sign bit changed.
+        sh_over = wide ? (b[31:5] != 27'd0) : (b[15:4] != 12'd0);
+        sh_n = b[4:0];                              // < width when ~sh_over
+        sh_in = wide ? a : {a[15:0], 16'b0};         // left-aligned 16-bit operand
+        sh_sign = (op == OP_SHR) & sgn & sh_in[31];  // arithmetic fill bit
+        // SHL: bit 32 of the 33-bit shift is the last bit out (0 for a count of 0). SHR: one guard
+        // bit below the operand catches the last bit out; 16-bit aligned operands have zeros below
+        // bit 16, so their last bit out lands in bit 16.
+        shl_full = {1'b0, sh_in} << sh_n;
+        shr_full = ({sh_in, 1'b0} >> sh_n) | ({33{sh_sign}} & ~({33{1'b1}} >> sh_n));
         if (sh_over) begin
             sh_al = {32{sh_sign}};
             sh_c = 1'b0;
@@ -164,41 +170,34 @@ module sm1_int_alu (
             sh_al = shr_full[32:1];
             sh_c = wide ? shr_full[0] : shr_full[16];
         end
-    end
-    wire        sh_o = ~sh_over & (sh_n == 5'd1) & (sh_al[31] != sh_in[31]);
-    wire [31:0] sh_res = wide ? sh_al : {16'b0, sh_al[31:16]};
+        sh_o = ~sh_over & (sh_n == 5'd1) & (sh_al[31] != sh_in[31]);
+        sh_res = wide ? sh_al : {16'b0, sh_al[31:16]};
 
-    // ------------------------------------------------------------------------------------------
-    // Logic (ISA.md 3.8): optional inversion of either source, then and / or / xor / pass src2.
-    wire [31:0] lop_x = not1 ? ~a : a;
-    wire [31:0] lop_y = not2 ? ~b : b;
-    reg  [31:0] lop_res;
-    always @* begin
+        // ------------------------------------------------------------------------------------------
+        // Logic (ISA.md 3.8): optional inversion of either source, then and / or / xor / pass src2.
+        lop_x = not1 ? ~a : a;
+        lop_y = not2 ? ~b : b;
         case (lop)
             2'd0:    lop_res = lop_x & lop_y;
             2'd1:    lop_res = lop_x | lop_y;
             2'd2:    lop_res = lop_x ^ lop_y;
             default: lop_res = lop_y;
         endcase
-    end
 
-    // ------------------------------------------------------------------------------------------
-    // I2I (ISA.md 3.9): extend the source, split into sign and magnitude; abs clears the sign,
-    // neg toggles it; then clamp to the destination range (unsigned: negative -> 0).
-    // Source type: 0 u16, 1 u32, 2/3 u8, 4 s16, 5 s32, 6/7 s8 (bit 2 = signed).
-    wire        i2i_s32 = (src_type[1:0] == 2'd1);
-    wire        i2i_s16 = (src_type[1:0] == 2'd0);
-    wire        i2i_top = i2i_s32 ? a[31] : (i2i_s16 ? a[15] : a[7]);
-    wire        i2i_sneg = src_type[2] & i2i_top;              // the source is negative
-    wire [31:0] i2i_ext = i2i_s32 ? a : (i2i_s16 ? {{16{i2i_sneg}}, a[15:0]} : {{24{i2i_sneg}}, a[7:0]});
-    wire [31:0] i2i_mag = i2i_sneg ? -i2i_ext : i2i_ext;       // |s32 min| = 0x80000000 fits
-    wire        i2i_neg = (i2i_sneg & ~abs_) ^ neg;
-    wire        i2i_d8  = (dst_bits == 2'd0);
-    wire        i2i_d16 = (dst_bits == 2'd1);
-    // Largest magnitude of a positive / negative result in the destination type.
-    reg  [31:0] i2i_pmax;
-    reg  [31:0] i2i_nmax;
-    always @* begin
+        // ------------------------------------------------------------------------------------------
+        // I2I (ISA.md 3.9): extend the source, split into sign and magnitude; abs clears the sign,
+        // neg toggles it; then clamp to the destination range (unsigned: negative -> 0).
+        // Source type: 0 u16, 1 u32, 2/3 u8, 4 s16, 5 s32, 6/7 s8 (bit 2 = signed).
+        i2i_s32 = (src_type[1:0] == 2'd1);
+        i2i_s16 = (src_type[1:0] == 2'd0);
+        i2i_top = i2i_s32 ? a[31] : (i2i_s16 ? a[15] : a[7]);
+        i2i_sneg = src_type[2] & i2i_top;              // the source is negative
+        i2i_ext = i2i_s32 ? a : (i2i_s16 ? {{16{i2i_sneg}}, a[15:0]} : {{24{i2i_sneg}}, a[7:0]});
+        i2i_mag = i2i_sneg ? -i2i_ext : i2i_ext;       // |s32 min| = 0x80000000 fits
+        i2i_neg = (i2i_sneg & ~abs_) ^ neg;
+        i2i_d8  = (dst_bits == 2'd0);
+        i2i_d16 = (dst_bits == 2'd1);
+        // largest magnitude of a positive / negative result in the destination type
         if (i2i_d8) begin
             i2i_pmax = sgn ? 32'h0000007f : 32'h000000ff;
             i2i_nmax = 32'h00000080;
@@ -209,71 +208,60 @@ module sm1_int_alu (
             i2i_pmax = sgn ? 32'h7fffffff : 32'hffffffff;
             i2i_nmax = 32'h80000000;
         end
-    end
-    reg  [31:0] i2i_val;  // the clamped value, two's complement in 32 bits
-    always @* begin
+        // the clamped value, two's complement in 32 bits
         if (!i2i_neg)
             i2i_val = (i2i_mag > i2i_pmax) ? i2i_pmax : i2i_mag;
         else if (sgn)
             i2i_val = (i2i_mag > i2i_nmax) ? -i2i_nmax : -i2i_mag;
         else
             i2i_val = 32'd0;  // unsigned destination: negative -> 0
-    end
-    // 8/16-bit results are extended to 16 bits (the half register); an 8-bit result written to a
-    // full register is extended to 32 bits. The clamped value is already extended to 32 bits.
-    wire        i2i_w32 = ~(i2i_d8 | i2i_d16) | (i2i_d8 & dst_full);
-    wire [31:0] i2i_res = i2i_w32 ? i2i_val : {16'b0, i2i_val[15:0]};
+        // 8/16-bit results are extended to 16 bits (the half register); an 8-bit result written to
+        // a full register is extended to 32 bits. The clamped value is already extended to 32 bits.
+        i2i_w32 = ~(i2i_d8 | i2i_d16) | (i2i_d8 & dst_full);
 
-    // ------------------------------------------------------------------------------------------
-    // Result select and flags. fw: the flags are taken on 32 bits (else on the low 16).
-    reg fo;
-    reg fc;
-    reg fw;
-    always @* begin
-        res = 32'd0;
-        fo = 1'b0;
-        fc = 1'b0;
-        fw = 1'b1;
+        // ------------------------------------------------------------------------------------------
+        // Result select and flags.
         case (op)
             OP_ADD, OP_MAD, OP_SAD: begin
-                res = add_res;
+                r = add_res;
                 fo = add_o;
                 fc = add_c;
                 fw = add_w;
             end
-            OP_MUL16, OP_MUL24: res = mul_res;  // 3.2: S = bit 31, C = O = 0
+            OP_MUL16, OP_MUL24: r = mul_res;  // 3.2: S = bit 31, C = O = 0
             OP_SET: begin
                 // 3.5: all ones of the width when true (S only), 0 when false (Z only)
                 if ((cond[0] & cmp_lt) | (cond[1] & cmp_eq) | (cond[2] & cmp_gt))
-                    res = wmask;
+                    r = wmask;
                 fw = wide;
             end
             OP_MIN: begin
-                res = (cmp_lt ? a : b) & wmask;
+                r = (cmp_lt ? a : b) & wmask;
                 fw = wide;
             end
             OP_MAX: begin
-                res = (cmp_lt ? b : a) & wmask;
+                r = (cmp_lt ? b : a) & wmask;
                 fw = wide;
             end
             OP_SHL, OP_SHR: begin
-                res = sh_res;
+                r = sh_res;
                 fo = sh_o;
                 fc = sh_c;
                 fw = wide;
             end
             OP_LOP: begin
-                res = lop_res & wmask;
+                r = lop_res & wmask;
                 fw = wide;
             end
             OP_I2I: begin
-                res = i2i_res;
+                r = i2i_w32 ? i2i_val : {16'b0, i2i_val[15:0]};
                 fw = i2i_w32;
             end
-            OP_PASS: res = b;
+            OP_PASS: r = b;
             default: ;  // 13..15 are never issued: result 0
         endcase
-        flags = {fo, fc, fw ? res[31] : res[15], res == 32'd0};
+        res = r;
+        flags = {fo, fc, fw ? r[31] : r[15], r == 32'd0};
     end
 
 endmodule

@@ -91,9 +91,15 @@ module sm_execute #(
     wire                 fp_on = unit == U_FP;
     wire                 sfu_on = unit == U_SFU;
     wire [31:0]          sfu_lane0 = {26'd0, x_sub} * NUM_SFU;  // the first lane of the sub-step
-    wire [NUM_SP*32-1:0] alu_res, fp_res, res;
-    wire [NUM_SP*4-1:0]  alu_flags, fp_flags, flags;
-    wire [NUM_SFU*32-1:0] sfu_res;
+    // each unit lane drives an element of an array, not a part of a vector: under Icarus a vector
+    // assembled from NUM_SP part-selects is converted bit by bit for every part that changes
+    wire [31:0]          alu_res [0:NUM_SP-1];
+    wire [31:0]          fp_res [0:NUM_SP-1];
+    wire [31:0]          sfu_res [0:NUM_SFU-1];
+    wire [3:0]           alu_flags [0:NUM_SP-1];
+    wire [3:0]           fp_flags [0:NUM_SP-1];
+    reg  [NUM_SP*32-1:0] res;
+    reg  [NUM_SP*4-1:0]  flags;
     genvar g;
     generate
         for (g = 0; g < NUM_SP; g = g + 1) begin : lanes
@@ -103,7 +109,7 @@ module sm_execute #(
                 .not1(alu_not1), .not2(alu_not2), .src_type(alu_src_type), .dst_bits(alu_dst_bits),
                 .dst_full(alu_dst_full), .abs_(alu_abs), .neg(alu_neg),
                 .a(opa[32 * g +: 32]), .b(opb[32 * g +: 32]), .c(opc[32 * g +: 32]), .cin(cin[g]),
-                .res(alu_res[32 * g +: 32]), .flags(alu_flags[4 * g +: 4])
+                .res(alu_res[g]), .flags(alu_flags[g])
             );
             sm1_fp_alu u_fp (
                 .op(fp_op), .rnd(fp_rnd), .sat(fp_sat), .rint(fp_rint), .cond(fp_cond), .wide(fp_wide),
@@ -111,19 +117,26 @@ module sm_execute #(
                 .abs_a(fp_abs_a), .neg_a(fp_neg_a), .abs_b(fp_abs_b), .neg_b(fp_neg_b), .neg_c(fp_neg_c),
                 .a(fp_on ? opa[32 * g +: 32] : 32'd0), .b(fp_on ? opb[32 * g +: 32] : 32'd0),
                 .c(fp_on ? opc[32 * g +: 32] : 32'd0),
-                .res(fp_res[32 * g +: 32]), .flags(fp_flags[4 * g +: 4])
+                .res(fp_res[g]), .flags(fp_flags[g])
             );
-            // the SFU results belong to the lanes of the current sub-step
-            assign res[32 * g +: 32] = fp_on ? fp_res[32 * g +: 32] : sfu_on ? sfu_res[32 * (g % NUM_SFU) +: 32] : alu_res[32 * g +: 32];
-            assign flags[4 * g +: 4] = fp_on ? fp_flags[4 * g +: 4] : alu_flags[4 * g +: 4];  // no SFU form writes $c
         end
         for (g = 0; g < NUM_SFU; g = g + 1) begin : sfus
             sm1_sfu u_sfu (
                 .op(sfu_op), .abs_(fp_abs_a), .neg(fp_neg_a), .sat(fp_sat),
-                .a(sfu_on ? opa[32 * (sfu_lane0 + g) +: 32] : 32'd0), .res(sfu_res[32 * g +: 32])
+                .a(sfu_on ? opa[32 * (sfu_lane0 + g) +: 32] : 32'd0), .res(sfu_res[g])
             );
         end
     endgenerate
+
+    // the result and flags of the instruction's unit; the SFU results belong to the lanes of the
+    // current sub-step
+    integer rl;
+    always @* begin
+        for (rl = 0; rl < NUM_SP; rl = rl + 1) begin
+            res[32 * rl +: 32] = fp_on ? fp_res[rl] : sfu_on ? sfu_res[rl % NUM_SFU] : alu_res[rl];
+            flags[4 * rl +: 4] = fp_on ? fp_flags[rl] : alu_flags[rl];  // no SFU form writes $c
+        end
+    end
 
     assign rf_reg_s = ls_half ? {1'b0, ls_reg[6:1]} : ls_reg;
     assign gpr_reg = (dst_kind == 2'd2) ? {1'b0, dst_idx[6:1]} : dst_idx;
@@ -135,56 +148,84 @@ module sm_execute #(
     wire [15:0] slot_off = (mem_slot == 2'd1) ? a_off : (mem_slot == 2'd2) ? b_off : c_off;
     wire        operand_inc = mem_postinc && mem_slot != 2'd0 && wb_kind != WB_R2G;
 
-    integer i, lane;
-    reg        en;
+    // Three processes, so that an event-driven simulator runs each only when its own inputs change:
+    // the lanes that execute; the register and $c write-back (it follows the units' results, which
+    // settle lane by lane); the address work of R2A/ADA, R2G, LLD/LST and post-increments, skipped
+    // entirely for the other instructions.
+    reg [NUM_SP-1:0] en;
+    integer el;
+    /* verilator lint_off UNUSEDSIGNAL */
+    integer lane;      // a lane of the warp: 5 bits
+    /* verilator lint_on UNUSEDSIGNAL */
+    always @* begin
+        for (el = 0; el < NUM_SP; el = el + 1) begin
+            lane = x_pass * NUM_SP + el;
+            en[el] = pass_exec && x_active[lane] && guard[lane] && !unimpl && (!sfu_on || el / NUM_SFU == {26'd0, x_sub});
+        end
+    end
+
+    reg oob_fault, st_fault;
+    always @(*) lane_fault = oob_fault || st_fault;
+
+    integer i;
+    always @* begin
+        gpr_mask = 0; cc_mask = 0; cc_data = 0; oob_fault = 1'b0;
+        for (i = 0; i < NUM_SP; i = i + 1)
+            if (en[i]) begin
+                if (oob[i]) oob_fault = 1'b1;
+                gpr_mask[i] = wb_kind == WB_ALU && (dst_kind == 2'd1 || dst_kind == 2'd2);
+                if ((wb_kind == WB_ALU && cwe) || wb_kind == WB_R2C) begin
+                    cc_mask[i] = 1'b1;
+                    cc_data[4 * i +: 4] = (wb_kind == WB_R2C) ? opa[32 * i +: 4] : flags[4 * i +: 4];
+                end
+            end
+    end
+
+    wire addr_work = wb_kind == WB_R2A || wb_kind == WB_ADA || wb_kind == WB_R2G || (wb_kind == WB_MEM && ls_local) || operand_inc;
+    integer k, klane;
     reg [15:0] a_now;  // the lane's $a of the memory operand ($a0 reads 0)
     reg [31:0] addr, v;
     /* verilator lint_off UNUSEDSIGNAL */
     reg [31:0] av;     // R2A / ADA result: $a keeps the low 16 bits
     /* verilator lint_on UNUSEDSIGNAL */
     always @* begin
-        gpr_mask = 0; cc_mask = 0; cc_data = 0; a_mask = 0; a_data = 0; inc_mask = 0; inc_data = 0;
-        st_mask = 0; st_addr = 0; st_data = 0; st_rec_data = 0; la_mask = 0; la_addr = 0; lane_fault = 1'b0;
-        for (i = 0; i < NUM_SP; i = i + 1) begin
-            lane = x_pass * NUM_SP + i;
-            en = pass_exec && x_active[lane] && guard[lane] && !unimpl && (!sfu_on || i / NUM_SFU == {26'd0, x_sub});
-            a_now = a_regs[{mem_areg, 5'd0} * 16 + lane * 16 +: 16];
-            addr = mem_postinc ? {16'd0, a_now} : {16'd0, a_now} + {16'd0, ls_off};
-            v = rf_s[32 * i +: 32];
-            if (ls_half) v = ls_reg[0] ? {16'd0, v[31:16]} : {16'd0, v[15:0]};
-            av = (wb_kind == WB_R2A) ? (opa[32 * i +: 32] << anum[3:0]) : (opa[32 * i +: 32] + {16'd0, anum});
-            if (en) begin
-                if (oob[i]) lane_fault = 1'b1;
-                gpr_mask[i] = wb_kind == WB_ALU && (dst_kind == 2'd1 || dst_kind == 2'd2);
-                if ((wb_kind == WB_ALU && cwe) || wb_kind == WB_R2C) begin
-                    cc_mask[i] = 1'b1;
-                    cc_data[4 * i +: 4] = (wb_kind == WB_R2C) ? opa[32 * i +: 4] : flags[4 * i +: 4];
+        a_mask = 0; a_data = 0; inc_mask = 0; inc_data = 0; st_fault = 1'b0;
+        st_mask = 0; st_addr = 0; st_data = 0; st_rec_data = 0; la_mask = 0; la_addr = 0; rec_a_data = 0;
+        klane = 0; a_now = 16'd0; addr = 32'd0; v = 32'd0; av = 32'd0;
+        if (addr_work)
+            for (k = 0; k < NUM_SP; k = k + 1) begin
+                klane = x_pass * NUM_SP + k;
+                a_now = a_regs[{mem_areg, 5'd0} * 16 + klane * 16 +: 16];
+                addr = mem_postinc ? {16'd0, a_now} : {16'd0, a_now} + {16'd0, ls_off};
+                v = rf_s[32 * k +: 32];
+                if (ls_half) v = ls_reg[0] ? {16'd0, v[31:16]} : {16'd0, v[15:0]};
+                av = (wb_kind == WB_R2A) ? (opa[32 * k +: 32] << anum[3:0]) : (opa[32 * k +: 32] + {16'd0, anum});
+                if (en[k]) begin
+                    if (wb_kind == WB_R2A || wb_kind == WB_ADA) begin
+                        a_mask[k] = 1'b1;
+                        a_data[16 * k +: 16] = av[15:0];
+                    end
+                    if (wb_kind == WB_R2G) begin
+                        if (addr + {27'd0, ls_bytes} > SHARED_BYTES) st_fault = 1'b1;
+                        st_mask[k] = 1'b1;
+                        st_addr[32 * k +: 32] = addr;
+                        st_data[32 * k +: 32] = v;
+                        st_rec_data[32 * k +: 32] = (ls_bytes == 5'd1) ? {24'd0, v[7:0]} : (ls_bytes == 5'd2) ? {16'd0, v[15:0]} : v;
+                    end
+                    if (wb_kind == WB_MEM && ls_local) begin
+                        la_mask[k] = 1'b1;
+                        la_addr[32 * k +: 32] = addr;
+                    end
+                    if ((wb_kind == WB_R2G || (wb_kind == WB_MEM && ls_local)) && mem_postinc) begin
+                        inc_mask[k] = 1'b1;
+                        inc_data[16 * k +: 16] = a_now + ls_off;
+                    end
+                    if (operand_inc) begin
+                        inc_mask[k] = 1'b1;
+                        inc_data[16 * k +: 16] = a_now + slot_off;
+                    end
                 end
-                if (wb_kind == WB_R2A || wb_kind == WB_ADA) begin
-                    a_mask[i] = 1'b1;
-                    a_data[16 * i +: 16] = av[15:0];
-                end
-                if (wb_kind == WB_R2G) begin
-                    if (addr + {27'd0, ls_bytes} > SHARED_BYTES) lane_fault = 1'b1;
-                    st_mask[i] = 1'b1;
-                    st_addr[32 * i +: 32] = addr;
-                    st_data[32 * i +: 32] = v;
-                    st_rec_data[32 * i +: 32] = (ls_bytes == 5'd1) ? {24'd0, v[7:0]} : (ls_bytes == 5'd2) ? {16'd0, v[15:0]} : v;
-                end
-                if (wb_kind == WB_MEM && ls_local) begin
-                    la_mask[i] = 1'b1;
-                    la_addr[32 * i +: 32] = addr;
-                end
-                if ((wb_kind == WB_R2G || (wb_kind == WB_MEM && ls_local)) && mem_postinc) begin
-                    inc_mask[i] = 1'b1;
-                    inc_data[16 * i +: 16] = a_now + ls_off;
-                end
-                if (operand_inc) begin
-                    inc_mask[i] = 1'b1;
-                    inc_data[16 * i +: 16] = a_now + slot_off;
-                end
+                rec_a_data[16 * k +: 16] = inc_mask[k] ? inc_data[16 * k +: 16] : a_data[16 * k +: 16];
             end
-            rec_a_data[16 * i +: 16] = inc_mask[i] ? inc_data[16 * i +: 16] : a_data[16 * i +: 16];
-        end
     end
 endmodule

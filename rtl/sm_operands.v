@@ -138,6 +138,13 @@ module sm_operands #(
         end
     end
 
+    // the clock reaches the operand process only while a slot reads a special register: otherwise
+    // the process would run again every cycle for nothing (an event-driven simulator wakes it on
+    // every change of an input)
+    wire [31:0] clock_a = (a_kind == K_SREG) ? cycle : 32'd0;
+    wire [31:0] clock_b = (b_kind == K_SREG) ? cycle : 32'd0;
+    wire [31:0] clock_c = (c_kind == K_SREG) ? cycle : 32'd0;
+
     integer ol, olane;
     reg [31:0] physid;
     always @* begin
@@ -147,15 +154,15 @@ module sm_operands #(
             opa[ol * 32 +: 32] = operand(a_kind, a_val, rf_a[ol * 32 +: 32], sh_a[ol * 32 +: 32], cm_a[ol * 32 +: 32],
                                          addr_a[ol][1:0], a_size, a_sgn,
                                          reg_read(a_kind, a_val[3:0], cc_regs[{a_val[1:0], 5'd0} * 4 + olane * 4 +: 4],
-                                                  a_regs[{a_val[2:0], 5'd0} * 16 + olane * 16 +: 16], physid, cycle));
+                                                  a_regs[{a_val[2:0], 5'd0} * 16 + olane * 16 +: 16], physid, clock_a));
             opb[ol * 32 +: 32] = operand(b_kind, b_val, rf_b[ol * 32 +: 32], sh_b[ol * 32 +: 32], cm_b[ol * 32 +: 32],
                                          addr_b[ol][1:0], b_size, b_sgn,
                                          reg_read(b_kind, b_val[3:0], cc_regs[{b_val[1:0], 5'd0} * 4 + olane * 4 +: 4],
-                                                  a_regs[{b_val[2:0], 5'd0} * 16 + olane * 16 +: 16], physid, cycle));
+                                                  a_regs[{b_val[2:0], 5'd0} * 16 + olane * 16 +: 16], physid, clock_b));
             opc[ol * 32 +: 32] = operand(c_kind, c_val, rf_c[ol * 32 +: 32], sh_c[ol * 32 +: 32], cm_c[ol * 32 +: 32],
                                          addr_c[ol][1:0], c_size, c_sgn,
                                          reg_read(c_kind, c_val[3:0], cc_regs[{c_val[1:0], 5'd0} * 4 + olane * 4 +: 4],
-                                                  a_regs[{c_val[2:0], 5'd0} * 16 + olane * 16 +: 16], physid, cycle));
+                                                  a_regs[{c_val[2:0], 5'd0} * 16 + olane * 16 +: 16], physid, clock_c));
             oob[ol] = out_of_range(a_kind, addr_a[ol], a_size) || out_of_range(b_kind, addr_b[ol], b_size) ||
                       out_of_range(c_kind, addr_c[ol], c_size);
             cin[ol] = cc_regs[(carry_reg ? {25'd0, preg, 5'd0} : 32'd0) * 4 + olane * 4 + 2];

@@ -55,35 +55,42 @@ module sm_regfile #(
     wire [31:0] pass_lane = {26'd0, pass} * NUM_SP;
 
     /* verilator lint_off UNUSEDSIGNAL */
-    wire [31:0] ln_i0 = warp_base + {25'd0, ln_reg_0} * 32 + {27'd0, ln_lane};
-    wire [31:0] ln_i1 = warp_base + {25'd0, ln_reg_1} * 32 + {27'd0, ln_lane};
+    wire [31:0] ln_i0 = warp_base + {20'd0, ln_reg_0, 5'd0} + {27'd0, ln_lane};
+    wire [31:0] ln_i1 = warp_base + {20'd0, ln_reg_1, 5'd0} + {27'd0, ln_lane};
     /* verilator lint_on UNUSEDSIGNAL */
     assign ln_0 = ({1'b0, ln_reg_0} >= nregs || !rf_valid[ln_i0[RB+4:5]]) ? 32'd0 : rf[ln_i0];
     assign ln_1 = ({1'b0, ln_reg_1} >= nregs || !rf_valid[ln_i1[RB+4:5]]) ? 32'd0 : rf[ln_i1];
 
-    // continuous reads: Icarus makes a process that indexes a large memory sensitive to each word
+    // continuous reads: Icarus makes a process that indexes a large memory sensitive to each word.
+    // The lanes of a pass are consecutive words of one row: the row's first word, its valid bit and
+    // the allocation check are computed once per port, not once per lane (each is an arithmetic
+    // node that an event-driven simulator re-evaluates whenever the pass or the register changes)
+    /* verilator lint_off UNUSEDSIGNAL */
+    wire [31:0] base_a = warp_base + {20'd0, rd_reg_a, 5'd0} + pass_lane;
+    wire [31:0] base_b = warp_base + {20'd0, rd_reg_b, 5'd0} + pass_lane;
+    wire [31:0] base_c = warp_base + {20'd0, rd_reg_c, 5'd0} + pass_lane;
+    wire [31:0] base_s = warp_base + {20'd0, rd_reg_s, 5'd0} + pass_lane;
+    /* verilator lint_on UNUSEDSIGNAL */
+    wire ok_a = {1'b0, rd_reg_a} < nregs && rf_valid[base_a[RB+4:5]];
+    wire ok_b = {1'b0, rd_reg_b} < nregs && rf_valid[base_b[RB+4:5]];
+    wire ok_c = {1'b0, rd_reg_c} < nregs && rf_valid[base_c[RB+4:5]];
+    wire ok_s = {1'b0, rd_reg_s} < nregs && rf_valid[base_s[RB+4:5]];
     genvar g;
     generate
         for (g = 0; g < NUM_SP; g = g + 1) begin : reads
-            /* verilator lint_off UNUSEDSIGNAL */
-            wire [31:0] idx_a = warp_base + {25'd0, rd_reg_a} * 32 + pass_lane + g;
-            wire [31:0] idx_b = warp_base + {25'd0, rd_reg_b} * 32 + pass_lane + g;
-            wire [31:0] idx_c = warp_base + {25'd0, rd_reg_c} * 32 + pass_lane + g;
-            wire [31:0] idx_s = warp_base + {25'd0, rd_reg_s} * 32 + pass_lane + g;
-            /* verilator lint_on UNUSEDSIGNAL */
-            assign rd_a[32 * g +: 32] = ({1'b0, rd_reg_a} >= nregs || !rf_valid[idx_a[RB+4:5]]) ? 32'd0 : rf[idx_a];
-            assign rd_b[32 * g +: 32] = ({1'b0, rd_reg_b} >= nregs || !rf_valid[idx_b[RB+4:5]]) ? 32'd0 : rf[idx_b];
-            assign rd_c[32 * g +: 32] = ({1'b0, rd_reg_c} >= nregs || !rf_valid[idx_c[RB+4:5]]) ? 32'd0 : rf[idx_c];
-            assign rd_s[32 * g +: 32] = ({1'b0, rd_reg_s} >= nregs || !rf_valid[idx_s[RB+4:5]]) ? 32'd0 : rf[idx_s];
+            assign rd_a[32 * g +: 32] = ok_a ? rf[base_a + g] : 32'd0;
+            assign rd_b[32 * g +: 32] = ok_b ? rf[base_b + g] : 32'd0;
+            assign rd_c[32 * g +: 32] = ok_c ? rf[base_c + g] : 32'd0;
+            assign rd_s[32 * g +: 32] = ok_s ? rf[base_s + g] : 32'd0;
         end
     endgenerate
 
     // the lanes of a pass are in one row
-    wire [31:0]   wb_base = warp_base + {25'd0, wb_reg} * 32 + pass_lane;
+    wire [31:0]   wb_base = warp_base + {20'd0, wb_reg, 5'd0} + pass_lane;
     wire          wb_ok = {1'b0, wb_reg} < nregs && wb_base < REG_WORDS;
     wire [RB-1:0] wb_row = wb_base[RB+4:5];
     wire          wb_valid = rf_valid[wb_row];
-    wire [31:0]   ld_idx = warp_base + {24'd0, ld_reg} * 32 + {27'd0, ld_lane};
+    wire [31:0]   ld_idx = warp_base + {19'd0, ld_reg, 5'd0} + {27'd0, ld_lane};
     wire          ld_ok = ld_we && ld_reg < nregs && ld_idx < REG_WORDS;
     wire [RB-1:0] ld_row = ld_idx[RB+4:5];
     integer l, w;

@@ -194,6 +194,10 @@ class LockstepTest(uvm_test):
         # this process's CPU time, which simulator and Python share and a loaded machine does not inflate)
         self.run_s, self.run_cpu_s = time.perf_counter() - t0, time.process_time() - c0
         self.final_global = await bfm.read_global()
+        if self.config.result:
+            # the DUT's final global memory beside result.json: what it computed, for looking at outside
+            # lock-step (e.g. the FlexGripPlus outputs tests/test_flexgrip_int.py keeps as reference data)
+            np.asarray(self.final_global, np.uint8).tofile(Path(self.config.result).with_name("final_global.bin"))
         self.drop_objection()
 
     async def _until_end(self) -> None:

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from golden.flexgrip_export import NotRunnable, export, flexgrip_image
-from golden.flexgrip_findings import FINDINGS
+from golden.flexgrip_findings import FINDINGS, Finding
 from golden.profile import FLEXGRIP
 from golden.program import load_program
 from golden.run import RET
@@ -128,18 +128,26 @@ def test_flexgrip_lockstep_fp(name: str) -> None:
         assert not FP_FORMS & set(BY_NAME[waiver].forms), waiver
 
 
-def test_flexgrip_waivers_apply_where_the_findings_say() -> None:
-    """cf_barrier runs to the end in lock-step only through the waivers its findings name, each
-    applied at least once; without waivers it fails at the first of them (BAR writing $a4)."""
+def test_flexgrip_cf_barrier_needs_no_waiver() -> None:
+    """cf_barrier's two FlexGripPlus behaviours, BAR rewriting $a4 (bit25_incr_a4) and LOP32I working on
+    half registers (lop32i_w32_imm_bit30), are modelled by the flexgrip profile: lock-step passes with
+    waivers turned off."""
     _flexgrip_or_skip()
-    r = _run("cf_barrier")
-    assert r.passed, r.summary()
-    assert set(r.extra["waived"]) == {"bar_writes_a4", "lop32i_dest"}
     from tb.lockstep import LockstepRun, run_lockstep
 
     r = run_lockstep(LockstepRun("cf_barrier", sim="ghdl", profile="flexgrip", dut="flexgrip", waive="none"), rerun_with_waves=False)
-    assert not r.passed and r.report is not None
-    assert "BAR" in r.report.text and [d.field for d in r.report.diffs] == ["addr"]
+    assert r.passed, r.summary()
+    assert not r.extra.get("waived")
+
+
+def test_flexgrip_areg_lockstep() -> None:
+    """areg exercises most address-register and shared-operand switches (ada_offset_14bit, a0_aliases_a4,
+    shared_offset_unsigned, mov_shared_zero_ext, postinc_a4 with R2G and constant operands, const_areg_ignored):
+    FlexGripPlus runs it in lock-step with the one waiver whose cause is not traced."""
+    _flexgrip_or_skip()
+    r = _run("areg")
+    assert r.passed, r.summary()
+    assert set(r.extra.get("waived") or {}) == {"r2a_shared_source"}
 
 
 # -- waivers in the scoreboard (no simulator: an independent model plays the DUT, tests/test_scoreboard.py) --
@@ -156,8 +164,12 @@ def _c2r_case():
     return pairs, i, replace(r, gpr_reg=0)  # as FlexGripPlus does it: C2R writes R0
 
 
+# C2R writing R0 is modelled since (c2r_dest_r0); as a waiver it still shows the mechanism on a record
+# the g80 model disagrees with
+_C2R_WAIVER = Finding("c2r_writes_r0", "C2R writes R0", "iadd PC 0x60", "programs/iadd.sass", "waiver", True, ("C2R",), frozenset({"gpr"}))
+
+
 def test_waiver_takes_the_dut_writes_and_is_counted() -> None:
-    from golden.flexgrip_findings import BY_NAME
     from golden.profile import G80
     from golden.run import build
     from tb.adapters.rtl import to_dut_commit
@@ -167,7 +179,7 @@ def test_waiver_takes_the_dut_writes_and_is_counted() -> None:
     spec = load_program(ROOT / "programs" / "iadd.sass")
     sm, _ = build(spec, G80)
     verdict = Verdict({"test": "iadd"}, lambda: None)
-    sb = Scoreboard("scoreboard_waiver", None, sm, verdict, waivers=(BY_NAME["c2r_writes_r0"],))
+    sb = Scoreboard("scoreboard_waiver", None, sm, verdict, waivers=(_C2R_WAIVER,))
     sb.build_phase()
     for rec, reqs in pairs[:i]:
         for q in reqs:

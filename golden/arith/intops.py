@@ -435,10 +435,18 @@ def i2i(dst_signed: bool, dst_bits: int, src_type: int, abs_: bool, neg: bool, a
         v ^= top
         v -= top
     if prof.i2i_no_clamp:
-        if abs_ and src_signed:
-            np.abs(v, out=v)
-        if neg:
-            np.negative(v, out=v)
+        if prof.i2i_neg_before_abs:
+            # ScalarProcessor/convert_int_int.vhd negates first (cvt_neg_in) and then takes the absolute value
+            # of a negative signed result (abs_saturate_in = "10"): -|x| comes out as |x|
+            if neg:
+                np.negative(v, out=v)
+            if abs_ and src_signed:
+                np.abs(v, out=v)
+        else:
+            if abs_ and src_signed:
+                np.abs(v, out=v)
+            if neg:
+                np.negative(v, out=v)
         v &= (1 << dst_bits) - 1
         if dst_signed:
             top = 1 << (dst_bits - 1)

@@ -15,9 +15,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from golden import flexgrip_decode
 from golden.commit import Commit, RegWrite
 from golden.isa.decoder import IllegalInstruction, decode, size_of
 from golden.isa.operands import RegOperand
+from golden.profile import FLEXGRIP
 
 from ..dut import UnknownValue
 
@@ -158,7 +160,9 @@ def _dst_half(insn: int, size: int) -> str | None:
         decoded = decode([insn & 0xFFFFFFFF, insn >> 32] if size == 8 else [insn])
     except IllegalInstruction:
         return None
-    dst = dict(decoded.operands).get("dst")
+    # as FlexGripPlus's decoder reads the word (golden/flexgrip_decode.py: LOP32I is 16-bit unless bit 30 of
+    # its immediate is set, and its register fields then name half registers)
+    dst = flexgrip_decode.adapt(FLEXGRIP, decoded, dict(decoded.operands)).get("dst")
     if isinstance(dst, RegOperand) and dst.half:
         return "H" if dst.index & 1 else "L"
     return None
