@@ -601,6 +601,9 @@ def sample(cands: list[_Candidate], n: int, seed: int) -> list[_Candidate]:
     while sum(share.values()) > n:  # the minimums pushed it over: take from the largest
         k = max(share, key=lambda x: share[x])
         share[k] -= 1
+    while sum(share.values()) < n:  # rounding left it short: give to the kind with the most left over
+        k = max(share, key=lambda x: len(by_kind[x]) - share[x])
+        share[k] += 1
     chosen = [c for k, v in by_kind.items() for c in rng.sample(v, share[k])]
     return sorted(chosen, key=lambda c: (c.file, c.edit[0], c.kind, c.edit[1], c.mutated))
 
