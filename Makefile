@@ -40,8 +40,9 @@ KNOBS ?=
 SHRINK ?= 1
 RANDOM ?= 0
 RANDOM_SEED ?= 1000
+BATCH ?=
 
-.PHONY: setup sim random regress coverage rtl-vectors test lint check-listing bench faults faults-rerun clean help
+.PHONY: setup sim random mutants regress coverage rtl-vectors test lint check-listing bench faults faults-rerun clean help
 
 help:
 	@echo "make setup              install simulators and the Python environment (.venv)"
@@ -49,6 +50,9 @@ help:
 	@echo "                        (DUT=rtl|flexgrip SIM=verilator|icarus NUM_SP=8|16|32 SEED=n WAVES=0|1 PROFILE=g80|flexgrip DEFINES=MUTANT_X"
 	@echo "                        LOCKSTEP=0: compare the commit trace after the run; VISIBILITY=full: every signal VPI-visible on Verilator)"
 	@echo "make random SEED=n COUNT=k  k constrained-random programs from seed n in lock-step (PRESET= CONFIG= KNOBS= SIM= NUM_SP= DUT= DEFINES= SHRINK=0|1)"
+	@echo "                        BATCH=k: k programs per simulator process (a failure is rerun alone)"
+	@echo "make mutants            mutation score: MUTANTS_N RTL mutants generated from rtl/ (tb/mutation), each against the directed programs"
+	@echo "                        and the random tier (MUTANTS_RANDOM=preset:count,...) until the first failure; report in $(BUILD)/mutants/report.md (JOBS=n)"
 	@echo "make regress            every program on both simulators at NUM_SP 8/16/32 (JUnit + one-page summary in $(REGRESS))"
 	@echo "                        DUT=flexgrip: every program and bundle on FlexGripPlus (GHDL), summary in $(REGRESS)_flexgrip"
 	@echo "make coverage           functional coverage of every program (golden model, and RTL lock-step with micro-architecture unless COVERAGE_RTL=0;"
@@ -94,7 +98,20 @@ sim: $(SETUP)
 random: $(SETUP)
 	$(PY) -m randgen run --seed $(SEED) --count $(COUNT) --preset $(PRESET) $(if $(CONFIG),--config $(CONFIG)) \
 		$(if $(KNOBS),--knobs "$(KNOBS)") $(if $(SIM),--sim $(SIM)) --num-sp $(NUM_SP) --dut $(DUT) \
-		$(if $(DEFINES),--defines $(DEFINES) --baseline) $(if $(filter 1,$(SHRINK)),--shrink)
+		$(if $(DEFINES),--defines $(DEFINES) --baseline) $(if $(filter 1,$(SHRINK)),--shrink) $(if $(BATCH),--batch $(BATCH))
+
+# Mutation score (tb/mutation/): mutants generated from the sources of rtl/ (operators, literals,
+# conditions, dropped assignments, stuck output bits), all in one Verilator build behind a runtime
+# id; each against the directed programs and the random tier until the first failing program.
+# A benchmark-like target (tens of minutes on two cores), not part of `make test`; resumes.
+MUTANTS_N ?= 300
+MUTANTS_SEED ?= 1
+MUTANTS_RANDOM ?= ci:5,default:2,fp:1,fp16:3,tall:3,int:2
+MUTANTS_QUICK ?= 40
+MUTANTS_BUDGET ?= 0
+mutants: $(SETUP)
+	$(PY) -m tb.mutation run -n $(MUTANTS_N) --seed $(MUTANTS_SEED) --random "$(MUTANTS_RANDOM)" --jobs $(JOBS) \
+		--quick $(MUTANTS_QUICK) --second-budget $(MUTANTS_BUDGET) -o $(BUILD)/mutants
 
 # Every program on both simulators at NUM_SP 8, 16 and 32, spread over the cores by pytest-xdist;
 # RANDOM=n adds n random programs (seeds RANDOM_SEED..) on Verilator at NUM_SP 8, 16 and 32.

@@ -3,7 +3,7 @@
     python -m randgen gen --seed N [--count K] [--preset P] [--config F.toml] [--set knob=value ...] [-o DIR]
     python -m randgen run --seed N [--count K] [--preset P] [--config F.toml] [--set ...]
                           [--sim icarus|verilator|golden] [--num-sp 8|16|32] [--dut rtl] [--defines MUTANT_X]
-                          [--shrink] [--stop-on-fail] [--waves]
+                          [--shrink] [--stop-on-fail] [--waves] [--batch K]
 
 `run` prints one line per program and `N passed, M failed`; a failing program is kept in
 build/random/failures/ with the command that regenerates and reruns it, and with --shrink a
@@ -19,7 +19,7 @@ from pathlib import Path
 
 from .config import PRESETS, load, parse_set
 from .generator import Prog, generate, render
-from .run import OUT, Outcome, keep_failure, run_golden, run_rtl, write_program
+from .run import OUT, Outcome, keep_failure, run_batch, run_golden, run_rtl, write_program
 from .shrink import shrink, size
 
 
@@ -46,6 +46,8 @@ def _parser() -> argparse.ArgumentParser:
     r.add_argument("--baseline", action="store_true",
                    help="with --defines: rerun each failure without the defines; a failure the unmodified RTL shares is not the mutant's")
     r.add_argument("--waves", action="store_true", help="rerun a failure with waveforms")
+    r.add_argument("--batch", type=int, default=0, metavar="K",
+                   help="run K programs per simulator process (the plain RTL; a failure is then rerun alone for its report)")
     r.add_argument("--cov", type=Path, help="with --sim golden: write functional coverage of each program to this folder")
     return ap
 
@@ -91,12 +93,26 @@ def main(argv: list[str] | None = None) -> int:
     passed = failed = skipped = 0
     t0 = time.perf_counter()
     commits = 0
+    batched: dict[int, Outcome | None] = {}
+    batch = args.batch if args.sim != "golden" and args.dut == "rtl" else 0
     for s in seeds:
         tree = generate(s, cfg, preset)
         args.out.mkdir(parents=True, exist_ok=True)
         path = args.out / f"{preset}_s{s}.sass"
         path.write_text(render(tree))
-        o = execute(path)
+        if batch > 1 and s not in batched:  # this program and the next ones of the chunk, in one process
+            chunk = list(range(s, min(s + batch, args.seed + args.count)))
+            for t in chunk[1:]:
+                (args.out / f"{preset}_s{t}.sass").write_text(render(generate(t, cfg, preset)))
+            outs = run_batch([args.out / f"{preset}_s{t}.sass" for t in chunk], args.sim, args.num_sp, args.out / "batch" / f"{preset}_s{s}", defines,
+                             args.stop_on_fail)  # fmt: skip
+            batched.update(zip(chunk, outs, strict=True))
+        o = batched.pop(s) if batch > 1 else execute(path)
+        if o is None:  # after a failure of its batch under --stop-on-fail
+            break
+        if batch > 1 and not o.passed:  # alone, through the ordinary path: its full report and waveform
+            print(o.line, flush=True)
+            o = execute(path)
         commits += o.commits
         print(o.line, flush=True)
         if o.passed:

@@ -32,6 +32,7 @@ class Config:
     grid_max: tuple[int, int] = (6, 3)  # blocks in x, y: drawn from 1..max
     threads_max: int = 160  # threads per block, drawn from 1..max (at most 512), with 1-3 dimensions
     dims_max: int = 3
+    z_max: int = 4  # largest blockDim.z (up to 64: tid.z fills R0 bits 31:26)
     # program shape
     length: int = 40  # random instructions in the main body (about)
     depth: int = 2  # nesting depth of control structures
@@ -39,12 +40,15 @@ class Config:
     subroutines: int = 2  # at most this many subroutines
     barriers: int = 1  # at most this many BAR exchanges of shared memory between warps
     early_exit: float = 0.5  # probability of a top-level early exit of some lanes
+    exit_marker: float = 0.5  # probability that the program ends with an ALU instruction carrying the exit marker (.E)
     data_regs: int = 10  # data registers R2..; fewer when the block's register budget is smaller
     # instruction mix
     mix: dict[str, float] = field(default_factory=lambda: dict(DEFAULT_MIX))
     control: dict[str, float] = field(default_factory=lambda: dict(DEFAULT_CONTROL))
+    pair_short: float = 0.7  # probability that a 32-bit instruction gets a second one right after it (kept 32-bit by the assembler)
     guard: float = 0.35  # probability that a predicable instruction carries a guard
     special: float = 0.4  # probability that an immediate or a data word is a special value (FP/integer edge)
+    f16_specials: float = 0.0  # probability that a special word is two special f16 values (denormals by leading zeros, ...) instead
     # memory
     shared_slot: int = 32  # shared bytes per thread (own slot, exchanged across BAR)
     local_bytes: int = 64  # local bytes per thread that are written and read
@@ -76,6 +80,8 @@ class Config:
             raise ValueError(f"threads_max {self.threads_max} out of 1..512")
         if not 1 <= self.dims_max <= 3:
             raise ValueError(f"dims_max {self.dims_max} out of 1..3")
+        if not 1 <= self.z_max <= 64:
+            raise ValueError(f"z_max {self.z_max} out of 1..64")
         if self.loop_max not in (0, 1, 3, 7):
             raise ValueError(f"loop_max {self.loop_max} must be 0, 1, 3 or 7 (a mask of the trip count)")
         if self.depth < 0 or self.depth > 5:
@@ -84,6 +90,9 @@ class Config:
             raise ValueError(f"shared_slot {self.shared_slot} must be 16, 32 or 64")
         if self.local_bytes % 16 or not 16 <= self.local_bytes <= 256:
             raise ValueError(f"local_bytes {self.local_bytes} must be a multiple of 16 in 16..256")
+        for name in ("early_exit", "exit_marker", "pair_short", "guard", "special", "f16_specials"):
+            if not 0 <= getattr(self, name) <= 1:
+                raise ValueError(f"{name} {getattr(self, name)} is a probability: 0..1")
         if self.data_regs < 2 or self.data_regs > 40:
             raise ValueError(f"data_regs {self.data_regs} out of 2..40")
 
@@ -105,6 +114,13 @@ PRESETS: dict[str, dict] = {
     # memory heavy
     "memory": {"mix": {"r2g": 4, "lld": 3, "lst": 3, "gld": 4, "gst": 4, "mov": 3, "mvc": 2}, "barriers": 3},
     # floating point and SFU heavy, with many special values
+    # tall blocks: blockDim.z up to 64 (the top bits of R0's tid.z field)
+    "tall": {"dims_max": 3, "z_max": 64, "threads_max": 512, "grid_max": (2, 1), "length": 20},
+    # integer heavy: adds with carry (.CARRYn), multiply-adds, sums of absolute differences and flags
+    # written from registers (R2C: any carry bit), so that $c1-$c3 carry bits differ from $c0's
+    "int": {"mix": {"iadd": 6, "imad": 3, "isad": 2, "r2c": 2, "iset": 2, "shift": 2, "lop": 3}},
+    # f16 sources and results: special f16 pairs in the data words and constants (halves of registers)
+    "fp16": {"special": 0.7, "f16_specials": 0.6, "mix": {"fadd": 5, "fmul": 5, "fmad": 5, "fset": 2, "fminmax": 2, "fslct": 2, "f2f": 5, "f2i": 4, "i2f": 5}},
     "fp": {"special": 0.7, "mix": {"fadd": 5, "fmul": 5, "fmad": 5, "fset": 2, "fminmax": 2, "fslct": 2, "rro": 3, "sfu": 4, "f2f": 3, "f2i": 3, "i2f": 3}},
 }
 

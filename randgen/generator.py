@@ -68,6 +68,24 @@ SPECIALS = [
 ]  # fmt: skip
 
 
+# Special f16 values (a half register, FP_SFU.md appendix A): a denormal with each count of leading
+# zeros (0x0001 << k), the largest denormal, the smallest and largest normals, zeros, infinities,
+# NaNs, one and halves around the rounding points; a word holds two of them (knob f16_specials).
+F16_SPECIALS = [
+    *(1 << k for k in range(10)), *(0x8000 | 1 << k for k in range(10)), 0x03FF, 0x83FF, 0x0400, 0x8400, 0x7BFF, 0xFBFF, 0x0000, 0x8000,
+    0x7C00, 0xFC00, 0x7E00, 0x7C01, 0xFE00, 0x3C00, 0xBC00, 0x3800, 0x3BFF, 0x3C01, 0x0155, 0x02AA,
+]  # fmt: skip
+# Integers whose low half has each count of leading zeros (I2F to f16 depends on it), and their negatives
+INT_SPECIALS = [*(1 << k for k in range(10, 17)), *((-(1 << k)) & 0xFFFFFFFF for k in range(10, 17)), 0x0000FFFE, 0x3FFFFFE0, 0x3FFFFFFF]
+
+
+def f16_special(r: random.Random) -> int:
+    """A word of two special f16 values, or an integer special for the 16-bit conversions."""
+    if r.random() < 0.25:
+        return r.choice(INT_SPECIALS)
+    return r.choice(F16_SPECIALS) << 16 | r.choice(F16_SPECIALS)
+
+
 def _cond_names() -> list[str]:
     names = NAMES if isinstance(NAMES, list | tuple) else [NAMES[k] for k in sorted(NAMES)]
     return [n for n in names if n and not n.startswith("COND")]
@@ -175,6 +193,7 @@ class Prog:
     main: list
     subs: list[list]
     dump: bool = True  # the final dump of every thread's state (the shrinker may drop it when the failure is elsewhere)
+    last: str | None = None  # an ALU instruction carrying the exit marker (.E) after the final dump: the threads end there
 
     @property
     def nthreads(self) -> int:
@@ -283,6 +302,8 @@ class Generator:
     # -- field values ----------------------------------------------------------------------
 
     def special(self) -> int:
+        if self.cfg.f16_specials and self.rng.random() < self.cfg.f16_specials:  # no draw at all when the knob is 0
+            return f16_special(self.rng)
         return self.rng.choice(SPECIALS) if self.rng.random() < self.cfg.special else self.rng.getrandbits(32)
 
     def reg_value(self, write: bool) -> int:
@@ -458,7 +479,25 @@ class Generator:
                 off = r.randrange(0, lay.slot_words * 4, size)
                 lines.append(f"IADD32I R{lay.rt}, R1, {off:#x}")
         lines.append(insn.text)
+        if insn.form.size == 4 and r.random() < self.cfg.pair_short:
+            # the assembler keeps a 32-bit form only beside another one (README, "Alignment"): a second
+            # 32-bit instruction right after it, so that the short forms themselves get executed
+            second = self.short_insn(ctx)
+            if second is not None:
+                lines.append(second)
         return Op(lines)
+
+    def short_insn(self, ctx: Ctx) -> str | None:
+        """A random 32-bit instruction of the mix that needs no scaffolding."""
+
+        def short(form: Form, f: dict) -> bool:
+            return form.size == 4 and form.family not in TEMPLATE_FAMILIES
+
+        try:
+            insn, prefix = self.instruction(ctx, None, short)
+        except RuntimeError:
+            return None
+        return None if prefix else insn.text
 
     def cond(self, ctx: Ctx) -> Cond:
         creg = self.rng.randrange(4)
@@ -483,18 +522,22 @@ class Generator:
     def join_insn(self, ctx: Ctx) -> str | None:
         if self.rng.random() < 0.7:
             return None
+        return self.marked_insn(ctx, 2)
+
+    def marked_insn(self, ctx: Ctx, marker: int) -> str | None:
+        """A random instruction of the mix carrying a marker (2: join `.S`, 1: exit `.E`), unguarded, without scaffolding."""
 
         def marked(form: Form, f: dict) -> bool:
             if "marker" not in f or form.family in TEMPLATE_FAMILIES or form.family in ("lld", "lst", "r2g"):
                 return False
-            f["marker"] = 2
+            f["marker"] = marker
             if "pcond" in f:
                 f["pcond"] = ALWAYS
             return True
 
         for _ in range(20):
             insn, prefix = self.instruction(ctx, None, marked)
-            if not prefix and insn.fields.get("marker") == 2:
+            if not prefix and insn.fields.get("marker") == marker:
                 return insn.text
         return None
 
@@ -574,11 +617,11 @@ def generate(seed: int, cfg: Config, preset: str = "custom") -> Prog:
     threads = r.randint(1, cfg.threads_max) if r.random() < 0.7 else r.choice([32, 64, min(cfg.threads_max, 96), cfg.threads_max])
     bx = threads
     by = bz = 1
-    if dims >= 2:
+    if dims >= 2 and not (dims == 3 and cfg.z_max > 4):  # tall blocks (z_max > 4) put their second dimension in z
         by = r.randint(1, max(1, min(8, threads // 2)))
         bx = max(1, threads // by)
     if dims == 3:
-        bz = r.randint(1, max(1, min(4, bx // 2)))
+        bz = r.randint(1, max(1, min(cfg.z_max, bx // 2)))
         bx = max(1, bx // bz)
     bx = min(bx, 512)
     block = (bx, by, bz)
@@ -591,7 +634,8 @@ def generate(seed: int, cfg: Config, preset: str = "custom") -> Prog:
         raise ValueError(f"a block of {n} threads cannot hold {lay.registers} registers each; lower depth or threads_max")
     in_bytes = _in_words(n * grid[0] * grid[1], data_regs) * 4
     g = Generator(r, cfg, lay, n)
-    specials = [r.choice(SPECIALS) if r.random() < 0.8 else r.getrandbits(32) for _ in range(SPEC_WORDS)]
+    specials = [f16_special(r) if cfg.f16_specials and r.random() < cfg.f16_specials else r.choice(SPECIALS) if r.random() < 0.8 else r.getrandbits(32)
+                for _ in range(SPEC_WORDS)]  # fmt: skip
     consts = {b: [g.special() for _ in range(CONST_WORDS)] for b in CONST_BANKS}
     nsubs = r.randint(0, cfg.subroutines)
     subs: list[list] = []
@@ -617,7 +661,10 @@ def generate(seed: int, cfg: Config, preset: str = "custom") -> Prog:
             main.append(Exchange(r.randint(0, 1 << 16), reads, r.randrange(4), r.choice([0, 0, r.randint(1, 15)]), r.choice(["0xfff", "ALL"])))
     if r.random() < cfg.early_exit:
         main.insert(r.randint(len(main) - _tail_len(main), len(main)), Exit(g.cond(base)))
-    return Prog(seed, preset, grid, block, data_regs, loop_levels, lay.slot, lay.local, lay.store_words, in_bytes // 4, specials, consts, main, subs)
+    # drawn last, so that the rest of a seed's program does not depend on this knob
+    last = g.marked_insn(base, 1) if r.random() < cfg.exit_marker else None
+    return Prog(seed, preset, grid, block, data_regs, loop_levels, lay.slot, lay.local, lay.store_words, in_bytes // 4, specials, consts, main, subs,
+                last=last)  # fmt: skip
 
 
 def _tail_len(main: list) -> int:
@@ -807,6 +854,8 @@ def render(p: Prog) -> str:
     _render_items(p.main, p, lay, labels, body)
     if p.dump:
         _render_dump(lay, body)
+    if p.last:
+        body.append(p.last)
     if p.subs:
         body.append("RET")
         for j, sub in enumerate(p.subs):

@@ -8,6 +8,7 @@ block without an error (a model error means the generator broke one of its own r
 
 from __future__ import annotations
 
+import json
 import shutil
 import time
 from dataclasses import dataclass
@@ -100,3 +101,48 @@ def keep_failure(path: Path) -> Path:
     if path.resolve() != target.resolve():
         shutil.copyfile(path, target)
     return target
+
+
+def run_batch(paths: list[Path], sim: str, num_sp: int, out: Path, defines: tuple[str, ...] = (), stop: bool = False, stall_s: float = 900) -> list[Outcome | None]:
+    """The programs in lock-step, all in one simulator process (tb/mutation/test_mutation.py's
+    program loop on the plain RTL: reset, load, launch, compare, then the next program), which
+    saves the process start and build check of each; one Outcome per program, in order. A failing
+    program should be rerun alone (`run_rtl`) for its full report and waveform."""
+    from tb.adapters.rtl import RtlAdapter
+    from tb.lockstep import LockstepRun
+    from tb.mutation.campaign import design, spawn
+    from tb.runner import SM_FILE_LIST, read_file_list
+
+    out = out.resolve()  # the simulator runs in a folder of its own
+    out.mkdir(parents=True, exist_ok=True)
+    programs = []
+    for p in paths:
+        run = LockstepRun(str(p.resolve()), sim, num_sp, _seed_of(p), defines=defines, out=out / "runs")
+        config = run.config()
+        programs.append({"name": p.name, "config": str(config.write(out / f"{p.stem}.json"))})
+    log = out / "batch.jsonl"
+    log.unlink(missing_ok=True)
+    parameters = RtlAdapter.parameters(LockstepRun(str(paths[0]), sim, num_sp).config())
+    job = {**design(sim, read_file_list(SM_FILE_LIST), parameters, defines), "reference": True, "programs": programs, "log": str(log), "stop": stop}
+    code, stalled = spawn(out / "sim", job, stall_s)
+    done = {}
+    if log.exists():
+        for line in log.read_text(encoding="utf-8").splitlines():
+            rec = json.loads(line)
+            done[rec["reference"]] = rec
+    outcomes: list[Outcome | None] = []
+    failed = False
+    for p in paths:
+        rec = done.get(p.name)
+        if rec is None and stop and failed:
+            outcomes.append(None)
+        elif rec is None:
+            why = "stalled" if stalled else f"ended (exit {code})"
+            outcomes.append(Outcome(_seed_of(p), p, False, f"{p.name}: FAIL batch: the simulator process {why} before it (see {out / 'sim'})", "batch"))
+        elif rec["passed"]:
+            line = f"{p.name}: PASS, {rec['commits']} commits, {rec['cycles']} cycles, {rec['wall_s']:.1f} s (batch)"
+            outcomes.append(Outcome(_seed_of(p), p, True, line, commits=rec["commits"], wall=rec["wall_s"]))
+        else:
+            outcomes.append(Outcome(_seed_of(p), p, False, f"{p.name}: FAIL {rec['message']}", "batch", wall=rec["wall_s"]))
+            failed = True
+    return outcomes

@@ -49,7 +49,7 @@ def test_same_seed_same_program() -> None:
 
 
 # a few hundred programs on the model alone, in chunks that pytest-xdist spreads over the cores
-GOLDEN_SEEDS = {"ci": 60, "default": 60, "deep": 40, "memory": 40, "fp": 40, "stress-chain": 10, "many-warps": 6}
+GOLDEN_SEEDS = {"ci": 60, "default": 60, "deep": 40, "memory": 40, "fp": 40, "fp16": 20, "int": 20, "tall": 20, "stress-chain": 10, "many-warps": 6}
 GOLDEN_CHUNKS = [(preset, range(start, min(start + 10, n + 1))) for preset, n in GOLDEN_SEEDS.items() for start in range(1, n + 1, 10)]
 
 
@@ -238,3 +238,68 @@ def test_same_instruction_without_postinc_passes(tmp_path: Path) -> None:
     for k, text in enumerate(["IMIN.C2 R2 (C3.TRUE), g [A2+0x1].U8, c[0x0][0x65]", "IMIN.C2 R2 (C3.TRUE), g [A2+++0x1].U8, R3"]):
         o = run_rtl(_one_instruction(tmp_path, ["ADA A2, A1, 0x0", text], f"ctl{k}"), "verilator", 8, out=tmp_path / f"run{k}")
         assert o.passed, o.line
+
+
+def test_exit_marker_ends_the_program(tmp_path: Path) -> None:
+    """exit_marker=1: the last instruction of the main code carries `.E` (read back by the
+    disassembler from the assembled words) and the model finishes every thread there; 0: none does."""
+    _, cfg = load("ci")
+    on, off = cfg.with_overrides({"exit_marker": 1.0}), cfg.with_overrides({"exit_marker": 0.0})
+    for seed in range(1, 6):
+        tree = generate(seed, on, "ci")
+        assert tree.last is not None
+        spec = load_program(_write(tmp_path, seed, "ci", on))
+        marked = [i for i in decode_program(spec.program.words) if i.fields.get("marker") == 1]
+        assert len(marked) == 1 and "E" in marked[0].text.split()[0].split(".")[1:], [i.text for i in marked]
+        result = run_program(spec, G80)  # finishes: no runaway past the marker
+        assert all(w.done for w in result.sm.warps)
+        assert generate(seed, off, "ci").last is None
+        # the knob is drawn last: the rest of the program does not depend on it
+        assert generate(seed, off, "ci").main == tree.main
+    with pytest.raises(ValueError, match="exit_marker 2"):
+        Config().with_overrides({"exit_marker": 2})
+
+
+def test_short_forms_are_paired_and_stay_short(tmp_path: Path) -> None:
+    """pair_short=1 puts a second 32-bit instruction after each one, so the assembler keeps them
+    32-bit: the assembled words hold short instructions (4 bytes, decoded from the words)."""
+    _, cfg = load("default")
+    paired, alone = cfg.with_overrides({"pair_short": 1.0}), cfg.with_overrides({"pair_short": 0.0})
+
+    def short_count(c: Config) -> int:
+        n = 0
+        for s in range(1, 9):
+            path = tmp_path / f"default_s{s}.sass"
+            path.write_text(render(generate(s, c, "default")))
+            n += sum(1 for i in decode_program(load_program(path).program.words) if i.form.size == 4)
+        return n
+
+    assert short_count(paired) > 2 * max(1, short_count(alone))
+
+
+def test_batch_runs_programs_in_one_process(tmp_path: Path) -> None:
+    """Three CI programs in one simulator process pass in lock-step with as many commits as the
+    model executes warp-instructions (the model run alone fixes the count)."""
+    from randgen.run import run_batch, run_golden
+
+    paths = [_write(tmp_path, seed, "ci") for seed in CI_SEEDS[:3]]
+    outs = run_batch(paths, "verilator", 8, tmp_path / "batch")
+    assert [o.passed for o in outs if o is not None] == [True, True, True], [o.line for o in outs if o is not None]
+    assert [o.commits for o in outs if o is not None] == [run_golden(p).commits for p in paths]
+
+
+def test_f16_specials_reach_the_data() -> None:
+    """f16_specials puts special f16 pairs into the spec buffer: every f16 denormal leading-zero
+    count (0x0001 << k, appendix A's h_lz cases) occurs in the halves over a few programs; the knob
+    at 0 leaves a preset's programs as they were (no extra draw)."""
+    from randgen.generator import F16_SPECIALS
+
+    _, cfg = load("fp16")
+    halves = set()
+    for seed in range(1, 11):
+        tree = generate(seed, cfg, "fp16")
+        for word in tree.specials + [v for vals in tree.consts.values() for v in vals]:
+            halves |= {word & 0xFFFF, word >> 16}
+    assert {1 << k for k in range(10)} <= halves and set(F16_SPECIALS) & halves
+    _, fp = load("fp")
+    assert render(generate(3, fp, "fp")) == render(generate(3, fp.with_overrides({"f16_specials": 0.0}), "fp"))

@@ -1,0 +1,406 @@
+"""Mutation campaign (`make mutants`, `python -m tb.mutation`): how many generated RTL mutants the
+programs detect.
+
+    run     mutants from rtl/ (mutate.py; N drawn with SEED out of every candidate), one
+            Verilator build with all of them, a reference pass (id 0: the instrumented design must
+            pass every program), then every mutant against the directed programs (programs/*.sass,
+            programs/kernels/*.sass) and the random tier (randgen programs, RANDOM="preset:count,..."),
+            stopping at the first failing program (test_mutation.py); the report last. Resumes: a
+            mutant with an outcome in results.jsonl is not run again (remove the folder to start over).
+    report  the report of a campaign folder: killed / survived / equivalent per module, the score,
+            every survivor (file, line, change, key)
+
+A mutant is `killed` when a program fails on it (a lock-step mismatch, an RTL error, a hang; a
+simulator that dies or stops making progress inside it counts too, and is named so), `survived`
+when every program passes, and `equivalent` when it survived and tb/mutation/equivalent.toml gives
+its key with the reason it cannot change behaviour. The score is killed / (mutants - equivalent).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import signal
+import subprocess
+import sys
+import time
+import tomllib
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+from ..lockstep import LockstepRun
+from ..runner import ROOT, FileList, build, run
+from . import mutate
+
+OUT = ROOT / "build" / "mutants"
+EQUIVALENT = Path(__file__).with_name("equivalent.toml")
+DEFINE = "SM_MUTANTS"  # a define nothing reads: the instrumented build gets a build folder of its own
+TEST_MODULE = "tb.mutation.test_mutation"
+DEFAULT_RANDOM = "ci:5,default:5,fp:3,memory:3"
+WATCHDOG = 20_000  # cycles without a commit: a hang (the programs' longest gap is far below)
+
+
+def directed_programs() -> list[Path]:
+    return sorted((ROOT / "programs").glob("*.sass")) + sorted((ROOT / "programs" / "kernels").glob("*.sass"))
+
+
+def random_programs(spec: str, out: Path) -> list[Path]:
+    """randgen programs: "preset:count,..." (seeds 1..count of each preset)."""
+    from randgen.config import load
+    from randgen.run import write_program
+
+    paths = []
+    for item in filter(None, (x.strip() for x in spec.split(","))):
+        preset, _, count = item.partition(":")
+        try:
+            n = int(count)
+        except ValueError:
+            raise ValueError(f"RANDOM={spec!r}: {item!r} is not preset:count") from None
+        name, cfg = load(preset)
+        paths += [write_program(seed, cfg, name, out) for seed in range(1, n + 1)]
+    return paths
+
+
+def _name(out: Path, p: Path) -> str:
+    return p.stem if p.parent.name != "kernels" else f"kernels/{p.stem}"
+
+
+def _program_configs(out: Path, programs: list[Path]) -> list[dict]:
+    configs = []
+    (out / "configs").mkdir(parents=True, exist_ok=True)
+    for p in programs:
+        name = _name(out, p)
+        seed = int(p.stem.rsplit("_s", 1)[1]) if p.parent == out / "programs" else 1
+        r = LockstepRun(str(p), "verilator", 8, seed, defines=(DEFINE,), watchdog=WATCHDOG, out=out / "runs")
+        path = r.config().write(out / "configs" / f"{name.replace('/', '-')}.json")
+        configs.append({"name": name, "config": str(path)})
+    return configs
+
+
+def _files(out: Path) -> FileList:
+    data = json.loads((out / "design.json").read_text(encoding="utf-8"))
+    return FileList(tuple(Path(p) for p in data["sources"]), tuple(Path(p) for p in data["includes"]))
+
+
+def prepare(out: Path, n: int, seed: int, random_spec: str) -> dict:
+    """Mutants, instrumented sources, programs and their configurations (once per folder)."""
+    meta_path = out / "campaign.json"
+    if meta_path.exists():
+        meta = json.loads(meta_path.read_text(encoding="utf-8"))
+        if (meta["n"], meta["seed"]) != (n, seed):
+            raise ValueError(f"{out} holds a campaign with N={meta['n']} SEED={meta['seed']}; remove it or choose another OUT")
+        programs = directed_programs() + random_programs(random_spec, out / "programs")
+        if meta["random"] != random_spec or [p["name"] for p in meta["programs"]] != [_name(out, p) for p in programs]:
+            # another random tier, or new directed programs, for the mutants still to run (the report says which)
+            meta.update(random=random_spec, programs=_program_configs(out, programs), directed=len(directed_programs()))
+            meta_path.write_text(json.dumps(meta, indent=1), encoding="utf-8")
+        return meta
+    out.mkdir(parents=True, exist_ok=True)
+    t0 = time.perf_counter()
+    cands = mutate.candidates()
+    mutants, files, dropped = mutate.generate(out / "rtl", n, seed)
+    (out / "design.json").write_text(
+        json.dumps({"sources": [str(p) for p in files.sources], "includes": [str(p) for p in files.includes]}), encoding="utf-8"
+    )
+    (out / "mutants.json").write_text(json.dumps([m.to_dict() for m in mutants], indent=1), encoding="utf-8")
+    programs = directed_programs() + random_programs(random_spec, out / "programs")
+    configs = _program_configs(out, programs)
+    meta = {"n": n, "seed": seed, "random": random_spec, "candidates": len(cands), "mutants": len(mutants), "dropped": dropped,
+            "programs": configs, "directed": len(directed_programs()), "generate_s": round(time.perf_counter() - t0, 1)}  # fmt: skip
+    meta_path.write_text(json.dumps(meta, indent=1), encoding="utf-8")
+    return meta
+
+
+def spawn(folder: Path, job: dict, stall_s: float) -> tuple[int, bool]:
+    """One simulator process running test_mutation.py on `job` (its design: sim, sources, includes,
+    parameters, defines), in `folder`; killed (its process group) when the job's log stops growing
+    for stall_s. Returns (exit code, stalled)."""
+    folder = folder.resolve()  # the simulator runs inside it
+    folder.mkdir(parents=True, exist_ok=True)
+    job_path = folder / "job.json"
+    job_path.write_text(json.dumps(job), encoding="utf-8")
+    log = Path(job["log"])
+    with open(folder / "sim.log", "w") as simlog:
+        proc = subprocess.Popen([sys.executable, "-m", "tb.mutation", "shard", str(job_path)], stdout=simlog, stderr=subprocess.STDOUT, cwd=ROOT,
+                                start_new_session=True)  # fmt: skip
+        last_size, last_change = -1, time.monotonic()
+        while proc.poll() is None:
+            time.sleep(1)
+            size = log.stat().st_size if log.exists() else 0
+            if size != last_size:
+                last_size, last_change = size, time.monotonic()
+            elif time.monotonic() - last_change > stall_s:
+                os.killpg(proc.pid, signal.SIGKILL)  # our own child's group: the simulator under it
+                proc.wait()
+                return proc.returncode, True
+    return proc.returncode, False
+
+
+def design(sim: str, files: FileList, parameters: tuple[tuple[str, object], ...] = (), defines: tuple[str, ...] = ()) -> dict:
+    """The part of a job that names the design to simulate."""
+    return {"sim": sim, "sources": [str(p) for p in files.sources], "includes": [str(p) for p in files.includes], "parameters": [list(x) for x in parameters],
+            "defines": list(defines)}  # fmt: skip
+
+
+def shard_main(job_path: Path) -> int:
+    """Inside the spawned process: the cocotb module on the job's design, in the job's folder."""
+    job = json.loads(job_path.read_text(encoding="utf-8"))
+    files = FileList(tuple(Path(p) for p in job["sources"]), tuple(Path(p) for p in job["includes"]))
+    parameters = tuple((k, v) for k, v in job["parameters"])
+    run(job["sim"], mutate.TOPLEVEL, files, TEST_MODULE, parameters, test_dir=job_path.parent, defines=tuple(job["defines"]),
+        plusargs=(f"+mutation_job={job_path}",))  # fmt: skip
+    return 0
+
+
+def _read(path: Path) -> list[dict]:
+    if not path.exists():
+        return []
+    return [json.loads(x) for x in path.read_text(encoding="utf-8").splitlines() if x.strip()]
+
+
+def reference(out: Path, meta: dict, quiet: bool) -> dict[str, float]:
+    log = out / "reference.jsonl"
+    names = {p["name"] for p in meta["programs"]}
+    missing = [p for p in meta["programs"] if p["name"] not in {x["reference"] for x in _read(log)}]
+    if missing:  # the programs not passed yet (all of them the first time)
+        if not quiet:
+            print(f"mutants: reference pass, {len(missing)} programs on the instrumented design (id 0)", flush=True)
+        spawn(out / "reference", {**design("verilator", _files(out), (), (DEFINE,)), "reference": True, "programs": missing, "log": str(log)}, 900)
+    lines = [x for x in _read(log) if x["reference"] in names]
+    bad = [x for x in lines if not x["passed"]]
+    if len(lines) != len(meta["programs"]) or bad:
+        what = f"{bad[0]['reference']}: {bad[0]['message']}" if bad else f"{len(lines)} of {len(meta['programs'])} programs ran"
+        raise RuntimeError(f"the reference pass (no mutant) fails: {what} (see {out / 'reference'})")
+    return {x["reference"]: x["wall_s"] for x in lines}
+
+
+def execute(out: Path, meta: dict, walls: dict[str, float], jobs: int, quiet: bool, budget: float | None = None, retry: bool = False) -> None:
+    """Every mutant without an outcome, `jobs` simulator processes at once (mutants dealt out in
+    turn); a process that dies or stalls inside a mutant is replaced by a new one for the rest.
+    With `budget` (seconds of reference time per mutant) mutants that outlast it are left
+    `unresolved`; with `retry` the unresolved ones run again, on the programs they have not tried."""
+    results = out / "results.jsonl"
+    stall = 3 * sum(walls.values()) + 120
+    _recover(out)
+    attempt = len(list(out.glob("shard*_0.jsonl")))  # new log names after an interrupted campaign
+    retried: set[int] = set()  # a retry pass runs each unresolved mutant once
+    while True:
+        verdicts = {x["mutant"]: x for x in _read(results) if "mutant" in x}
+        todo = [m["id"] for m in json.loads((out / "mutants.json").read_text(encoding="utf-8"))]
+        random.Random(meta["seed"]).shuffle(todo)  # in a random order: what is done at any time is a fair sample
+        eq = equivalents()  # argued equivalent: a retry would only spend time on it
+        keys = {m["id"]: m["key"] for m in json.loads((out / "mutants.json").read_text(encoding="utf-8"))}
+        pending = [
+            k for k in todo if k not in verdicts or (retry and verdicts[k]["status"] == "unresolved" and k not in retried and keys[k] not in eq)
+        ]
+        skip = {str(k): verdicts[k].get("tried", []) for k in pending if k in verdicts}
+        if not pending:
+            return
+        mutants = {m["id"]: m for m in json.loads((out / "mutants.json").read_text(encoding="utf-8"))}
+        kills: dict[str, int] = {}
+        module_kills: dict[str, dict[str, int]] = {}
+        for v in verdicts.values():
+            if v.get("program"):
+                kills[v["program"]] = kills.get(v["program"], 0) + 1
+                local = module_kills.setdefault(mutants[v["mutant"]]["module"], {})
+                local[v["program"]] = local.get(v["program"], 0) + 1
+        n = max(1, min(jobs, len(pending)))
+        if not quiet:
+            print(f"mutants: {len(verdicts)} done, {len(pending)} to run ({n} processes, round {attempt})", flush=True)
+        tags = [f"shard{attempt}_{k}" for k in range(n)]
+        work = [(out / tag, {**design("verilator", _files(out), (), (DEFINE,)), "programs": meta["programs"], "mutants": pending[k::n],
+                             "log": str(out / f"{tag}.jsonl"), "kills": kills, "walls": walls, "budget_s": budget, "skip": skip,
+                             "modules": {str(i): mutants[i]["module"] for i in pending[k::n]}, "module_kills": module_kills})
+                for k, tag in enumerate(tags)]  # fmt: skip
+        with ThreadPoolExecutor(n) as pool:
+            ended = list(pool.map(lambda w: spawn(w[0], w[1], stall), work))
+        ran = 0
+        for (_, job), (code, stalled) in zip(work, ended, strict=True):
+            lines = _read(Path(job["log"]))
+            with results.open("a", encoding="utf-8") as f:
+                for x in lines:
+                    if "mutant" in x:
+                        x["tried"] = skip.get(str(x["mutant"]), []) + x.get("tried", [])
+                        x["runs"] = len(x["tried"])
+                        retried.add(x["mutant"])
+                        ran += 1
+                        f.write(json.dumps(x) + "\n")
+                        if not quiet:
+                            by = f" by {x['program']}" if x.get("program") else ""
+                            print(f"  mutant {x['mutant']}: {x['status']}{by} ({x['runs']} runs, {x['wall_s']} s)", flush=True)
+                started = [x["start"] for x in lines if "start" in x]
+                finished = {x["mutant"] for x in lines if "mutant" in x}
+                hanging = [m for m in started if m not in finished]
+                if hanging:  # the process died or stalled inside this mutant: killed by it, and named so
+                    ran += 1
+                    why = "stall" if stalled else f"crash (exit {code})"
+                    f.write(json.dumps({"mutant": hanging[0], "status": "killed", "program": None, "kind": why, "runs": 0, "wall_s": 0,
+                                        "message": f"the simulator {'stopped making progress' if stalled else 'died'} inside this mutant"}) + "\n")  # fmt: skip
+        if not ran:
+            raise RuntimeError(f"round {attempt} of the mutation processes ran no mutant; see {out / tags[0] / 'sim.log'}")
+        attempt += 1
+
+
+def _recover(out: Path) -> None:
+    """Verdicts that processes of an interrupted campaign wrote to their logs, into results.jsonl."""
+    results = out / "results.jsonl"
+    known = {(x["mutant"], x["status"]) for x in _read(results) if "mutant" in x}
+    with results.open("a", encoding="utf-8") as f:
+        for log in sorted(out.glob("shard*.jsonl")):
+            for x in _read(log):
+                if "mutant" in x and (x["mutant"], x["status"]) not in known:
+                    known.add((x["mutant"], x["status"]))
+                    f.write(json.dumps(x) + "\n")
+
+
+def equivalents() -> dict[str, str]:
+    if not EQUIVALENT.exists():
+        return {}
+    data = tomllib.loads(EQUIVALENT.read_text(encoding="utf-8"))
+    return {k: v["reason"] for k, v in data.items()}
+
+
+def report(out: Path) -> str:
+    """Markdown: per module killed / survived / equivalent and the score; survivors listed."""
+    mutants = {m["id"]: m for m in json.loads((out / "mutants.json").read_text(encoding="utf-8"))}
+    verdicts = {x["mutant"]: x for x in _read(out / "results.jsonl")}
+    meta = json.loads((out / "campaign.json").read_text(encoding="utf-8"))
+    eq = equivalents()
+    rows: dict[str, dict[str, int]] = {}
+    survivors, killers = [], {}
+    for mid, m in mutants.items():
+        v = verdicts.get(mid)
+        status = "pending" if v is None else v["status"]
+        if status in ("survived", "unresolved") and m["key"] in eq:  # cannot be killed: no need to run it everywhere
+            status = "equivalent"
+        r = rows.setdefault(m["module"], {"mutants": 0, "killed": 0, "survived": 0, "equivalent": 0, "unresolved": 0, "pending": 0})
+        r["mutants"] += 1
+        r[status] += 1
+        if status == "survived":
+            survivors.append(m)
+        if status == "equivalent":
+            m = {**m, "reason": eq[m["key"]]}
+        if v and v.get("program"):
+            killers[v["program"]] = killers.get(v["program"], 0) + 1
+    total = {k: sum(r[k] for r in rows.values()) for k in ("mutants", "killed", "survived", "equivalent", "unresolved", "pending")}
+
+    def score(r: dict[str, int]) -> str:
+        """killed / (mutants - equivalent), over the mutants with an outcome (unresolved: the quick pass only)."""
+        base = r["mutants"] - r["equivalent"] - r["pending"] - r["unresolved"]
+        return f"{100 * r['killed'] / base:.1f}%" if base else "-"
+
+    lines = [f"# Mutation score ({meta['mutants']} mutants of {meta['candidates']} candidates, seed {meta['seed']}; "
+             f"{meta['directed']} directed + {len(meta['programs']) - meta['directed']} random programs)", "",
+             "| module | mutants | killed | survived | equivalent | unresolved | pending | score |", "|---|---:|---:|---:|---:|---:|---:|---:|"]  # fmt: skip
+    for name in sorted(rows):
+        r = rows[name]
+        lines.append(
+            f"| {name} | {r['mutants']} | {r['killed']} | {r['survived']} | {r['equivalent']} | {r['unresolved']} | {r['pending']} | {score(r)} |"
+        )
+    lines.append(
+        f"| **all** | {total['mutants']} | {total['killed']} | {total['survived']} | {total['equivalent']} | {total['unresolved']} | {total['pending']} "
+        f"| **{score(total)}** |"
+    )
+    base = total["mutants"] - total["equivalent"] - total["pending"]
+    if total["unresolved"] and base:
+        lines += ["", f"unresolved: not killed within the per-mutant time budget of the passes, not run on every program; the score leaves them out. "
+                      f"Counting them as survivors: {100 * total['killed'] / base:.1f}%"]  # fmt: skip
+    kinds: dict[str, int] = {}
+    for v in verdicts.values():
+        if v["status"] == "killed":
+            kinds[v["kind"] or "?"] = kinds.get(v["kind"] or "?", 0) + 1
+    lines += ["", "Killed by: " + ", ".join(f"{k} {n}" for k, n in sorted(kinds.items(), key=lambda x: -x[1]))]
+    runs = [v["runs"] for v in verdicts.values() if v["status"] == "killed" and v["runs"]]
+    if runs:
+        lines.append(f"Programs run per killed mutant: mean {sum(runs) / len(runs):.1f}, median {sorted(runs)[len(runs) // 2]}, max {max(runs)}")
+    lines.append("Top killing programs: " + ", ".join(f"{p} {n}" for p, n in sorted(killers.items(), key=lambda x: -x[1])[:10]))
+    if meta.get("dropped"):
+        lines.append(f"Left out (did not compile): {len(meta['dropped'])}")
+    lines += ["", "## Survivors", "", "| id | where | module | change | key |", "|---:|---|---|---|---|"]
+    for m in survivors:
+        lines.append(f"| {m['id']} | {m['file']}:{m['line']} | {m['module']} | {m['kind']} `{m['original']}` -> `{m['mutated']}` | `{m['key']}` |")
+    eqs = [m for m in mutants.values() if m["key"] in eq and verdicts.get(m["id"], {}).get("status") in ("survived", "unresolved")]
+    if eqs:
+        lines += ["", "## Equivalent (tb/mutation/equivalent.toml)", ""]
+        lines += [f"- {m['id']} {m['file']}:{m['line']} {m['kind']} `{m['original']}` -> `{m['mutated']}`: {eq[m['key']]}" for m in eqs]
+    stale = sorted(set(eq) - {m["key"] for m in mutants.values()})
+    if stale:
+        lines += ["", f"Keys of equivalent.toml not among this campaign's mutants (not drawn, or the RTL changed): {len(stale)}"]
+    text = "\n".join(lines) + "\n"
+    (out / "report.md").write_text(text, encoding="utf-8")
+    (out / "summary.json").write_text(json.dumps({"modules": rows, "total": total, "score": score(total), "survivors": [m["id"] for m in survivors]}, indent=1),
+                                      encoding="utf-8")  # fmt: skip
+    return text
+
+
+def run_campaign(
+    out: Path,
+    n: int,
+    seed: int,
+    random_spec: str,
+    jobs: int = 1,
+    quick: float = 0,
+    second: bool = True,
+    second_budget: float = 0,
+    quiet: bool = False,
+) -> str:
+    t0 = time.perf_counter()
+    meta = prepare(out, n, seed, random_spec)
+    if not quiet:
+        print(f"mutants: {meta['mutants']} of {meta['candidates']} candidates, {len(meta['programs'])} programs; building", flush=True)
+    build("verilator", mutate.TOPLEVEL, _files(out), (), False, (DEFINE,))
+    walls = reference(out, meta, quiet)
+    if quick:  # every mutant on the programs that fit in `quick` seconds first, then the rest of the unresolved ones
+        execute(out, meta, walls, jobs, quiet, quick)
+    if second:
+        execute(out, meta, walls, jobs, quiet, second_budget or None, retry=True)
+    text = report(out)
+    if not quiet:
+        print(text)
+        print(f"mutants: {time.perf_counter() - t0:.0f} s; report {out / 'report.md'}")
+    return text
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(prog="python -m tb.mutation", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = p.add_subparsers(dest="cmd", required=True)
+    r = sub.add_parser("run")
+    r.add_argument("-n", type=int, default=300, help="mutants drawn from the candidates (0: all)")
+    r.add_argument("--seed", type=int, default=1)
+    r.add_argument("--random", default=DEFAULT_RANDOM, help='random tier: "preset:count,..."')
+    r.add_argument("-o", "--out", type=Path, default=OUT)
+    r.add_argument("--jobs", type=int, default=1, help="simulator processes at once")
+    r.add_argument("--quick", type=float, default=60, help="first pass: each mutant on the programs that fit in this many seconds (0: no first pass)")
+    r.add_argument("--no-second-pass", action="store_true", help="leave the mutants the quick pass did not resolve unresolved")
+    r.add_argument("--second-budget", type=float, default=0, help="second pass: at most this many seconds of programs per mutant (0: all of them)")
+    rep = sub.add_parser("report")
+    rep.add_argument("out", type=Path, nargs="?", default=OUT)
+    c = sub.add_parser("candidates", help="count the candidates per module and kind")
+    c.add_argument("--list", action="store_true")
+    s = sub.add_parser("shard", help=argparse.SUPPRESS)
+    s.add_argument("job", type=Path)
+    a = p.parse_args(argv)
+    try:
+        if a.cmd == "run":
+            run_campaign(a.out.resolve(), a.n, a.seed, a.random, a.jobs, a.quick, second=not a.no_second_pass, second_budget=a.second_budget)
+        elif a.cmd == "report":
+            print(report(a.out))
+        elif a.cmd == "shard":
+            return shard_main(a.job)
+        else:
+            cands = mutate.candidates()
+            table: dict[str, dict[str, int]] = {}
+            for x in cands:
+                table.setdefault(x.module, {}).setdefault(x.kind, 0)
+                table[x.module][x.kind] += 1
+                if a.list:
+                    print(f"{x.file}:{x.line} {x.kind} {x.original!r} -> {x.mutated!r} {x.key}")
+            for mod, kinds in sorted(table.items()):
+                print(f"{mod:14s} " + " ".join(f"{k} {kinds.get(k, 0)}" for k in mutate.KINDS))
+            print(f"total {len(cands)}")
+    except (ValueError, RuntimeError) as exc:
+        print(f"mutants: {exc}", file=sys.stderr)
+        return 2
+    return 0

@@ -1,0 +1,97 @@
+"""cocotb test module of a mutation campaign: many mutants, many programs, one simulator process.
+
+Started by tb/mutation/campaign.py on the instrumented build (tb/mutation/mutate.py), never by
+hand (nor randgen's batches: `python -m randgen batch`, the plain RTL, every program once). The job (a JSON file named by `+mutation_job=PATH`) lists the programs (a lock-step
+configuration each) and the mutant ids. For each mutant the id goes into `sm_top.mut_sel` (a VPI
+deposit, before the reset of each run) and the programs run in lock-step one after the other
+(tb/faults/test_campaign.py's run loop: reset, load, launch, compare) until the first one that
+fails: the mutant is killed there. A mutant that every program passes survived.
+
+Programs that killed mutants are tried first for the next ones (kills of mutants of the same
+module, then kills, then their time), so a killed mutant usually costs one or two programs. With a budget (the campaign's quick pass) a
+mutant stops after the programs that fit in it (by their reference time) and is `unresolved`;
+the second pass runs it on the programs it has not tried (`skip`). After a kill the killing program runs once more
+with id 0: when the unmutated design fails it too, state left by the mutant would spoil the runs
+after it, and this process stops (the campaign starts a new one for the remaining mutants).
+
+Each outcome is one JSON line of the job's log; a `start` line goes first, so that a simulator
+that dies inside a mutant (a combinational loop that does not settle) names it.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+
+import cocotb
+from cocotb.triggers import Timer
+
+from tb.config import LockstepConfig
+from tb.faults.test_campaign import FaultRun, run_one
+
+
+async def run_program(dut, config: LockstepConfig, mutant: int) -> dict:
+    if mutant or hasattr(dut, "mut_sel"):  # the plain RTL (randgen's batches) has no mutant id
+        dut.mut_sel.value = mutant
+        await Timer(1, "ns")
+    FaultRun.config_obj = config
+    return await run_one(None)
+
+
+@cocotb.test()
+async def mutation(dut) -> None:
+    job = json.loads(Path(cocotb.plusargs["mutation_job"]).read_text(encoding="utf-8"))
+    programs = [(p["name"], LockstepConfig.read(Path(p["config"]))) for p in job["programs"]]
+    kills: dict[str, int] = dict(job.get("kills", {}))
+    walls: dict[str, float] = dict(job.get("walls", {}))
+    modules: dict[str, str] = dict(job.get("modules", {}))  # mutant id -> its module
+    module_kills: dict[str, dict[str, int]] = {m: dict(k) for m, k in job.get("module_kills", {}).items()}
+    log = Path(job["log"])
+    with log.open("a", encoding="utf-8") as out:
+
+        def write(record: dict) -> None:
+            out.write(json.dumps(record) + "\n")
+            out.flush()
+
+        if job.get("reference"):  # id 0 on every program: the instrumented design must pass them all (also randgen's batches)
+            for name, config in programs:
+                r = await run_program(dut, config, 0)
+                rep = r["report"]
+                write({"reference": name, "passed": rep is None, "wall_s": r["wall_s"], "cycles": r["cycles"], "commits": r["commits"],
+                       "message": rep["message"] if rep else None})  # fmt: skip
+                if rep is not None and job.get("stop"):
+                    return
+            return
+        for mutant in job["mutants"]:
+            write({"start": mutant})
+            t0 = time.perf_counter()
+            skip = set(job.get("skip", {}).get(str(mutant), []))
+            module = modules.get(str(mutant), "")
+            local = module_kills.setdefault(module, {})
+            order = sorted(
+                (p for p in programs if p[0] not in skip), key=lambda p: (-local.get(p[0], 0), -kills.get(p[0], 0), walls.get(p[0], 0.0), p[0])
+            )
+            verdict: dict = {"mutant": mutant, "status": "survived", "runs": 0, "tried": []}
+            budget = job.get("budget_s")
+            for name, config in order:
+                if budget is not None and sum(walls.get(n, 0.0) for n in verdict["tried"]) + walls.get(name, 0.0) > budget and verdict["tried"]:
+                    verdict["status"] = "unresolved"  # the quick pass's time is up: the rest in the second pass
+                    break
+                r = await run_program(dut, config, mutant)
+                verdict["runs"] += 1
+                verdict["tried"].append(name)
+                rep = r["report"]
+                if rep is not None:
+                    kills[name] = kills.get(name, 0) + 1
+                    local[name] = local.get(name, 0) + 1
+                    fields = sorted({d["field"].split("[")[0] for d in rep.get("diffs") or []})
+                    verdict.update(status="killed", program=name, kind=rep.get("kind"), fields=fields, message=(rep.get("message") or "")[:300])
+                    break
+            verdict["wall_s"] = round(time.perf_counter() - t0, 2)
+            if verdict["status"] == "killed":
+                control = await run_program(dut, dict(order)[verdict["program"]], 0)
+                verdict["control_passed"] = control["report"] is None
+            write(verdict)
+            if not verdict.get("control_passed", True):
+                return  # state left by the mutant: a fresh process for the rest (module docstring)

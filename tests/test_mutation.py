@@ -1,0 +1,145 @@
+"""The mutant generator of `make mutants` (tb/mutation/mutate.py): sites from Verilator's parse of
+rtl/, instrumented sources that both simulators compile, and the text helpers it relies on.
+
+Expected values come from Verilog itself (what a literal means, where a constant is required),
+not from the generator: the tests write the source text and its meaning by hand."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+from conftest import ROOT
+
+from tb.mutation import campaign, mutate
+
+
+@pytest.mark.parametrize(
+    ("literal", "flipped"),
+    [("5'd3", "5'd2"), ("1'b0", "1'b1"), ("4'b1000", "4'b1001"), ("32'h0", "32'h1"), ("8'hff", "8'hfe"), ("0", "1"), ("32", "33"),
+     ("12'sd5", "12'sd4"), ("4'bxx01", None), ("NUM_SP", None)],
+)  # fmt: skip
+def test_flip_literal(literal: str, flipped: str | None) -> None:
+    assert mutate._flip_literal(literal) == flipped
+
+
+def test_blank_comments_keeps_offsets() -> None:
+    text = 'a = b; // c + d\n/* e\n * f */ g = "h // i";\n'
+    blank = mutate._blank_comments(text)
+    assert len(blank) == len(text) and blank.count("\n") == text.count("\n")
+    assert "c + d" not in blank and "f */" not in blank and "h //" not in blank
+    assert blank.startswith("a = b;") and "g = " in blank
+
+
+@pytest.mark.parametrize(
+    ("code", "site", "constant"),
+    [("x[W-1:0]", "-", True),  # a range bound
+     ("x[i*4 +: 4]", "*", False),  # the base of an indexed part-select is an ordinary expression
+     ("x[i*4 +: 2*2]", "2*", True),  # its width is not
+     ("{(27-RB){1'b0}}", "-", True),  # a replication count
+     ("{a - b, c}", "-", False),  # a concatenation's operand
+     ("y[a + b]", "+", False)],  # an index
+)  # fmt: skip
+def test_constant_positions(code: str, site: str, constant: bool) -> None:
+    assert mutate._constant_position(code, 0, code.index(site)) is constant
+
+
+def test_balance_takes_in_the_parenthesis_of_a_first_operand() -> None:
+    code = "y = (a & b) == c ? d : e;"
+    # tokens of `(a & b) == c` start at `a`: the extent must take in the `(`
+    start, end = mutate._balance(code, code.index("a"), code.index("c ?") + 1)
+    assert code[start:end] == "(a & b) == c"
+
+
+@pytest.fixture(scope="module")
+def cands() -> list:
+    return mutate.candidates()
+
+
+def test_candidates_point_at_their_text(cands: list) -> None:
+    """Every site's recorded text is what the source holds there; every kind and every RTL file occurs."""
+    assert len(cands) > 1000
+    assert {c.kind for c in cands} == set(mutate.KINDS)
+    files = {str(p.relative_to(ROOT)) for p in (ROOT / "rtl").glob("*.v")}
+    assert {c.file for c in cands} >= files - {"rtl/sm1_decode.v"}  # sm1_decode.v has no statement of its own
+    texts = {f: (ROOT / f).read_text(encoding="utf-8") for f in files}
+    for c in cands:
+        if c.kind in ("operator", "constant"):
+            s, e, new = c.edit
+            assert texts[c.file][s:e] == c.original, c
+            assert c.original in mutate.BINARY or c.original in ("~", "!", "-") or mutate._flip_literal(c.original) == new
+    assert len({c.key for c in cands}) == len(cands)  # keys identify mutants
+
+
+def test_no_site_in_a_for_header_or_a_range(cands: list) -> None:
+    for c in cands:
+        if c.kind in ("operator", "constant"):
+            text = (ROOT / c.file).read_text(encoding="utf-8")
+            line = text.splitlines()[c.line - 1]
+            col = c.edit[0] - sum(len(x) + 1 for x in text.splitlines()[: c.line - 1])
+            assert not re.match(r"\s*for\s*\(", line) or col > line.index(")"), (c.where, line)
+
+
+def test_sample_is_seeded_and_spread(cands: list) -> None:
+    a, b, c = mutate.sample(cands, 120, 1), mutate.sample(cands, 120, 1), mutate.sample(cands, 120, 2)
+    assert [x.key for x in a] == [x.key for x in b] != [x.key for x in c]
+    assert len(a) == 120 and {x.kind for x in a} == set(mutate.KINDS)
+
+
+def test_instrumented_design_compiles_on_both_simulators(tmp_path: Path) -> None:
+    """All candidates at once behind their ids: Verilator lints it without errors, Icarus compiles it."""
+    mutants, files, dropped = mutate.generate(tmp_path / "rtl", 0, 1)
+    assert len(mutants) + len(dropped) > 1000 and len(dropped) < len(mutants) // 20
+    text = "".join(p.read_text(encoding="utf-8") for p in files.sources)
+    ids = {int(k) for k in re.findall(r"sm_top\.mut_sel [!=]= 16'd(\d+)", text)}
+    assert ids == {m.id for m in mutants}  # every mutant has its guard, and only those
+    if shutil.which("iverilog") is None:
+        pytest.skip("iverilog not installed")
+    cmd = ["iverilog", "-g2012", "-o", str(tmp_path / "sm.vvp"), "-s", "sm_top", *(f"-I{d}" for d in files.includes), *map(str, files.sources)]
+    done = subprocess.run(cmd, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr[-2000:]
+
+
+def test_random_program_spec(tmp_path: Path) -> None:
+    paths = campaign.random_programs("ci:2,fp:1", tmp_path)
+    assert [p.name for p in paths] == ["ci_s1.sass", "ci_s2.sass", "fp_s1.sass"]
+    with pytest.raises(ValueError, match="preset:count"):
+        campaign.random_programs("ci", tmp_path)
+
+
+def test_equivalent_file_entries_have_reasons() -> None:
+    for key, reason in campaign.equivalents().items():
+        assert re.fullmatch(r"\w+:(operator|constant|condition|drop|stuck0|stuck1):[\w.\[\]#]+", key), key
+        assert len(reason) > 20, key
+
+
+def test_report_counts_per_module(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The report's table from a campaign folder: killed, survived, equivalent (a survivor or an
+    unresolved mutant whose key equivalent.toml lists), unresolved; the score leaves the
+    equivalent and unresolved ones out. The folder is written here by hand."""
+    eq = tmp_path / "equivalent.toml"
+    eq.write_text('["m1:drop:aaa"]\nreason = "a default that every path that reads it overwrites first"\n', encoding="utf-8")
+    monkeypatch.setattr(campaign, "EQUIVALENT", eq)
+
+    def mutant(i: int, module: str, key: str) -> dict:
+        return {"id": i, "module": module, "file": f"rtl/{module}.v", "line": i, "kind": key.split(":")[1], "original": "a", "mutated": "b", "key": key}
+
+    mutants = [mutant(1, "m1", "m1:drop:aaa"), mutant(2, "m1", "m1:operator:bbb"), mutant(3, "m1", "m1:constant:ccc"), mutant(4, "m2", "m2:drop:ddd"),
+               mutant(5, "m2", "m2:stuck0:u.x[0]")]  # fmt: skip
+    (tmp_path / "mutants.json").write_text(json.dumps(mutants), encoding="utf-8")
+    (tmp_path / "campaign.json").write_text(json.dumps({"mutants": 5, "candidates": 40, "seed": 1, "directed": 2, "programs": [{}, {}, {}]}), encoding="utf-8")
+    verdicts = [{"mutant": 1, "status": "unresolved", "runs": 2}, {"mutant": 2, "status": "killed", "program": "p", "kind": "mismatch", "runs": 1},
+                {"mutant": 3, "status": "survived", "runs": 3}, {"mutant": 4, "status": "killed", "program": "p", "kind": "hang", "runs": 2},
+                {"mutant": 5, "status": "unresolved", "runs": 2}]  # fmt: skip
+    (tmp_path / "results.jsonl").write_text("".join(json.dumps(v) + "\n" for v in verdicts), encoding="utf-8")
+    text = campaign.report(tmp_path)
+    assert "| m1 | 3 | 1 | 1 | 1 | 0 | 0 | 50.0% |" in text
+    assert "| m2 | 2 | 1 | 0 | 0 | 1 | 0 | 100.0% |" in text
+    assert "| **all** | 5 | 2 | 1 | 1 | 1 | 0 | **66.7%** |" in text
+    assert "Counting them as survivors: 50.0%" in text  # 2 killed of 4 non-equivalent
+    summary = json.loads((tmp_path / "summary.json").read_text(encoding="utf-8"))
+    assert summary["survivors"] == [3]
