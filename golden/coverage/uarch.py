@@ -142,21 +142,22 @@ def _assigned(states: list[str], ctrl: str | None = None) -> set[str]:
     return set(re.findall(r"\bX_\w+", rhs + " " + (after.group(1) if after else ""))) & set(states)
 
 
+def _top_parameter(top: str | None, pattern: str, what: str) -> int:
+    """The number `pattern`'s group captures in rtl/sm_top.v (or the text `top`)."""
+    m = re.search(pattern, _read("sm_top.v") if top is None else top)
+    if not m:
+        raise ValueError(f"micro-architecture coverage model: rtl/sm_top.v has no {what}")
+    return int(m.group(1))
+
+
 def sfu_steps(top: str | None = None) -> int:
     """Sub-steps of an SFU pass at the default configuration: NUM_SP / NUM_SFU of rtl/sm_top.v."""
-    text = _read("sm_top.v") if top is None else top
-    m = re.search(r"parameter\s+integer\s+NUM_SFU\s*=\s*NUM_SP\s*/\s*(\d+)", text)
-    if not m:
-        raise ValueError("micro-architecture coverage model: rtl/sm_top.v has no 'NUM_SFU = NUM_SP / k' parameter to derive the SFU sub-steps from")
-    return int(m.group(1))
+    return _top_parameter(top, r"parameter\s+integer\s+NUM_SFU\s*=\s*NUM_SP\s*/\s*(\d+)",
+                          "'NUM_SFU = NUM_SP / k' parameter to derive the SFU sub-steps from")  # fmt: skip
 
 
 def max_blocks(top: str | None = None) -> int:
-    text = _read("sm_top.v") if top is None else top
-    m = re.search(r"parameter\s+integer\s+MAX_BLOCKS\s*=\s*(\d+)", text)
-    if not m:
-        raise ValueError("micro-architecture coverage model: rtl/sm_top.v has no MAX_BLOCKS parameter")
-    return int(m.group(1))
+    return _top_parameter(top, r"parameter\s+integer\s+MAX_BLOCKS\s*=\s*(\d+)", "MAX_BLOCKS parameter")
 
 
 def blocks_bins(most: int) -> list[str]:
