@@ -118,7 +118,7 @@ mutants: $(SETUP)
 regress: $(SETUP)
 ifeq ($(DUT),flexgrip)
 	mkdir -p $(REGRESS)_flexgrip
-	$(PY) scripts/flexgrip_regress.py $(if $(filter 1,$(RTL_CYCLES)),--rtl) -o $(REGRESS)_flexgrip/summary.md
+	$(PY) scripts/flexgrip_regress.py $(if $(filter 1,$(RTL_CYCLES)),--rtl) -o $(REGRESS)_flexgrip/summary.md --json $(REGRESS)_flexgrip/flexgrip_kernels.json
 else
 	rm -rf $(REGRESS) && mkdir -p $(REGRESS)
 	REGRESS_DIR=$(REGRESS)/runs $(PY) -m pytest -n auto -q tests/test_rtl_lockstep.py --regress --junitxml=$(REGRESS)/junit.xml $(PYTEST_ARGS) || true

@@ -596,7 +596,9 @@ def _fg_arith(sm: SM, b: Batch, insn: Instruction, ops: dict, fam: str) -> None:
         # result for an opcode it does not know is 0 (scalar_processor.vhd, result_out)
         res = np.zeros(b.n, U32)
     else:
-        res = fn(*srcs, rmode=_fg_rmode(insn))
+        # FADD in the SM is read one edge later than fpu_single alone gives it (finding fadd_read_in_sm)
+        late = {"read": ffp.READ_SM if sm.profile.fadd_read_in_sm else ffp.READ_UNIT} if fam == "fadd" else {}
+        res = fn(*srcs, rmode=_fg_rmode(insn), **late)
     group = sm.profile.fpu_sync_lanes
     if fam == "fadd" and group and not _fg_bit(insn, 61, 3):
         res = _fg_fadd_sync(res, srcs[0], srcs[1], group)

@@ -17,7 +17,8 @@ departure from G80.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields, replace
+from pathlib import Path
 
 
 @dataclass(frozen=True)
@@ -726,5 +727,68 @@ FINDINGS += (
     ),
 )
 
+# found running the kernels of programs/kernels on FlexGripPlus (make regress DUT=flexgrip)
+FINDINGS += (
+    Finding(
+        "fadd_read_in_sm",
+        "In the SM an FADD through fpu_single's subtractor (an operand negative) is taken one clock edge later than "
+        "fpu_single alone gives it: Execution/pipeline_execute.vhd waits in ALU_EXEC for every SP's `finished` "
+        "(and_reduce(fpu_work_finished)) and copies the FPU outputs on the next edge (ALU_DONE), and FPU/fpu_top_32_new.vhd "
+        "re-registers out_fp_i from the exception stage (out_except) on every DONE edge, that one included. So the "
+        "subtractor's transients that the unit shows alone (README, FlexGripPlus bugs: a denormal operand read before the "
+        "subtractor's pipeline is full, a transient exponent above 254 giving an infinity) mostly do not reach the "
+        "register file: fft's FADD R28, R24, -R26 of 0x807fff92 and -(0x80a73d74) gives 0x00273de2 in the SM (the "
+        "IEEE difference), where fpu_single alone, under GHDL in tb/flexgrip_units, gives 0x7f800000 (the model's "
+        "READ_UNIT edge 19; READ_SM, edge 20, gives 0x00273de2). golden/arith/flexgrip_fp.fadd_bits(read=).",
+        "fft PC 0x1b0: FADD R28, R24, -R26 (warp 0 lane 1: FlexGripPlus 0x00273de2, model before the switch 0x7f800000)",
+        "programs/kernels/fft.sass",
+        "profile:fadd_read_in_sm",
+        False,
+    ),
+)
+
 BY_NAME = {f.name: f for f in FINDINGS}
 WAIVERS = tuple(f for f in FINDINGS if f.handling == "waiver")
+
+
+def switch_findings() -> dict[str, list[str]]:
+    """Profile switch -> the names of the findings it models (their handling is `profile:<switch> ...`)."""
+    out: dict[str, list[str]] = {}
+    for f in FINDINGS:
+        if f.handling.startswith("profile:"):
+            out.setdefault(f.handling.split(":", 1)[1].split()[0], []).append(f.name)
+    return out
+
+
+def expectations(path: Path, profile: object = None) -> str:
+    """Whether the numpy `.expect` lines of a program hold under the flexgrip profile (`profile`, default
+    FLEXGRIP), that is on the memory FlexGripPlus leaves when lock-step passes: "pass", "no .expect", or
+    "fail, ..." naming the FlexGripPlus behaviours that break them: the profile switches whose G80
+    value alone makes them hold, else (several behaviours at once) those that alone, on G80, make
+    them fail, each with its findings. For `make regress DUT=flexgrip` (scripts/flexgrip_regress.py)."""
+    from .profile import FLEXGRIP, G80, Profile
+    from .program import load_program
+    from .run import run_program
+
+    prof: Profile = FLEXGRIP if profile is None else profile  # type: ignore[assignment]
+    spec = load_program(path)
+    if not spec.expects:
+        return "no .expect"
+
+    def fails(p: Profile) -> bool:
+        try:
+            return bool(run_program(spec, p).failed)
+        except Exception:  # the model stopping (an address out of range...) fails the expectations too
+            return True
+
+    if not fails(prof):
+        return "pass"
+    switches = [f.name for f in fields(Profile) if f.name != "name" and getattr(prof, f.name) != getattr(G80, f.name)]
+    causes = [s for s in switches if not fails(replace(prof, **{s: getattr(G80, s)}))]
+    how = "fixed by turning off"
+    if not causes:
+        causes = [s for s in switches if fails(replace(G80, **{s: getattr(prof, s)}))]
+        how = "each alone on G80 breaks them"
+    names = switch_findings()
+    listed = ", ".join(f"{s} ({'/'.join(names.get(s, ['no finding']))})" for s in causes) or "not attributed to one switch"
+    return f"fail, {how}: {listed}"

@@ -36,6 +36,7 @@ class Profile:
     flexgrip_fpu: bool = False  # FADD/FMUL/FMAD/FSET and conversions as FlexGripPlus's fpu_single computes them
     fpu_sync_lanes: int = 0  # FADD: lanes the execute stage runs through its FPUs together (FlexGripPlus: its SP count); an adder lane reads 0 when another lane of its group takes the slower subtractor (0: off)
     flexgrip_sfu: bool = False  # RCP/RSQ/LG2/EX2/SIN/COS (and RRO) as FlexGripPlus's sfu (and rro) compute them
+    fadd_read_in_sm: bool = False  # FADD (flexgrip_fpu) is read one edge after fpu_single's `finished`, as the SM's execute stage copies it: the subtractor's transients seen on the unit alone do not all reach the register file
     fp_flags_from_sp: bool = False  # FSET/FADD/FMUL/FMAD $c as FlexGripPlus's execute stage makes them: FSET S = true, Z = not true; the others Z = 1, S = 0; C = O = 0
 
     # integer, memory and address-register decode (golden/flexgrip_decode.py; findings of that block in
@@ -91,6 +92,7 @@ FLEXGRIP = replace(
     pass_b_is_not1=True,
     flexgrip_fpu=True,
     fpu_sync_lanes=8,  # FlexGripPlus's default CORES; a lock-step run sets its NUM_SP (tb/sm_env.py)
+    fadd_read_in_sm=True,
     flexgrip_sfu=True,
     fp_flags_from_sp=True,
     c2r_dest_r0=True,

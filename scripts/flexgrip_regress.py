@@ -1,14 +1,21 @@
 """`make regress DUT=flexgrip` and the FlexGripPlus part of `make bench`.
 
-    python scripts/flexgrip_regress.py [-o summary.md] [PROGRAM ...]
+    python scripts/flexgrip_regress.py [-o summary.md] [--json kernels.json] [--kernels] [--reuse] [--rtl] [PROGRAM ...]
     python scripts/flexgrip_regress.py --bench [--backends mcode,llvm,gcc]
 
-Runs every program of programs/ and every kernel bundle of testdata/vectors/flexgrip_kernels on
-FlexGripPlus under GHDL in lock-step with the golden model (flexgrip profile), one after the other
-(each GHDL run is single-threaded; FlexGripPlus simulates a few thousand cycles a second). What
-FlexGripPlus cannot run is listed with the reason, not dropped. The summary gives per program the
-outcome, commits compared, FlexGripPlus kernel cycles, GHDL wall time, simulated cycles/s and
-commits/s, and the first line of a failure. --bench runs BENCH programs and prints the figures,
+Runs every program of programs/, every kernel of programs/kernels/ (CI sizes) and every kernel
+bundle of testdata/vectors/flexgrip_kernels on FlexGripPlus under GHDL in lock-step with the golden
+model (flexgrip profile), one after the other (each GHDL run is single-threaded; FlexGripPlus
+simulates one to two thousand cycles a second). What FlexGripPlus cannot run is listed with the
+reason, not dropped. The summary gives per program the outcome, commits compared, FlexGripPlus
+kernel cycles, our RTL's cycles, GHDL wall and CPU time, simulated cycles/s and commits/s, the
+waivers applied, the first line of a failure and, for a .sass program, whether its numpy `.expect`
+lines hold under the flexgrip profile (the memory FlexGripPlus leaves, which lock-step has checked
+against the model); where they do not, the profile switches that break them, each with its
+finding of golden/flexgrip_findings.py. --kernels runs the kernels only; --json writes the
+kernels' figures with their provenance (bench/flexgrip_kernels.json is such a file); --reuse takes a
+program's outcome from an earlier `make sim DUT=flexgrip` run (build/sim/flexgrip_NAME_ghdl_sp8_s1)
+that is newer than the program instead of running it again. --bench runs BENCH programs and prints the figures,
 once per GHDL back end of --backends (default: the one `ghdl` picks), with the build time, and then
 the same programs on our RTL (Verilator and Icarus, 8 SPs) with the same figures beside them.
 """
@@ -16,44 +23,101 @@ the same programs on our RTL (Verilator and Icarus, 8 SPs) with the same figures
 from __future__ import annotations
 
 import argparse
+import datetime
+import hashlib
+import json
 import os
+import subprocess
 import sys
 import time
+from dataclasses import replace
 from pathlib import Path
 
 from golden.flexgrip_export import NotRunnable, flexgrip_image
+from golden.flexgrip_findings import expectations
 from golden.profile import FLEXGRIP
-from tb.adapters.flexgrip_build import FlexgripMissing, check_available
-from tb.lockstep import LockstepRun, run_lockstep
+from tb.adapters.flexgrip_build import FlexgripMissing, check_available, chosen_backend, flexgrip_dir
+from tb.lockstep import OUT, LockstepResult, LockstepRun, run_lockstep
 
 ROOT = Path(__file__).resolve().parents[1]
+KERNELS = ROOT / "programs" / "kernels"
 
 BENCH = ("vecadd", "cf_ifelse", "cf_loop")
+NUM_SP = 8  # FlexGripPlus's default CORES; every program and kernel runs at it (bundles at their own)
 
 
-def programs() -> list[Path]:
+def programs(kernels_only: bool = False) -> list[Path]:
     bundles = ROOT / "testdata" / "vectors" / "flexgrip_kernels"
-    return sorted((ROOT / "programs").glob("*.sass")) + sorted(bundles.glob("*.txt"))
+    kernels = sorted(KERNELS.glob("*.sass"))
+    return kernels if kernels_only else sorted((ROOT / "programs").glob("*.sass")) + kernels + sorted(bundles.glob("*.txt"))
 
 
-def rtl_cycles(path: Path, num_sp: int | None, run: bool) -> str:
-    """Kernel cycles of our RTL for the same program: an earlier run's result.json (make sim,
-    make regress), or a Verilator run now when `run`; "" when neither."""
-    import json
+def program_hash(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def reused(path: Path) -> LockstepResult | None:
+    """The outcome of an earlier `make sim DUT=flexgrip` of this program at NUM_SP 8, seed 1, when it is newer
+    than the program (--reuse)."""
+    out = OUT / f"flexgrip_{path.stem}_ghdl_sp{NUM_SP}_s1"
+    res, cfg = out / "result.json", out / "config.json"
+    if not (res.exists() and cfg.exists()) or res.stat().st_mtime < path.stat().st_mtime:
+        return None
+    conf = json.loads(cfg.read_text())
+    if Path(conf["program"]).resolve() != path.resolve() or conf.get("profile") != "flexgrip" or conf.get("extra"):
+        return None  # another program of the same name, or a run with waivers turned off
+    data = json.loads(res.read_text())
+    run = LockstepRun(str(path), sim="ghdl", num_sp=NUM_SP, profile="flexgrip", dut="flexgrip")
+    from tb.report import FailureReport
+
+    report = FailureReport.read_dict(data["report"]) if data.get("report") else None
+    return LockstepResult(run, data["status"] == "pass", data["commits"], data["cycles"], data["mem_requests"], data["thread_instructions"],
+                          data.get("run_s") or 0.0, report,
+                          {"waived": data.get("waived") or {}, "run_s": data.get("run_s"), "run_cpu_s": data.get("run_cpu_s"), "reused": str(res)})  # fmt: skip
+
+
+def provenance() -> dict:
+    """Where the figures come from: date, project commit, GHDL and its back end, the FlexGripPlus checkout."""
+    def git(*args: str) -> str:
+        return subprocess.run(["git", *args], cwd=ROOT, capture_output=True, text=True).stdout.strip()
+
+    ghdl = os.environ.get("GHDL", "ghdl")
+    backend = chosen_backend()
+    env = {**os.environ, **({"GHDL_BACKEND": backend} if backend else {})}
+    version = subprocess.run([ghdl, "--version"], capture_output=True, text=True, env=env).stdout.splitlines()
+    fg = flexgrip_dir()
+    source = fg.parent / "SOURCE.md"
+    upstream = next((line.split("commit", 1)[1].split()[0].strip(",") for line in source.read_text().splitlines() if "commit" in line), "") if source.exists() else ""
+    return {
+        "date": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
+        "commit": git("rev-parse", "HEAD") + (" (with uncommitted changes)" if git("status", "--porcelain", "--untracked-files=no") else ""),
+        "ghdl": " ".join(version[:1] + [v.strip() for v in version[2:3]]),
+        "ghdl_backend": backend or "default",
+        "flexgripplus": f"{fg} (upstream {upstream})" if upstream else str(fg),
+        "num_sp": NUM_SP,
+        "rtl": "our RTL (rtl/) on Verilator, g80 profile, same NUM_SP, seed 1, lock-step",
+        "command": "python scripts/flexgrip_regress.py " + " ".join(sys.argv[1:]),
+    }
+
+
+def rtl_cycles(path: Path, num_sp: int | None, run: bool) -> tuple[int | None, str]:
+    """Kernel cycles of our RTL for the same program (cycles or None, and how it is shown): an earlier
+    run's result.json (make sim, make regress), or a Verilator run now when `run`."""
     import re
 
     if num_sp is None:  # a bundle: its own SP count
         m = re.search(r"CORES\(SPs\)=(\d+)", path.read_text(encoding="utf-8"))
         num_sp = int(m.group(1)) if m else 8
     for sim in ("verilator", "icarus"):
-        res = ROOT / "build" / "sim" / f"{path.stem}_{sim}_sp{num_sp}_s1" / "result.json"
-        if res.exists():
+        res = OUT / f"{path.stem}_{sim}_sp{num_sp}_s1" / "result.json"
+        cfg = res.with_name("config.json")
+        if res.exists() and res.stat().st_mtime >= path.stat().st_mtime and cfg.exists() and Path(json.loads(cfg.read_text())["program"]).resolve() == path.resolve():
             data = json.loads(res.read_text())
-            return f"{data['cycles']} ({sim})" if data.get("status") == "pass" else f"fail ({sim})"
+            return (data["cycles"], f"{data['cycles']} ({sim})") if data.get("status") == "pass" else (None, f"fail ({sim})")
     if not run:
-        return ""
+        return None, ""
     r = run_lockstep(LockstepRun(str(path), sim="verilator", num_sp=num_sp), rerun_with_waves=False)
-    return f"{r.cycles} (verilator)" if r.passed else "fail (verilator)"
+    return (r.cycles, f"{r.cycles} (verilator)") if r.passed else (None, "fail (verilator)")
 
 
 def bench_rtl(todo: list[Path]) -> list[str]:
@@ -77,6 +141,9 @@ def main() -> int:
     ap.add_argument("-o", "--output", type=Path)
     ap.add_argument("--bench", action="store_true")
     ap.add_argument("--rtl", action="store_true", help="run our RTL (Verilator, same SP count, g80 profile) where no earlier run left its cycle count")
+    ap.add_argument("--kernels", action="store_true", help="only the kernels of programs/kernels/ (CI sizes)")
+    ap.add_argument("--json", type=Path, help="write the kernels' figures and their provenance here (bench/flexgrip_kernels.json)")
+    ap.add_argument("--reuse", action="store_true", help="take an outcome from an earlier make sim DUT=flexgrip run newer than the program")
     ap.add_argument("--backends", default="", help="comma-separated GHDL back ends to compare (GHDL_BACKEND values)")
     args = ap.parse_args()
     if args.backends:
@@ -104,30 +171,46 @@ def run(args: argparse.Namespace) -> int:
     except FlexgripMissing as exc:
         print(f"FlexGripPlus cannot be simulated here: {exc}")
         return 0 if args.bench else 2
-    todo = args.programs or ([ROOT / "programs" / f"{n}.sass" for n in BENCH] if args.bench else programs())
-    rows = ["| program | outcome | commits | FlexGripPlus cycles | RTL cycles | GHDL wall s | cycles/s | commits/s | note |",
-            "|---|---|---|---|---|---|---|---|---|"]  # fmt: skip
+    todo = args.programs or ([ROOT / "programs" / f"{n}.sass" for n in BENCH] if args.bench else programs(args.kernels))
+    rows = ["| program | outcome | commits | FlexGripPlus cycles | RTL cycles | GHDL wall s | GHDL CPU s | cycles/s | commits/s | numpy .expect (flexgrip profile) | note |",
+            "|---|---|---|---|---|---|---|---|---|---|---|"]  # fmt: skip
+    kernels: dict[str, dict] = {}
     failed = 0
     for path in todo:
+        path = path.resolve()
+        entry: dict = {"program": str(path.relative_to(ROOT)) if path.is_relative_to(ROOT) else str(path)}
+        if path.suffix == ".sass":
+            entry["sha256"] = program_hash(path)
         try:
             flexgrip_image(path, FLEXGRIP)  # what FlexGripPlus cannot run is refused here with the reason
-            r = run_lockstep(LockstepRun(str(path), sim="ghdl", profile="flexgrip", dut="flexgrip"), rerun_with_waves=False)
         except NotRunnable as exc:
-            rows.append(f"| {path.stem} | cannot run | | | | | | | {exc} |")
-            print(f"{path.stem}: cannot run on FlexGripPlus: {exc}", flush=True)
+            reason = str(exc).removeprefix(f"{path}: ").removeprefix(f"{entry['program']}: ")
+            rows.append(f"| {path.stem} | cannot run | | | | | | | | | {reason} |")
+            print(f"{path.stem}: cannot run on FlexGripPlus: {reason}", flush=True)
+            if path.parent == KERNELS:
+                kernels[path.stem] = {**entry, "outcome": "refused", "reason": reason}
             continue
+        r = (args.reuse and reused(path)) or run_lockstep(LockstepRun(str(path), sim="ghdl", profile="flexgrip", dut="flexgrip", num_sp=NUM_SP),
+                                                          rerun_with_waves=False)  # fmt: skip
         commits, cycles = r.commits, r.cycles
         note = "" if r.passed else (r.report.message.splitlines()[0] if r.report else "no report")
         if r.report and r.report.pc is not None:
             note += f" (warp {r.report.warp}, PC {r.report.pc:#06x} {r.report.text})"
         failed += not r.passed
-        rate = (f"{cycles / r.wall:.0f}", f"{commits / r.wall:.1f}") if r.wall else ("", "")
+        wall, cpu = r.extra.get("run_s") or r.wall, r.extra.get("run_cpu_s")
+        rate = (f"{cycles / wall:.0f}", f"{commits / wall:.1f}") if wall else ("", "")
         waived = r.extra.get("waived") or {}
         if waived:
             note = (note + "; " if note else "") + "waived: " + ", ".join(f"{k} x{v}" for k, v in sorted(waived.items()))
-        rtl = rtl_cycles(path, r.run.num_sp if path.suffix == ".sass" else None, args.rtl)
-        rows.append(f"| {path.stem} | {'PASS' if r.passed else 'FAIL'} | {commits} | {cycles} | {rtl} | {r.wall:.1f} | {rate[0]} | {rate[1]} | {note} |")
+        rtl, rtl_text = rtl_cycles(path, r.run.num_sp if path.suffix == ".sass" else None, args.rtl)
+        expect = expectations(path, replace(FLEXGRIP, fpu_sync_lanes=NUM_SP)) if path.suffix == ".sass" else ""
+        cpu_text = f"{cpu:.1f}" if cpu is not None else ""
+        rows.append(f"| {path.stem} | {'PASS' if r.passed else 'FAIL'} | {commits} | {cycles} | {rtl_text} | {wall:.1f} | {cpu_text} | {rate[0]} | {rate[1]} | {expect} | {note} |")
         print(rows[-1], flush=True)
+        if path.parent == KERNELS:
+            kernels[path.stem] = {**entry, "outcome": "pass" if r.passed else "fail", "waived": waived, "failure": "" if r.passed else note,
+                                  "commits": commits, "flexgrip_cycles": cycles, "rtl_cycles": rtl, "numpy_expect": expect,
+                                  "ghdl_wall_s": round(wall, 1), "ghdl_cpu_s": round(cpu, 1) if cpu is not None else None}  # fmt: skip
     if args.bench:
         rows += ["", *bench_rtl(todo)]
     text = "# FlexGripPlus lock-step regression (GHDL)\n\n" + "\n".join(rows) + "\n"
@@ -137,6 +220,11 @@ def run(args: argparse.Namespace) -> int:
         print(f"summary: {args.output}")
     else:
         print(text)
+    if args.json and kernels:
+        args.json.parent.mkdir(parents=True, exist_ok=True)
+        doc = {"provenance": provenance(), "kernels": dict(sorted(kernels.items()))}
+        args.json.write_text(json.dumps(doc, indent=1) + "\n", encoding="utf-8")
+        print(f"kernel figures: {args.json}")
     return 1 if failed and not args.bench else 0
 
 

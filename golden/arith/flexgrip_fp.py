@@ -326,18 +326,23 @@ def _overflow_edges(rounded: list[tuple[int, int]], rmode: int) -> tuple[int, in
 # fpu_single's timing for an FADD with a negative operand, in clock edges from the first edge of
 # its SET state (t = 0): SET chooses ADD at t = 0 (it tests the operands' previous, zeroed
 # register) and SUB at t = 1, so fpu_sub is enabled from t = 2; WORK copies fpu_sub's outputs into
-# the rounder's inputs at t = 2..17 (16 cycles); fpu_round is enabled from t = 1; the result the
-# execute stage takes (when `finished` rises) is fpu_round's output after t = 19.
+# the rounder's inputs at t = 2..17 (16 cycles); fpu_round is enabled from t = 1; out_fp when
+# `finished` rises is fpu_round's output after t = 19 (READ_UNIT: fpu_single alone, as
+# tb/flexgrip_units samples it). The SM's execute stage copies out_fp one edge later (ALU_DONE of
+# pipeline_execute.vhd, after and_reduce of every SP's `finished`), and DONE re-registers out_fp
+# from the exception stage on that edge too: READ_SM, the flexgrip profile's `fadd_read_in_sm`.
 _SUB_FIRST, _WORK_FIRST, _WORK_LAST, _READ = 2, 2, 17, 19
+READ_UNIT, READ_SM = _READ, _READ + 1
 
 
-def fadd_bits(a: int, b: int, rmode: int = RMODE_RN) -> int:
+def fadd_bits(a: int, b: int, rmode: int = RMODE_RN, read: int = READ_UNIT) -> int:
+    """FADD as fpu_single computes it, its output taken after edge `read` (READ_UNIT or READ_SM)."""
     if not (a >> 31) and not (b >> 31):
         rounded, exp_final = round_block(*add_block(a, b), rmode)
     else:
         sub = sub_block_edges(a, b, _WORK_LAST - _SUB_FIRST)
         terms, held = [], (0, 0, 0)
-        for t in range(1, _READ + 1):  # the rounder's input during edge t is what WORK wrote at t - 1
+        for t in range(1, read + 1):  # the rounder's input during edge t is what WORK wrote at t - 1
             terms.append(held)
             if _WORK_FIRST <= t <= _WORK_LAST:
                 held = sub[t - _SUB_FIRST]  # fpu_sub's outputs after t - 2 enabled edges
@@ -519,8 +524,8 @@ def _map(fn: Callable[..., int], *xs: npt.ArrayLike) -> U32:
     return np.fromiter((fn(*v) for v in zip(*cols, strict=True)), dtype=np.uint32, count=len(cols[0])).reshape(shape)
 
 
-def fadd(a: npt.ArrayLike, b: npt.ArrayLike, rmode: int = RMODE_RN) -> U32:
-    return _map(lambda x, y: fadd_bits(x, y, rmode), a, b)
+def fadd(a: npt.ArrayLike, b: npt.ArrayLike, rmode: int = RMODE_RN, read: int = READ_UNIT) -> U32:
+    return _map(lambda x, y: fadd_bits(x, y, rmode, read), a, b)
 
 
 def fmul(a: npt.ArrayLike, b: npt.ArrayLike, rmode: int = RMODE_RN) -> U32:
