@@ -1,6 +1,6 @@
 """`make regress DUT=flexgrip` and the FlexGripPlus part of `make bench`.
 
-    python scripts/flexgrip_regress.py [-o summary.md] [--json kernels.json] [--kernels] [--reuse] [--rtl] [PROGRAM ...]
+    python scripts/flexgrip_regress.py [-o summary.md] [--json kernels.json] [--kernels] [--reuse | --reuse-only] [--rtl] [PROGRAM ...]
     python scripts/flexgrip_regress.py --bench [--backends mcode,llvm,gcc]
 
 Runs every program of programs/, every kernel of programs/kernels/ (CI sizes) and every kernel
@@ -15,8 +15,8 @@ against the model); where they do not, the profile switches that break them, eac
 finding of golden/flexgrip_findings.py. --kernels runs the kernels only; --json writes the
 kernels' figures with their provenance (bench/flexgrip_kernels.json is such a file); --reuse takes a
 program's outcome from an earlier `make sim DUT=flexgrip` run (build/sim/flexgrip_NAME_ghdl_sp8_s1)
-that is newer than the program instead of running it again. --bench runs BENCH programs and prints the figures,
-once per GHDL back end of --backends (default: the one `ghdl` picks), with the build time, and then
+that is newer than the program instead of running it again; --reuse-only runs nothing and lists a
+program without such a run as not run. --bench runs BENCH programs and prints the figures, once per GHDL back end of --backends (default: the one `ghdl` picks), with the build time, and then
 the same programs on our RTL (Verilator and Icarus, 8 SPs) with the same figures beside them.
 """
 
@@ -144,6 +144,7 @@ def main() -> int:
     ap.add_argument("--kernels", action="store_true", help="only the kernels of programs/kernels/ (CI sizes)")
     ap.add_argument("--json", type=Path, help="write the kernels' figures and their provenance here (bench/flexgrip_kernels.json)")
     ap.add_argument("--reuse", action="store_true", help="take an outcome from an earlier make sim DUT=flexgrip run newer than the program")
+    ap.add_argument("--reuse-only", action="store_true", help="as --reuse, and list a program with no earlier run as not run instead of running it")
     ap.add_argument("--backends", default="", help="comma-separated GHDL back ends to compare (GHDL_BACKEND values)")
     args = ap.parse_args()
     if args.backends:
@@ -190,7 +191,15 @@ def run(args: argparse.Namespace) -> int:
             if path.parent == KERNELS:
                 kernels[path.stem] = {**entry, "outcome": "refused", "reason": reason}
             continue
-        r = (args.reuse and reused(path)) or run_lockstep(LockstepRun(str(path), sim="ghdl", profile="flexgrip", dut="flexgrip", num_sp=NUM_SP),
+        r = reused(path) if args.reuse or args.reuse_only else None
+        if r is None and args.reuse_only:
+            reason = f"not run: no earlier make sim DUT=flexgrip TEST={path.relative_to(ROOT / 'programs').with_suffix('')} newer than the program"
+            rows.append(f"| {path.stem} | not run | | | | | | | | | {reason} |")
+            if path.parent == KERNELS:
+                kernels[path.stem] = {**entry, "outcome": "not run", "reason": reason,
+                                      "numpy_expect": expectations(path, replace(FLEXGRIP, fpu_sync_lanes=NUM_SP))}  # fmt: skip
+            continue
+        r = r or run_lockstep(LockstepRun(str(path), sim="ghdl", profile="flexgrip", dut="flexgrip", num_sp=NUM_SP),
                                                           rerun_with_waves=False)  # fmt: skip
         commits, cycles = r.commits, r.cycles
         note = "" if r.passed else (r.report.message.splitlines()[0] if r.report else "no report")
