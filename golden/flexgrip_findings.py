@@ -739,7 +739,8 @@ FINDINGS += (
         "subtractor's pipeline is full, a transient exponent above 254 giving an infinity) mostly do not reach the "
         "register file: fft's FADD R28, R24, -R26 of 0x807fff92 and -(0x80a73d74) gives 0x00273de2 in the SM (the "
         "IEEE difference), where fpu_single alone, under GHDL in tb/flexgrip_units, gives 0x7f800000 (the model's "
-        "READ_UNIT edge 19; READ_SM, edge 20, gives 0x00273de2). golden/arith/flexgrip_fp.fadd_bits(read=).",
+        "READ_UNIT edge 19; READ_SM, edge 20, gives 0x00273de2). golden/arith/flexgrip_fp.fadd_bits(read=). With the "
+        "switch, fft passes lock-step on FlexGripPlus (1228 commits, 8 SPs).",
         "fft PC 0x1b0: FADD R28, R24, -R26 (warp 0 lane 1: FlexGripPlus 0x00273de2, model before the switch 0x7f800000)",
         "programs/kernels/fft.sass",
         "profile:fadd_read_in_sm",

@@ -16,8 +16,9 @@ finding of golden/flexgrip_findings.py. --kernels runs the kernels only; --json 
 kernels' figures with their provenance (bench/flexgrip_kernels.json is such a file); --reuse takes a
 program's outcome from an earlier `make sim DUT=flexgrip` run (build/sim/flexgrip_NAME_ghdl_sp8_s1)
 that is newer than the program instead of running it again; --reuse-only runs nothing and lists a
-program without such a run as not run. --bench runs BENCH programs and prints the figures, once per GHDL back end of --backends (default: the one `ghdl` picks), with the build time, and then
-the same programs on our RTL (Verilator and Icarus, 8 SPs) with the same figures beside them.
+program without such a run as not run. --bench runs BENCH programs and prints the figures, once
+per GHDL back end of --backends (default: the one `ghdl` picks), with the build time, and then the
+same programs on our RTL (Verilator and Icarus, 8 SPs) with the same figures beside them.
 """
 
 from __future__ import annotations
