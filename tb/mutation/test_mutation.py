@@ -100,6 +100,7 @@ async def mutation(dut) -> None:
                         assert want is not None
                         rep = {"kind": "missed_error", "message": f"the RTL did not stop; unmutated it stops with {want['kind']}: {want['message']}"}
                     elif want is not None:
+                        verdict["outcome"] = outcome(rep)  # how it stopped instead
                         rep = {**rep, "kind": f"other_{rep['kind']}" if rep["kind"] == want["kind"] else rep["kind"]}
                     fields = sorted({d["field"].split("[")[0] for d in rep.get("diffs") or []})
                     verdict.update(status="killed", program=name, kind=rep.get("kind"), fields=fields, message=(rep.get("message") or "")[:300])
