@@ -24,6 +24,7 @@ import json
 import os
 import random
 import re
+import resource
 import signal
 import subprocess
 import sys
@@ -420,6 +421,10 @@ def report(out: Path) -> str:
     if runs:
         lines.append(f"Programs run per killed mutant: mean {sum(runs) / len(runs):.1f}, median {sorted(runs)[len(runs) // 2]}, max {max(runs)}")
     lines.append("Top killing programs: " + ", ".join(f"{p} {n}" for p, n in sorted(killers.items(), key=lambda x: -x[1])[:10]))
+    if meta.get("sessions"):
+        ss = meta["sessions"]
+        lines.append(f"Time: {len(ss)} session(s) of `make mutants`, wall {sum(x['wall_s'] for x in ss):.0f} s, "
+                     f"CPU {sum(x['cpu_s'] for x in ss):.0f} s (the campaign and its simulator processes, builds included)")  # fmt: skip
     if meta.get("dropped"):
         lines.append(f"Left out (did not compile): {len(meta['dropped'])}")
     lines += ["", "## Survivors", "", "| id | where | module | change | key |", "|---:|---|---|---|---|"]
@@ -460,6 +465,13 @@ def run_campaign(
         execute(out, meta, walls, jobs, quiet, quick)
     if second:
         execute(out, meta, walls, jobs, quiet, second_budget or None, retry=True)
+    # the time of this session (a resumed campaign adds one): wall, and CPU of this process and the
+    # simulator processes it waited for (builds included)
+    own, kids = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    meta = json.loads((out / "campaign.json").read_text(encoding="utf-8"))
+    meta.setdefault("sessions", []).append({"wall_s": round(time.perf_counter() - t0, 1),
+                                            "cpu_s": round(own.ru_utime + own.ru_stime + kids.ru_utime + kids.ru_stime, 1)})  # fmt: skip
+    (out / "campaign.json").write_text(json.dumps(meta, indent=1), encoding="utf-8")
     text = report(out)
     if not quiet:
         print(text)
