@@ -246,8 +246,11 @@ def _read(path: Path) -> list[dict]:
 def reference(out: Path, meta: dict, quiet: bool) -> dict[str, float]:
     log = out / "reference.jsonl"
     names = {p["name"] for p in meta["programs"]}
-    missing = [p for p in meta["programs"] if p["name"] not in {x["reference"] for x in _read(log)}]
-    if missing:  # the programs not passed yet (all of them the first time)
+    # the programs not passed yet (all of them the first time), and those whose text changed since
+    digests = {p["name"]: program_digest(p) for p in meta["programs"]}
+    done = {x["reference"]: x.get("digest") for x in _read(log)}
+    missing = [{**p, "digest": digests[p["name"]]} for p in meta["programs"] if done.get(p["name"], "") != digests[p["name"]]]
+    if missing:
         if not quiet:
             print(f"mutants: reference pass, {len(missing)} programs on the instrumented design (id 0)", flush=True)
         spawn(out / "reference", {**design("verilator", _files(out), (), (DEFINE,)), "reference": True, "programs": missing, "log": str(log)}, 900)
@@ -262,6 +265,12 @@ def reference(out: Path, meta: dict, quiet: bool) -> dict[str, float]:
         )
         raise RuntimeError(f"the reference pass (no mutant) fails: {what} (see {out / 'reference'})")
     return {x["reference"]: x["wall_s"] for x in lines.values()}
+
+
+def program_digest(program: dict) -> str:
+    """A digest of a program's text (the configuration names the file; it is read at each run)."""
+    path = Path(json.loads(Path(program["config"]).read_text(encoding="utf-8"))["program"])
+    return hashlib.sha256(path.read_bytes()).hexdigest()[:16]
 
 
 def expected_outcomes(out: Path) -> dict[str, dict]:

@@ -62,12 +62,13 @@ async def mutation(dut) -> None:
             out.flush()
 
         if job.get("reference"):  # id 0 on every program: the instrumented design must pass them all (also randgen's batches)
+            digests = {p["name"]: p.get("digest") for p in job["programs"]}
             for name, config in programs:
                 r = await run_program(dut, config, 0)
                 rep = r["report"]
                 # a bad program's outcome is recorded; the campaign judges it (campaign.reference)
                 write({"reference": name, "passed": rep is None, "wall_s": r["wall_s"], "cycles": r["cycles"], "commits": r["commits"],
-                       "message": rep["message"] if rep else None, "outcome": outcome(rep)})  # fmt: skip
+                       "message": rep["message"] if rep else None, "outcome": outcome(rep), "digest": digests[name]})  # fmt: skip
                 if rep is not None and job.get("stop"):
                     return
             return
