@@ -220,3 +220,15 @@ def test_redraw_after_an_rtl_change_keeps_no_verdict(tmp_path: Path, monkeypatch
     assert json.loads((tmp_path / "previous" / "hints.json").read_text()) == {"m:drop:a": "iadd"}
     with pytest.raises(ValueError, match="N=3 SEED=1"):
         campaign.prepare(tmp_path, 4, 1, "")
+
+
+def test_program_digest_follows_the_text(tmp_path: Path) -> None:
+    """The reference pass reruns a program whose text changed: its digest is of the file the
+    configuration names (read at each run), not of the name."""
+    prog = tmp_path / "p.sass"
+    prog.write_text(".block 32\n        NOP\n", encoding="utf-8")
+    config = tmp_path / "p.json"
+    config.write_text(json.dumps({"program": str(prog)}), encoding="utf-8")
+    before = campaign.program_digest({"name": "p", "config": str(config)})
+    prog.write_text(".block 32\n        NOP\n        NOP\n", encoding="utf-8")
+    assert campaign.program_digest({"name": "p", "config": str(config)}) != before
