@@ -216,11 +216,12 @@ module sm_simt #(
             w_sp[init_warp] <= {(SB+1){1'b0}};
         end
         bar_wait <= !take && bar_after;
-        if (x_state == X_CTRL || mark || x_state == X_UNWIND) begin
-            w_exited[x_warp] <= exited_next;
-            w_broke[x_warp] <= broke_next;
-            w_ret[x_warp] <= ret_next;
-        end
+        // the finished-thread masks are written only when they change (a RET, BRK, exit or pop; the
+        // next-state process leaves them as they are otherwise): an array write wakes every read
+        // port of the array in an event-driven simulator, even with the same value
+        if (exited_next != exited) w_exited[x_warp] <= exited_next;
+        if (broke_next != broke) w_broke[x_warp] <= broke_next;
+        if (ret_next != ret) w_ret[x_warp] <= ret_next;
         if (push) begin
             k_hi[x_warp][sp[SB-1:0]] <= push_kind[1];
             k_lo[x_warp][sp[SB-1:0]] <= push_kind[0];
