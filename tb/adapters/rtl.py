@@ -52,8 +52,16 @@ def _words32(value: int, parts: int) -> np.ndarray:
 
 
 def _narrow(value: int, width: int, keep: np.ndarray) -> np.ndarray:
-    m = (1 << width) - 1
-    return np.array([(value >> (width * i)) & m for i in range(32)], np.uint32) * keep
+    """32 lanes of `width` bits (4: flags, 16: address registers) from a packed lane vector, the
+    lanes outside `keep` zeroed. Through bytes and numpy: a Python loop over the lanes cost about
+    5 us a record."""
+    raw = np.frombuffer(value.to_bytes(4 * width, "little"), np.uint8)
+    if width == 4:  # two lanes a byte, the lower lane in the low nibble
+        lanes = np.empty(32, np.uint32)
+        lanes[0::2], lanes[1::2] = raw & 0xF, raw >> 4
+    else:
+        lanes = raw.view("<u2").astype(np.uint32)
+    return lanes * keep
 
 
 def to_dut_commit(r: RtlCommit) -> DutCommit:
