@@ -160,21 +160,52 @@ class CommitMonitor(BusMonitor):
             raise UnknownValue(cycle, [n for n in FIELDS if n in unknown], where, **known)
         return RtlCommit(cycle, **values)
 
+    def _take(self, deliver: Callable[[RtlCommit], None]) -> None:
+        """The record on the port, if `commit_valid` says there is one."""
+        v = self._valid()
+        if v == "1":
+            deliver(self._sample())
+        elif v != "0":
+            raise UnknownValue(self.cycles.now(), ["valid"], "when the commit fields changed")
+
     async def _monitor_recv(self) -> None:
-        valid, changed = self._valid, ValueChange(self.bus.packed)
-        settled = cocotb.SIM_NAME.lower().startswith(_SETTLED_ON_CHANGE)
+        changed = ValueChange(self.bus.packed)
         # the callback straight, not BusMonitor._recv: its statistics and wait-event notification
         # cost a few microseconds a record, and nothing here waits on them
         deliver = self._callbacks[0]
+        if cocotb.SIM_NAME.lower().startswith(_SETTLED_ON_CHANGE) and hasattr(changed, "_register"):
+            self._follow(changed, deliver)
+            return
         try:
             while True:
                 await changed
-                if not settled:
-                    await ReadOnly()
-                v = valid()
-                if v == "1":
-                    deliver(self._sample())
-                elif v != "0":
-                    raise UnknownValue(self.cycles.now(), ["valid"], "when the commit fields changed")
+                await ReadOnly()
+                self._take(deliver)
         except Exception as exc:  # reported through the test's verdict, not lost in a background task
             self.on_error(exc)
+
+    def _follow(self, changed: ValueChange, deliver: Callable[[RtlCommit], None]) -> None:
+        """Where the fields are final when commit_packed changes (_SETTLED_ON_CHANGE): a plain
+        function on the trigger instead of a task awaiting it. cocotb runs it from the trigger's
+        firing like a task's wake-up (its scheduler then runs whatever it set going: the end of
+        the test on a failure), without resuming a coroutine per record: that cost about 5 us a
+        commit (issue 19). Trigger._register is cocotb's internal (cocotb is pinned,
+        requirements.txt); without it the task above runs."""
+
+        def fired() -> None:
+            try:
+                self._take(deliver)
+            except Exception as exc:  # reported through the test's verdict; the monitor stops
+                self._armed = None
+                self.on_error(exc)
+                return
+            self._armed = changed._register(fired)
+
+        self._armed = changed._register(fired)
+
+    def kill(self) -> None:
+        armed = getattr(self, "_armed", None)
+        if armed is not None:
+            armed.cancel()
+            self._armed = None
+        super().kill()
