@@ -115,6 +115,8 @@ class CommitMonitor(BusMonitor):
         self.cycles = cycles
         self.on_error = on_error
         super().__init__(dut, "commit", clock, callback=callback)
+        self._armed = None  # the trigger registration of _follow, while it waits
+        self._killed = False
         self._packed = _reader(self.bus.packed)
         self._gpr0 = _reader(self.bus.gpr_data0)
         self._valid = _reader(self.bus.valid)
@@ -193,19 +195,20 @@ class CommitMonitor(BusMonitor):
         requirements.txt); without it the task above runs."""
 
         def fired() -> None:
+            self._armed = None  # this registration is spent
             try:
                 self._take(deliver)
             except Exception as exc:  # reported through the test's verdict; the monitor stops
-                self._armed = None
                 self.on_error(exc)
                 return
-            self._armed = changed._register(fired)
+            if not self._killed:
+                self._armed = changed._register(fired)
 
         self._armed = changed._register(fired)
 
     def kill(self) -> None:
-        armed = getattr(self, "_armed", None)
-        if armed is not None:
-            armed.cancel()
+        self._killed = True
+        if self._armed is not None:
+            self._armed.cancel()
             self._armed = None
         super().kill()
