@@ -1,9 +1,9 @@
 """The commit agent: reads the DUT's commit port (DESIGN.md section 4, rtl/README.md) into records.
 
 `CommitMonitor` (cocotb-bus) wakes when `commit_packed` (every field but the lane vectors, side
-by side) changes, which each record does, samples in the read-only phase while `commit_valid` is
-1 (a lane vector only while its write enable is 1), checks that none of the fields it read is X
-or Z, and hands an `RtlCommit` to its callback: the rtl adapter (tb/adapters/rtl.py), which turns it into the golden model's `Commit`.
+by side) changes, which each record does, samples while `commit_valid` is 1 (on Verilator at
+once, in a function registered on the trigger; elsewhere in the read-only phase; a lane vector
+only while its write enable is 1), checks that none of the fields it read is X or Z, and hands an `RtlCommit` to its callback: the rtl adapter (tb/adapters/rtl.py), which turns it into the golden model's `Commit`.
 """
 
 from __future__ import annotations
