@@ -171,13 +171,15 @@ def test_report_counts_per_module(tmp_path: Path, monkeypatch: pytest.MonkeyPatc
 
 def test_which_mutants_run_again() -> None:
     """A retry pass runs the unresolved mutants and the survivors that have not met every program
-    (a mut_*.sass added after they survived); never a killed one."""
-    progs = {"a", "b", "mut_new"}
+    in its present text (a mut_*.sass added, or changed, after they survived); never a killed one."""
+    progs = {"a": "d1", "b": "d2", "mut_new": "d3"}
     assert campaign.to_run(None, False, progs)
     assert not campaign.to_run({"status": "unresolved", "tried": ["a"]}, False, progs)  # the quick pass leaves it
     assert campaign.to_run({"status": "unresolved", "tried": ["a"]}, True, progs)
     assert campaign.to_run({"status": "survived", "tried": ["a", "b"]}, True, progs)
     assert not campaign.to_run({"status": "survived", "tried": ["a", "b", "mut_new"]}, True, progs)
+    changed = {"status": "survived", "tried": ["a", "b", "mut_new"], "seen": {"a": "d1", "b": "d2", "mut_new": "old"}}
+    assert campaign.to_run(changed, True, progs) and campaign.tried(changed, progs) == ["a", "b"]
     assert not campaign.to_run({"status": "killed", "tried": ["a"], "program": "a"}, True, progs)
 
 

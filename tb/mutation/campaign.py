@@ -278,12 +278,21 @@ def expected_outcomes(out: Path) -> dict[str, dict]:
     return {x["reference"]: outcome(x["outcome"]) for x in _read(out / "reference.jsonl") if expects_error(x["reference"]) and x["outcome"]}
 
 
-def to_run(verdict: dict | None, retry: bool, programs: set[str]) -> bool:
+def tried(verdict: dict, programs: dict[str, str]) -> list[str]:
+    """The programs a mutant has run in their present text: a verdict records the digest of each
+    program it ran (`seen`); one whose text changed since counts as not tried (a verdict without
+    digests, from before they were recorded, keeps every name)."""
+    seen = verdict.get("seen", {})
+    return [n for n in verdict.get("tried", []) if seen.get(n, programs.get(n)) == programs.get(n)]
+
+
+def to_run(verdict: dict | None, retry: bool, programs: dict[str, str]) -> bool:
     """Whether a mutant runs (again): when it has no outcome; in a retry pass also when it is
-    unresolved, or survived without having tried every program (directed programs added since)."""
+    unresolved, or survived without having tried every program in its present text (directed
+    programs added or changed since). `programs`: name -> digest."""
     if verdict is None:
         return True
-    return retry and (verdict["status"] == "unresolved" or (verdict["status"] == "survived" and not programs <= set(verdict.get("tried", []))))
+    return retry and (verdict["status"] == "unresolved" or (verdict["status"] == "survived" and not set(programs) <= set(tried(verdict, programs))))
 
 
 def execute(out: Path, meta: dict, walls: dict[str, float], jobs: int, quiet: bool, budget: float | None = None, retry: bool = False) -> None:
@@ -302,9 +311,12 @@ def execute(out: Path, meta: dict, walls: dict[str, float], jobs: int, quiet: bo
         random.Random(meta["seed"]).shuffle(todo)  # in a random order: what is done at any time is a fair sample
         eq = equivalents()  # argued equivalent: a retry would only spend time on it
         keys = {m["id"]: m["key"] for m in json.loads((out / "mutants.json").read_text(encoding="utf-8"))}
-        names = {p["name"] for p in meta["programs"]}
-        pending = [k for k in todo if to_run(verdicts.get(k), retry and k not in retried and keys[k] not in eq, names)]
-        skip = {str(k): verdicts[k].get("tried", []) for k in pending if k in verdicts}
+        programs = [{**p, "digest": program_digest(p)} for p in meta["programs"]]
+        digests = {p["name"]: p["digest"] for p in programs}
+        names = set(digests)
+        pending = [k for k in todo if to_run(verdicts.get(k), retry and k not in retried and keys[k] not in eq, digests)]
+        skip = {str(k): tried(verdicts[k], digests) for k in pending if k in verdicts}
+        seen = {str(k): {n: digests[n] for n in skip[str(k)] if n in digests} for k in pending if k in verdicts}
         if not pending:
             return
         mutants = {m["id"]: m for m in json.loads((out / "mutants.json").read_text(encoding="utf-8"))}
@@ -323,7 +335,7 @@ def execute(out: Path, meta: dict, walls: dict[str, float], jobs: int, quiet: bo
         old_kills = json.loads(hints_path.read_text(encoding="utf-8")) if hints_path.exists() else {}
         hints = {str(k): old_kills[keys[k]] for k in pending if keys[k] in old_kills and old_kills[keys[k]] in names}
         tags = [f"shard{attempt}_{k}" for k in range(n)]
-        work = [(out / tag, {**design("verilator", _files(out), (), (DEFINE,)), "programs": meta["programs"], "mutants": pending[k::n],
+        work = [(out / tag, {**design("verilator", _files(out), (), (DEFINE,)), "programs": programs, "mutants": pending[k::n],
                              "log": str(out / f"{tag}.jsonl"), "kills": kills, "walls": walls, "budget_s": budget, "skip": skip,
                              "modules": {str(i): mutants[i]["module"] for i in pending[k::n]}, "module_kills": module_kills,
                              "expected": expected, "hints": hints})
@@ -337,6 +349,7 @@ def execute(out: Path, meta: dict, walls: dict[str, float], jobs: int, quiet: bo
                 for x in lines:
                     if "mutant" in x:
                         x["tried"] = skip.get(str(x["mutant"]), []) + x.get("tried", [])
+                        x["seen"] = {**seen.get(str(x["mutant"]), {}), **x.get("seen", {})}
                         x["runs"] = len(x["tried"])
                         retried.add(x["mutant"])
                         ran += 1

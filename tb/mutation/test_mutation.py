@@ -49,6 +49,7 @@ async def mutation(dut) -> None:
     programs = [(p["name"], LockstepConfig.read(Path(p["config"]))) for p in job["programs"]]
     # the reference outcome of each program of programs/bad (None, i.e. pass, for every other one)
     expected: dict[str, dict | None] = dict(job.get("expected", {}))
+    digests = {p["name"]: p.get("digest") for p in job["programs"]}  # each program's text (campaign.program_digest)
     hints: dict[str, str] = dict(job.get("hints", {}))  # mutant id -> the program that killed its key on an earlier RTL
     kills: dict[str, int] = dict(job.get("kills", {}))
     walls: dict[str, float] = dict(job.get("walls", {}))
@@ -62,7 +63,6 @@ async def mutation(dut) -> None:
             out.flush()
 
         if job.get("reference"):  # id 0 on every program: the instrumented design must pass them all (also randgen's batches)
-            digests = {p["name"]: p.get("digest") for p in job["programs"]}
             for name, config in programs:
                 r = await run_program(dut, config, 0)
                 rep = r["report"]
@@ -83,7 +83,7 @@ async def mutation(dut) -> None:
                 (p for p in programs if p[0] not in skip),
                 key=lambda p: (p[0] != hint, -local.get(p[0], 0), -kills.get(p[0], 0), walls.get(p[0], 0.0), p[0]),
             )
-            verdict: dict = {"mutant": mutant, "status": "survived", "runs": 0, "tried": []}
+            verdict: dict = {"mutant": mutant, "status": "survived", "runs": 0, "tried": [], "seen": {}}
             budget = job.get("budget_s")
             for name, config in order:
                 if budget is not None and sum(walls.get(n, 0.0) for n in verdict["tried"]) + walls.get(name, 0.0) > budget and verdict["tried"]:
@@ -92,6 +92,7 @@ async def mutation(dut) -> None:
                 r = await run_program(dut, config, mutant)
                 verdict["runs"] += 1
                 verdict["tried"].append(name)
+                verdict["seen"][name] = digests.get(name)  # the text it ran (campaign.tried)
                 rep = r["report"]
                 want = expected.get(name)
                 if outcome(rep) != want:  # a failure, or a bad program that does not stop the RTL as it did unmutated
