@@ -47,6 +47,7 @@ class Config:
     aregs_high: float = 0.0  # probability that an $a field of A2R/R2A/ADA names A4-A7 (then A4-A7 are set in the prologue and dumped)
     back_calls: float = 0.0  # probability that the subroutines are placed in reverse order (a call of a later one goes to a lower address)
     exit_depth: float = 0.0  # probability of an early exit by the exit marker (.E) inside divergence, and of the final .E inside an SSY
+    addr_modes: float = 0.0  # extra probability of shared and constant operands, and of A2-relative / post-incremented addressing
     clock: float = 0.0  # probability that an S2R reads the clock SR1 (its register cleared right after: the value depends on the schedule)
     diverge: float = 0.0  # probability of a divergent BRA with no SSY in the tail of main (the two sides run to the end one after the other)
     # instruction mix
@@ -98,7 +99,7 @@ class Config:
         if self.local_bytes % 16 or not 16 <= self.local_bytes <= 256:
             raise ValueError(f"local_bytes {self.local_bytes} must be a multiple of 16 in 16..256")
         for name in ("early_exit", "exit_marker", "pair_short", "guard", "special", "f16_specials", "bar_variants", "aregs_high", "back_calls", "exit_depth",
-                     "diverge", "clock"):
+                     "diverge", "clock", "addr_modes"):
             if not 0 <= getattr(self, name) <= 1:
                 raise ValueError(f"{name} {getattr(self, name)} is a probability: 0..1")
         if self.data_regs < 2 or self.data_regs > 40:
@@ -135,6 +136,12 @@ PRESETS: dict[str, dict] = {
     "simt": {"bar_variants": 0.8, "aregs_high": 0.5, "back_calls": 0.6, "exit_depth": 0.7, "diverge": 0.5, "clock": 0.2, "barriers": 3, "early_exit": 0.6,
              "exit_marker": 0.8, "depth": 3, "subroutines": 3, "control": {"ops": 5, "if": 2, "loop": 1.2, "pbk": 0.8, "call": 1.5, "skip": 0.6},
              "mix": {"a2r": 1.5, "r2a": 1.5, "ada": 1.5, "r2g": 1.5, "i2i": 3, "nop": 1, "s2r": 1, "lld": 1.5, "fmad": 3}},
+    # the rarer operand forms: shared and constant operands with $a and post-increment (every size, the short
+    # forms paired), the exit marker on every form, guards everywhere; short programs, the simt structures kept
+    "cover": {"bar_variants": 0.5, "aregs_high": 0.3, "back_calls": 0.5, "exit_depth": 1.0, "diverge": 0.3, "clock": 0.1, "addr_modes": 0.4,
+              "exit_marker": 1.0, "pair_short": 0.9, "guard": 0.5, "length": 24, "grid_max": (2, 2), "threads_max": 96,
+              "mix": {"fmad": 4, "fmul": 4, "fadd": 3, "iminmax": 3, "isad": 3, "shift": 3, "fslct": 2, "fset": 2, "imul": 3, "imad": 3, "nop": 1,
+                      "r2g": 2, "sfu": 2, "gld": 1.5, "gst": 1.5, "lst": 1.5}},
     "fp": {"special": 0.7, "mix": {"fadd": 5, "fmul": 5, "fmad": 5, "fset": 2, "fminmax": 2, "fslct": 2, "rro": 3, "sfu": 4, "f2f": 3, "f2i": 3, "i2f": 3}},
 }
 

@@ -358,13 +358,15 @@ class Generator:
                 f["dst"] = 0x7F
         if "areg" in f:
             f["areg"] = r.choice([0, 0, 0, 1, 1, 2])
+            if self.cfg.addr_modes and r.random() < self.cfg.addr_modes:
+                f["areg"] = 2  # the $a-relative and post-increment forms of shared and constant operands (A2 set before)
             if lay.aregs > 3 and form.family in ("a2r", "ada") and r.random() < self.cfg.aregs_high:
                 f["areg"] = r.randint(3, 7)  # the source $a of A2R/ADA: A4-A7 too (set in the prologue)
         if "postinc" in f:
             f["postinc"] = int(f.get("areg") == 2 and r.random() < 0.5)
         for name in ("src2_c", "src3_c"):
             if name in f:
-                f[name] = int(r.random() < 0.25)
+                f[name] = int(r.random() < 0.25 + 0.5 * self.cfg.addr_modes)
         if f.get("src2_c"):
             f["src2"] = r.randint(0, CONST_WORDS - 1)
         if f.get("src3_c"):
@@ -372,7 +374,7 @@ class Generator:
         if "cbank" in f:
             f["cbank"] = r.choice(CONST_BANKS)
         if "src1_s" in f:
-            f["src1_s"] = int(r.random() < 0.25)
+            f["src1_s"] = int(r.random() < 0.25 + 0.5 * self.cfg.addr_modes)
             if f["src1_s"]:
                 shift = 5 if form.size == 8 else 4  # access size in src1[6:5] (64-bit forms) or src1[5:4] (32-bit), offset in units below
                 f["src1"] = r.randint(0, 3) << shift | r.randint(0, 15)
