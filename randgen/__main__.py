@@ -44,6 +44,9 @@ def _parser() -> argparse.ArgumentParser:
     r.add_argument("--defines", default="", help="comma-separated Verilog defines (a MUTANT_* variant)")
     r.add_argument("--shrink", action="store_true", help="reduce each failure to a small program that fails the same way")
     r.add_argument("--shrink-budget", type=int, default=150, help="most runs one shrink may take")
+    r.add_argument("--shrink-chunk", type=int, default=0, metavar="K",
+                   help="shrink candidates screened K at a time in one simulator process (default: 8 on a generated mutant, 1 on the RTL, "
+                        "where a batch needs a Verilator build of its own)")
     r.add_argument("--stop-on-fail", action="store_true", help="stop at the first failing program")
     r.add_argument("--baseline", action="store_true",
                    help="with --defines: rerun each failure without the defines; a failure the unmodified RTL shares is not the mutant's")
@@ -142,7 +145,8 @@ def main(argv: list[str] | None = None) -> int:
         kept = keep_failure(path)
         print(f"  kept {kept}; rerun: {_rerun(args, s)}", flush=True)
         if args.shrink:
-            _shrink(tree, o, kept, execute, args.shrink_budget, _screen(args, defines, kept))
+            chunk = args.shrink_chunk or (8 if args.mutants is not None else 1)
+            _shrink(tree, o, kept, execute, args.shrink_budget, _screen(args, defines, kept), chunk)
         if args.stop_on_fail:
             break
     wall = time.perf_counter() - t0
@@ -157,7 +161,7 @@ def _screen(args: argparse.Namespace, defines: tuple[str, ...], kept: Path) -> C
     (one candidate at a time) on the model or another DUT."""
     if args.mutants is not None:
         return lambda paths: first_killing(paths, args.mutants, args.mut_sel, kept.parent / "shrink" / kept.stem)
-    if args.sim == "golden" or args.dut != "rtl":
+    if args.sim == "golden" or args.dut != "rtl" or args.shrink_chunk <= 1:
         return None
 
     def batch(paths: list[Path]) -> tuple[int | None, Outcome | None]:
@@ -168,7 +172,7 @@ def _screen(args: argparse.Namespace, defines: tuple[str, ...], kept: Path) -> C
 
 
 def _shrink(tree: Prog, first: Outcome, kept: Path, execute, budget: int,
-            screen: Callable[[list[Path]], tuple[int | None, Outcome | None]] | None = None) -> None:
+            screen: Callable[[list[Path]], tuple[int | None, Outcome | None]] | None = None, chunk: int = 8) -> None:
     work = kept.with_suffix(".try.sass")
     want = (first.kind, first.fields)
 
@@ -199,7 +203,7 @@ def _shrink(tree: Prog, first: Outcome, kept: Path, execute, budget: int,
         return None
 
     t0 = time.perf_counter()
-    small, runs = shrink(tree, fails, budget, log=lambda s: print(s, flush=True), first_failing=first_failing if screen else None)
+    small, runs = shrink(tree, fails, budget, log=lambda s: print(s, flush=True), first_failing=first_failing if screen else None, chunk=chunk)
     for leftover in kept.parent.glob(f"{kept.stem}.c*.sass"):
         leftover.unlink()
     out = kept.with_suffix(".min.sass")
