@@ -40,6 +40,7 @@ class Config:
     subroutines: int = 2  # at most this many subroutines
     barriers: int = 1  # at most this many BAR exchanges of shared memory between warps
     early_exit: float = 0.5  # probability of a top-level early exit of some lanes
+    marked_join: float = 0.3  # probability that an if/else join is a random instruction carrying .S (else NOP.S)
     exit_marker: float = 0.5  # probability that the program ends with an ALU instruction carrying the exit marker (.E)
     data_regs: int = 10  # data registers R2..; fewer when the block's register budget is smaller
     # structures the directed coverage programs reach (0 in the older presets: their seeds give the same programs)
@@ -98,7 +99,7 @@ class Config:
             raise ValueError(f"shared_slot {self.shared_slot} must be 16, 32 or 64")
         if self.local_bytes % 16 or not 16 <= self.local_bytes <= 256:
             raise ValueError(f"local_bytes {self.local_bytes} must be a multiple of 16 in 16..256")
-        for name in ("early_exit", "exit_marker", "pair_short", "guard", "special", "f16_specials", "bar_variants", "aregs_high", "back_calls", "exit_depth",
+        for name in ("early_exit", "exit_marker", "marked_join", "pair_short", "guard", "special", "f16_specials", "bar_variants", "aregs_high", "back_calls", "exit_depth",
                      "diverge", "clock", "addr_modes"):
             if not 0 <= getattr(self, name) <= 1:
                 raise ValueError(f"{name} {getattr(self, name)} is a probability: 0..1")
@@ -139,7 +140,7 @@ PRESETS: dict[str, dict] = {
     # the rarer operand forms: shared and constant operands with $a and post-increment (every size, the short
     # forms paired), the exit marker on every form, guards everywhere; short programs, the simt structures kept
     "cover": {"bar_variants": 0.5, "aregs_high": 0.3, "back_calls": 0.5, "exit_depth": 1.0, "diverge": 0.3, "clock": 0.1, "addr_modes": 0.4,
-              "exit_marker": 1.0, "pair_short": 0.9, "guard": 0.5, "length": 24, "grid_max": (2, 2), "threads_max": 96,
+              "exit_marker": 1.0, "marked_join": 0.8, "pair_short": 0.9, "guard": 0.5, "length": 24, "grid_max": (2, 2), "threads_max": 96,
               "mix": {"fmad": 4, "fmul": 4, "fadd": 3, "iminmax": 3, "isad": 3, "shift": 3, "fslct": 2, "fset": 2, "imul": 3, "imad": 3, "nop": 1,
                       "r2g": 2, "sfu": 2, "gld": 1.5, "gst": 1.5, "lst": 1.5}},
     "fp": {"special": 0.7, "mix": {"fadd": 5, "fmul": 5, "fmad": 5, "fset": 2, "fminmax": 2, "fslct": 2, "rro": 3, "sfu": 4, "f2f": 3, "f2i": 3, "i2f": 3}},

@@ -341,9 +341,11 @@ class Generator:
     def draw_fields(self, form: Form, ctx: Ctx) -> dict[str, int]:
         r, lay = self.rng, self.lay
         f = {name: r.randint(0, bf.max_value) for name, bf in form.fields.items() if name not in form.fixed}
+        chosen: dict[str, int] = {}
         for group in form.mods:
             _, values = r.choice(group.options)
             f.update(values)
+            chosen.update(values)
         for name in ("dst", "dst7"):
             if name in f:
                 f[name] = self.reg_value(True)
@@ -371,12 +373,12 @@ class Generator:
             f["src2"] = r.randint(0, CONST_WORDS - 1)
         if f.get("src3_c"):
             f["src3"] = r.randint(0, CONST_WORDS - 1)
-        if "cbank" in f:
-            f["cbank"] = r.choice(CONST_BANKS)
+        if "cbank" in f and not ("cbank" in chosen and not f.get("src2_c") and not f.get("src3_c")):
+            f["cbank"] = r.choice(CONST_BANKS)  # the bank of a constant operand; without one, FMAD's rounding hint (cbank) stays as drawn
         if "src1_s" in f:
             f["src1_s"] = int(r.random() < 0.25 + 0.5 * self.cfg.addr_modes)
             if f["src1_s"]:
-                shift = 5 if form.size == 8 else 4  # access size in src1[6:5] (64-bit forms) or src1[5:4] (32-bit), offset in units below
+                shift = 5 if form.fields["src1"].max_value >= 127 else 4  # access size in src1[6:5] (7-bit field) or src1[5:4] (6-bit: 32-bit and 32I forms)
                 f["src1"] = r.randint(0, 3) << shift | r.randint(0, 15)
         if "pcond" in f:
             if r.random() < self.cfg.guard:
@@ -481,7 +483,9 @@ class Generator:
                     return None  # the clock: synchronised from the RTL, differs between configurations (knob clock: cleared at once)
         return prefix
 
-    def instruction(self, ctx: Ctx, family: str | None = None, tweak=None) -> tuple[Instruction, list[str]]:
+    def instruction(self, ctx: Ctx, family: str | None = None, tweak=None, paired: bool = False) -> tuple[Instruction, list[str]]:
+        """A random instruction that fits the program (and the lines it needs before it). A 32-bit form
+        whose 64-bit form cannot say the same is kept only when `paired` (a second 32-bit one follows)."""
         for _ in range(400):
             fam = family or self.rng.choices(self.families, self.weights)[0]
             form = self.rng.choice(self.forms[fam])
@@ -495,17 +499,21 @@ class Generator:
             if insn.form is not form:
                 continue
             prefix = self.fits(insn, ctx)
-            if prefix is not None and (form.size == 8 or _promotable(insn.text)):
+            if prefix is not None and (form.size == 8 or paired or _promotable(insn.text)):
                 return insn, prefix
         raise RuntimeError(f"no legal instruction of family {family} after 400 draws")
 
     def op(self, ctx: Ctx) -> Op:
-        insn, prefix = self.instruction(ctx)
+        # the assembler keeps a 32-bit form only beside another one (README, "Alignment"): a paired
+        # 32-bit instruction gets a second one right after it, so that the short forms themselves get
+        # executed, even those (FMUL32.SAT) that a 64-bit form cannot say
+        paired = self.rng.random() < self.cfg.pair_short
+        insn, prefix = self.instruction(ctx, paired=paired)
         lines = self.with_scaffolding(insn, prefix, ctx)
-        if insn.form.size == 4 and self.rng.random() < self.cfg.pair_short:
-            # the assembler keeps a 32-bit form only beside another one (README, "Alignment"): a second
-            # 32-bit instruction right after it, so that the short forms themselves get executed
+        if insn.form.size == 4 and paired:
             second = self.short_insn(ctx)
+            if second is None and not _promotable(insn.text):
+                return self.op(replace(ctx))  # no second one: this one would not assemble alone
             if second is not None:
                 lines.append(second)
         return Op(lines)
@@ -579,7 +587,7 @@ class Generator:
         raise RuntimeError("no flag-writing instruction")
 
     def join_insn(self, ctx: Ctx) -> str | None:
-        if self.rng.random() < 0.7:
+        if self.rng.random() >= self.cfg.marked_join:
             return None
         return self.marked_insn(ctx, 2)
 
@@ -973,8 +981,11 @@ def render(p: Prog) -> str:
         body += ["SSY lastjoin", *p.last.split("\n"), "lastjoin:", "NOP.S"]  # the threads end at p.last, at SIMT depth 1
     elif p.last:
         body += p.last.split("\n")
-    if p.subs:
+    if p.subs or not (p.dump or p.last):
+        # the end of main: the assembler marks the last instruction with .E only when it is a 64-bit
+        # normal one (the dump's GST is); a shrunk program without the dump could end on another one
         body.append("RET")
+    if p.subs:
         order = list(enumerate(p.subs))
         for j, sub in reversed(order) if p.back else order:
             body.append(f"sub{j}:")
