@@ -50,7 +50,7 @@ def test_same_seed_same_program() -> None:
 
 # a few hundred programs on the model alone, in chunks that pytest-xdist spreads over the cores
 GOLDEN_SEEDS = {"ci": 60, "default": 60, "deep": 40, "memory": 40, "fp": 40, "fp16": 20, "int": 20, "tall": 20, "stress-chain": 10, "many-warps": 6,
-                "simt": 30}  # fmt: skip
+                "simt": 30, "cover": 20}  # fmt: skip
 GOLDEN_CHUNKS = [(preset, range(start, min(start + 10, n + 1))) for preset, n in GOLDEN_SEEDS.items() for start in range(1, n + 1, 10)]
 
 
@@ -94,9 +94,10 @@ def test_programs_are_race_free(tmp_path: Path, seed: int) -> None:
 
 @pytest.mark.parametrize("seed", range(1, 9))
 def test_simt_programs_are_race_free(tmp_path: Path, seed: int) -> None:
-    """The same for the simt preset (BAR forms under SSYs, A4-A7, calls backward, .E inside
-    divergence, a divergent BRA with no SSY): one memory whatever the warp order."""
-    path = _write(tmp_path, seed, "simt")
+    """The same for the simt and cover presets (BAR forms under SSYs, A4-A7, calls backward, .E
+    inside divergence, a divergent BRA with no SSY, direct shared stores of zero, clock reads):
+    one memory whatever the warp order."""
+    path = _write(tmp_path, seed, "simt" if seed % 2 else "cover")
     free = run_program(load_program(path), G80).gmem.data
     assert np.array_equal(free, _random_order_memory(path, seed)), path.name
 
