@@ -410,7 +410,8 @@ class Generator:
                     f.update(adst=1, areg=1, aoff=0)
         if form.family == "r2g" and lay.aregs > 3 and r.random() < 0.15 * self.cfg.aregs_high:
             # a direct shared address (not $a-relative): the spare header word every thread writes with zero
-            f.update(areg=0, postinc=0, src3=124, soff=r.choice([SPARE, SPARE // 2, SPARE // 4]))  # bytes, halves or words: fits() keeps the right one        if "gspace" in f:
+            f.update(areg=0, postinc=0, src3=124, soff=r.choice([SPARE, SPARE // 2, SPARE // 4]))  # bytes, halves or words: fits() keeps the right one
+        if "gspace" in f:
             f["gspace"] = 14
             f["src1"] = lay.rt
         f.update(form.fixed)
