@@ -137,6 +137,23 @@ def test_simt_preset_reaches_the_structures(tmp_path: Path) -> None:
     assert not {"BAR/.ARV/(none)", "R2A/dst/A5", "CAL/direction/backward", "SIMT/marker x depth/.E @ depth 2+"} & none
 
 
+def test_random_code_reaches_every_global_access_size(tmp_path: Path) -> None:
+    """Random code draws global loads and stores of the table (not only the scaffolding's GST.U32):
+    over a few memory-preset programs the decoded words hold every access size of both, guarded
+    ones among them (a lost assignment once left only the dump's stores)."""
+    sizes: dict[str, set[str]] = {"GLD": set(), "GST": set()}
+    guarded = 0
+    for seed in range(1, 11):
+        for i in decode_program(load_program(_write(tmp_path, seed, "memory")).program.words):
+            name, *mods = i.text.split()[0].split(".")
+            if name in sizes:
+                sizes[name] |= set(mods)
+                guarded += "(C" in i.text
+    for name, got in sizes.items():
+        assert {"U8", "S8", "U16", "S16", "U32", "S64", "S128"} <= got, (name, got)
+    assert guarded > 0
+
+
 def test_aregs_high_are_set_before_use_and_dumped() -> None:
     """With aregs_high, the prologue writes A4-A7 before random code reads them and the dump stores
     A1-A7 (seven words where three were): everything an address register holds reaches memory."""
