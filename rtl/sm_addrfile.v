@@ -38,9 +38,10 @@ module sm_addrfile #(
     always @(posedge clk) begin
         if (clr_we)
             for (l = 0; l < 256; l = l + 1) ar[{{(32-WB){1'b0}}, clr_warp} * 256 + l] <= 16'd0;
-        for (w = 0; w < NUM_SP; w = w + 1) begin
-            if (wr_mask[w] && wr_reg != 3'd0) ar[base + {24'd0, wr_reg, 5'd0} + lane0 + w] <= wr_data[16 * w +: 16];
-            if (inc_mask[w] && inc_reg != 3'd0) ar[base + {24'd0, inc_reg, 5'd0} + lane0 + w] <= inc_data[16 * w +: 16];
-        end
+        if ((wr_mask | inc_mask) != {NUM_SP{1'b0}})  // the lane loop only in a cycle that writes
+            for (w = 0; w < NUM_SP; w = w + 1) begin
+                if (wr_mask[w] && wr_reg != 3'd0) ar[base + {24'd0, wr_reg, 5'd0} + lane0 + w] <= wr_data[16 * w +: 16];
+                if (inc_mask[w] && inc_reg != 3'd0) ar[base + {24'd0, inc_reg, 5'd0} + lane0 + w] <= inc_data[16 * w +: 16];
+            end
     end
 endmodule

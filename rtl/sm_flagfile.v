@@ -33,7 +33,8 @@ module sm_flagfile #(
     always @(posedge clk) begin
         if (clr_we)
             for (l = 0; l < 128; l = l + 1) cc[{{(32-WB){1'b0}}, clr_warp} * 128 + l] <= 4'd0;
-        for (w = 0; w < NUM_SP; w = w + 1)
-            if (wr_mask[w]) cc[wr_base + w] <= wr_data[4 * w +: 4];
+        if (wr_mask != {NUM_SP{1'b0}})  // the lane loop only in a cycle that writes
+            for (w = 0; w < NUM_SP; w = w + 1)
+                if (wr_mask[w]) cc[wr_base + w] <= wr_data[4 * w +: 4];
     end
 endmodule

@@ -128,22 +128,27 @@ module sm_regfile #(
                 for (l = 0; l < 32; l = l + 1) rf[{{(27-RB){1'b0}}, wb_row, 5'd0} + l] <= 32'd0;
             rf_valid[wb_row] <= 1'b1;
         end
-        for (w = 0; w < NUM_SP; w = w + 1)
-            if (wb_mask[w] && wb_ok) begin
-                case (wb_half)
-                    2'd1: rf[wb_base + w] <= {wb_valid ? rf[wb_base + w][31:16] : 16'd0, wb_data[32 * w +: 16]};
-                    2'd2: rf[wb_base + w] <= {wb_data[32 * w +: 16], wb_valid ? rf[wb_base + w][15:0] : 16'd0};
-                    default: rf[wb_base + w] <= wb_data[32 * w +: 32];
-                endcase
-            end
+        // the lane loops run only in a cycle that writes (an event-driven simulator runs this block
+        // every cycle)
+        if (wb_ok && wb_mask != {NUM_SP{1'b0}})
+            for (w = 0; w < NUM_SP; w = w + 1)
+                if (wb_mask[w]) begin
+                    case (wb_half)
+                        2'd1: rf[wb_base + w] <= {wb_valid ? rf[wb_base + w][31:16] : 16'd0, wb_data[32 * w +: 16]};
+                        2'd2: rf[wb_base + w] <= {wb_data[32 * w +: 16], wb_valid ? rf[wb_base + w][15:0] : 16'd0};
+                        default: rf[wb_base + w] <= wb_data[32 * w +: 32];
+                    endcase
+                end
         // the load words: rows not yet written are zeroed first, then every word is written
-        for (w = 0; w < 16; w = w + 1)
-            if (ld_ok[w] && !rf_valid[ld_idx[32 * w + 5 +: RB]])
-                for (l = 0; l < 32; l = l + 1) rf[{{(27-RB){1'b0}}, ld_idx[32 * w + 5 +: RB], 5'd0} + l] <= 32'd0;
-        for (w = 0; w < 16; w = w + 1)
-            if (ld_ok[w]) begin
-                rf[ld_idx[32 * w +: 32]] <= ld_data[32 * w +: 32];
-                rf_valid[ld_idx[32 * w + 5 +: RB]] <= 1'b1;
-            end
+        if (ld_ok != 16'd0) begin
+            for (w = 0; w < 16; w = w + 1)
+                if (ld_ok[w] && !rf_valid[ld_idx[32 * w + 5 +: RB]])
+                    for (l = 0; l < 32; l = l + 1) rf[{{(27-RB){1'b0}}, ld_idx[32 * w + 5 +: RB], 5'd0} + l] <= 32'd0;
+            for (w = 0; w < 16; w = w + 1)
+                if (ld_ok[w]) begin
+                    rf[ld_idx[32 * w +: 32]] <= ld_data[32 * w +: 32];
+                    rf_valid[ld_idx[32 * w + 5 +: RB]] <= 1'b1;
+                end
+        end
     end
 endmodule
