@@ -71,11 +71,22 @@ module sm1_int_alu (
     reg [31:0] i2i_ext, i2i_mag, i2i_pmax, i2i_nmax, i2i_val;
     reg [31:0] r;
     reg        fo, fc, fw;                      // fw: the flags are taken on 32 bits (else on the low 16)
+    reg        u_cmp, u_mul, u_add, u_sh;       // the units the operation uses (decoded once)
     always @* begin
+        u_cmp = 1'b0; u_mul = 1'b0; u_add = 1'b0; u_sh = 1'b0;
+        case (op)
+            OP_ADD: u_add = 1'b1;
+            OP_MAD: begin u_mul = 1'b1; u_add = 1'b1; end
+            OP_SAD: begin u_cmp = 1'b1; u_add = 1'b1; end
+            OP_MUL16, OP_MUL24: u_mul = 1'b1;
+            OP_SET, OP_MIN, OP_MAX: u_cmp = 1'b1;
+            OP_SHL, OP_SHR: u_sh = 1'b1;
+            default: ;
+        endcase
         wmask = wide ? 32'hffffffff : 32'h0000ffff;
         r = 32'd0; fo = 1'b0; fc = 1'b0; fw = 1'b1;
         // ------------------------------------------------------------------------------------------
-        if (op == OP_SAD || op == OP_SET || op == OP_MIN || op == OP_MAX) begin
+        if (u_cmp) begin
             // Comparator (ISA.md 3.4 ISAD, 3.5 ISET, 3.6 IMIN/IMAX): operands reduced to the width, sign
             // bit flipped when signed, so an unsigned compare of the keys orders the typed values and
             // the key difference is the exact |a - b| (up to 2^32 - 1, so 32 bits suffice).
@@ -89,7 +100,7 @@ module sm1_int_alu (
         end
 
         // ------------------------------------------------------------------------------------------
-        if (op == OP_MUL16 || op == OP_MUL24 || op == OP_MAD) begin
+        if (u_mul) begin
             // Multiplier (ISA.md 3.2, 3.3). 16x16 and 24x24 products both fit a 24x24 multiplier whose
             // operands are sign- or zero-extended; only bits 0..47 are ever needed, so the product is
             // formed modulo 2^48 from operands extended to 48 bits (exact for signed and unsigned).
@@ -128,7 +139,7 @@ module sm1_int_alu (
         end
 
         // ------------------------------------------------------------------------------------------
-        if (op == OP_ADD || op == OP_MAD || op == OP_SAD) begin
+        if (u_add) begin
             // Adder (ISA.md 3.1; IMAD 3.3 and ISAD 3.4 use it as a 32-bit add). sub is a + ~b + 1, subr
             // ~a + b + 1, addc a + b + cin; C is the carry out of the top bit (for subtraction the
             // inverted borrow), O the signed overflow of the operands as fed to the adder.
@@ -157,7 +168,7 @@ module sm1_int_alu (
         end
 
         // ------------------------------------------------------------------------------------------
-        if (op == OP_SHL || op == OP_SHR) begin
+        if (u_sh) begin
             // Shifts (ISA.md 3.7). The count is unsigned and does not wrap (all 32 bits of b for 32-bit,
             // the low 16 for 16-bit): count >= width gives 0 or all sign bits and C = 0. C = last bit
             // shifted out when 0 < count < width; O = count == 1 and the sign bit changed.
