@@ -56,6 +56,10 @@ def read(sm: SM, b: Batch, op: object) -> np.ndarray:
     if isinstance(op, ImmOperand):
         return np.full(b.n, op.value & 0xFFFFFFFF, U32)
     if isinstance(op, SharedOperand):
+        if not op.areg and not op.postinc:
+            value = sm.shared_load_uniform(b, op.offset, op.size, op.signed)
+            if value is not None:
+                return value
         addr = sm.mem_address(b, op.areg, op.offset, op.postinc, op.size)
         return sm.shared_load(b, addr, op.size, op.signed)
     if isinstance(op, ConstOperand):

@@ -318,6 +318,31 @@ class SM:
         # hypothesis test: a post-incremented g [A2+++k] in lanes whose A2 was never set)
         return self.shared.load(self._shared_abs(b, np.where(b.exec, addr, 0)), size, signed)
 
+    def shared_load_uniform(self, b: Batch, offset: int, size: int, signed: bool) -> np.ndarray | None:
+        """`shared_load` of g [offset] ($a0: the same address in every lane) for a one-warp batch,
+        the case of most shared operands (kernel parameters, blockIdx): one read broadcast, where
+        the general path's twenty-odd array operations were a large part of a step (issue 19).
+        Lanes that do not execute get what the general path gives them, the block's byte 0 on.
+        None where the general path must run: several warps, or an address outside shared
+        memory (its fault)."""
+        if len(b.warps) != 1:
+            return None
+        bits = self.profile.shared_addr_bits
+        addr = offset & ((1 << bits) - 1) if bits else offset
+        if addr < 0 or addr + size > SHARED_BYTES:
+            return None
+        base = int(self.thread_block[b.warps[0].base]) * SHARED_BYTES  # a warp's threads are in one block
+        data = self.shared.data
+
+        def value(at: int) -> int:
+            v = int.from_bytes(data[at : at + size].tobytes(), "little")
+            return (v ^ (1 << (8 * size - 1))) - (1 << (8 * size - 1)) & 0xFFFFFFFF if signed and size < 4 else v
+
+        here = value(base + addr)
+        if b.exec.all():
+            return np.full(WARP, here, np.uint32)
+        return np.where(b.exec, np.uint32(here), np.uint32(value(base)))
+
     def shared_store(self, b: Batch, addr: np.ndarray, size: int, value: np.ndarray) -> None:
         addr = self._shared_wrap(addr)
         self._shared_check(b, addr, size)

@@ -88,6 +88,19 @@ module sm_launch #(
     reg [31:0] per_round, next_block, round_blocks;
     reg [31:0] init_i;         // sweep step
     reg [31:0] sh_slot, sh_k;  // the block slot and row of its window that the sweep writes
+    // The sweep's other indices are counted, not divided out of init_i (a division or remainder of
+    // the event-driven simulation would be redone every step): warp init_i is warp wib of block slot
+    // blk, its R0 is register file row r0_row, lanes_left threads of its block are left from its lane 0
+    // on, and (tx, ty, tz) is the thread index of its lane 0. (cx, cy) is the block index (ctaid) of
+    // the grid's block next_block + sh_slot, advanced with sh_slot up to the end of the round, so
+    // that it is the next round's first block in the next T_ROUND.
+    reg [31:0] wib, blk, r0_row, lanes_left;
+    reg [15:0] tx, ty;
+    reg [31:0] tz;
+    reg [31:0] cx, cy;
+    wire       warp_wrap = wib + 32'd1 == wpb;  // the sweep's warp is the last of its block
+    wire [15:0] tx_next, ty_next;               // the thread index of lane 32 (the next warp's lane 0)
+    wire [31:0] tz_next;
     wire [31:0] round_warps = round_blocks * wpb;
     wire [31:0] sh_rows = 32'd1 + ((lreg[LR_PARAM_BYTES] + 32'd15) >> 4);         // header and parameter rows of a block
     wire [31:0] sweep_steps = (round_warps > round_blocks * sh_rows) ? round_warps : round_blocks * sh_rows;
@@ -110,6 +123,8 @@ module sm_launch #(
                     done <= 1'b0;
                     error <= ERR_NONE;
                     next_block <= 32'd0;
+                    cx <= 32'd0;
+                    cy <= 32'd0;
                     per_round <= fit;
                     if (fit == 0 || threads == 0 || threads > 512 || nregs == 0 || nregs > 128) begin
                         error <= ERR_LAUNCH;
@@ -123,14 +138,42 @@ module sm_launch #(
                         init_i <= 32'd0;
                         sh_slot <= 32'd0;
                         sh_k <= 32'd0;
+                        wib <= 32'd0;
+                        blk <= 32'd0;
+                        r0_row <= 32'd0;
+                        lanes_left <= threads;
+                        tx <= 16'd0;
+                        ty <= 16'd0;
+                        tz <= 32'd0;
                         t_state <= T_INIT;
                     end
                 end
                 T_INIT: begin
                     init_i <= init_i + 32'd1;
+                    r0_row <= r0_row + {24'd0, nregs};
+                    if (warp_wrap) begin
+                        wib <= 32'd0;
+                        blk <= blk + 32'd1;
+                        lanes_left <= threads;
+                        tx <= 16'd0;
+                        ty <= 16'd0;
+                        tz <= 32'd0;
+                    end else begin
+                        wib <= wib + 32'd1;
+                        lanes_left <= lanes_left - 32'd32;
+                        tx <= tx_next;
+                        ty <= ty_next;
+                        tz <= tz_next;
+                    end
                     if (sh_k + 32'd1 == sh_rows) begin
                         sh_k <= 32'd0;
                         sh_slot <= sh_slot + 32'd1;
+                        if (sh_slot < round_blocks) begin  // the next block of the grid
+                            if (cx + 32'd1 == lreg[LR_GRID_X]) begin
+                                cx <= 32'd0;
+                                cy <= cy + 32'd1;
+                            end else cx <= cx + 32'd1;
+                        end
                     end else sh_k <= sh_k + 32'd1;
                     if (sweep_last) t_state <= T_RUN;
                 end
@@ -162,30 +205,32 @@ module sm_launch #(
     // register file: R0 = (tid.z << 26 | tid.y << 16 | tid.x) of the 32 lanes of warp init_i (row
     // warp * registers per thread); the other registers are rows that read zero
     assign rf_init_we = sweeping && init_i < round_warps;
-    /* verilator lint_off UNUSEDSIGNAL */
-    wire [31:0] r0_row = init_i * {24'd0, nregs};  // a register file row: RB bits
-    /* verilator lint_on UNUSEDSIGNAL */
-    assign rf_init_row = r0_row[RB-1:0];
-    wire [31:0] r0_first = (init_i % wpb) * 32;  // thread index of lane 0
-    reg  [31:0] tid;
+    assign rf_init_row = r0_row[RB-1:0];  // warp init_i * registers per thread
+    // thread index of lane l: lane 0's, counted up lane by lane (x up to block x, then y, then z)
+    reg  [15:0] lx, ly;
+    reg  [31:0] lz;
     integer l;
     always @* begin
+        lx = tx; ly = ty; lz = tz;
         for (l = 0; l < 32; l = l + 1) begin
-            tid = r0_first + l;
-            rf_init_data[32 * l +: 32] = (tid < threads)
-                ? (tid % {16'd0, bx}) | (((tid / {16'd0, bx}) % {16'd0, by}) << 16) | ((tid / ({16'd0, bx} * {16'd0, by})) << 26)
-                : 32'd0;
+            rf_init_data[32 * l +: 32] = (lanes_left > l) ? {16'd0, lx} | ({16'd0, ly} << 16) | (lz << 26) : 32'd0;
+            if (lx + 16'd1 == bx) begin
+                lx = 16'd0;
+                if (ly + 16'd1 == by) begin
+                    ly = 16'd0;
+                    lz = lz + 32'd1;
+                end else ly = ly + 16'd1;
+            end else lx = lx + 16'd1;
         end
     end
+    assign tx_next = lx;
+    assign ty_next = ly;
+    assign tz_next = lz;
 
     // warp slots: the round's warps are ready, block after block
     assign warp_init_we = sweeping && init_i < round_warps;
     assign warp_init_warp = init_i[WB-1:0];
-    /* verilator lint_off UNUSEDSIGNAL */
-    wire [31:0] init_cta = init_i / wpb;  // a block slot: 4 bits
-    /* verilator lint_on UNUSEDSIGNAL */
-    assign warp_init_cta = init_cta[3:0];
-    wire [31:0] lanes_left = threads - (init_i % wpb) * 32;  // threads of the block from this warp's lane 0 on
+    assign warp_init_cta = blk[3:0];  // a block slot: 4 bits
     always @* warp_init_active = (lanes_left >= 32) ? 32'hffffffff : ((32'd1 << lanes_left) - 32'd1);
 
     // shared memory: row sh_k of block slot sh_slot's window, the header (row 0) or parameters
@@ -195,16 +240,11 @@ module sm_launch #(
     wire [31:0] sh_row = sh_slot * (SHARED_BYTES / 16) + sh_k;  // a shared memory row: SR bits
     /* verilator lint_on UNUSEDSIGNAL */
     assign sh_init_row = sh_row[SR-1:0];
-    wire [31:0] sh_block = next_block + sh_slot;  // the grid's block number
-    /* verilator lint_off UNUSEDSIGNAL */
-    wire [31:0] ctaid_x = sh_block % lreg[LR_GRID_X];  // the header keeps 16 bits
-    wire [31:0] ctaid_y = sh_block / lreg[LR_GRID_X];
-    /* verilator lint_on UNUSEDSIGNAL */
     integer j;
     always @* begin
         sh_init_data = 128'd0;
         if (sh_k == 32'd0)
-            sh_init_data = {ctaid_y[15:0], ctaid_x[15:0], lreg[LR_GRID_Y][15:0], lreg[LR_GRID_X][15:0], bz, by, bx, 16'd0};
+            sh_init_data = {cy[15:0], cx[15:0], lreg[LR_GRID_Y][15:0], lreg[LR_GRID_X][15:0], bz, by, bx, 16'd0};
         else if (sh_k <= 32'd16)
             for (j = 0; j < 4; j = j + 1)
                 if ((sh_k - 1) * 16 + j * 4 < lreg[LR_PARAM_BYTES]) sh_init_data[32 * j +: 32] = lreg[{25'd0, LR_PARAMS} + (sh_k - 1) * 4 + j];

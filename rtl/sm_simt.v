@@ -66,7 +66,10 @@ module sm_simt #(
     reg [31:0] w_broke [0:NUM_WARPS-1];
     reg [31:0] w_ret [0:NUM_WARPS-1];
     reg [SB:0] w_sp [0:NUM_WARPS-1];
-    reg [1:0]  s_kind [0:NUM_WARPS*STACK_DEPTH-1];
+    // an entry's kind (E_*) is bit l of the warp's k_hi and k_lo words (l: its stack level), so
+    // that "is there a CALL / BREAK entry below the top" is a mask test, not a loop over the stack
+    reg [STACK_DEPTH-1:0] k_hi [0:NUM_WARPS-1];
+    reg [STACK_DEPTH-1:0] k_lo [0:NUM_WARPS-1];
     reg [23:0] s_pc [0:NUM_WARPS*STACK_DEPTH-1];
     reg [31:0] s_mask [0:NUM_WARPS*STACK_DEPTH-1];
 
@@ -78,25 +81,25 @@ module sm_simt #(
     /* verilator lint_off UNUSEDSIGNAL */
     wire [31:0] top = xw * STACK_DEPTH + sp32 - 1;
     /* verilator lint_on UNUSEDSIGNAL */
-    wire [1:0]  top_kind = s_kind[top];
+    wire [STACK_DEPTH-1:0] kh = k_hi[x_warp], kl = k_lo[x_warp];
+    /* verilator lint_off UNUSEDSIGNAL */
+    wire [SB:0] top_level = sp - 1'b1;  // below STACK_DEPTH where read (sp > 0)
+    /* verilator lint_on UNUSEDSIGNAL */
+    wire [1:0]  top_kind = {kh[top_level[SB-1:0]], kl[top_level[SB-1:0]]};
     wire [23:0] top_pc = s_pc[top];
     wire [31:0] top_mask = s_mask[top];
     assign probe_pc = top_pc;
     reg  bar_wait;  // the instruction in execute is a barrier
     wire unwind_done = cur_active != 32'd0 || bar_wait || sp == 0;  // X_UNWIND: nothing to pop
 
-    // is there a CALL / BREAK entry on the stack (RET returns or exits, BRK needs a PBK)
-    reg has_call, has_break;
-    integer i;
-    always @* begin
-        has_call = 1'b0;
-        has_break = 1'b0;
-        for (i = 0; i < STACK_DEPTH; i = i + 1)
-            if (i < sp32) begin
-                if (s_kind[xw * STACK_DEPTH + i] == E_CALL) has_call = 1'b1;
-                if (s_kind[xw * STACK_DEPTH + i] == E_BREAK) has_break = 1'b1;
-            end
-    end
+    // is there a CALL / BREAK entry on the stack (RET returns or exits, BRK needs a PBK): the
+    // levels below sp, their kind bits 01 (E_CALL) or 10 (E_BREAK)
+    /* verilator lint_off UNUSEDSIGNAL */
+    wire [STACK_DEPTH:0]   below_all = ({{STACK_DEPTH{1'b0}}, 1'b1} << sp) - 1'b1;  // bit STACK_DEPTH is never set
+    /* verilator lint_on UNUSEDSIGNAL */
+    wire [STACK_DEPTH-1:0] below = below_all[STACK_DEPTH-1:0];
+    wire has_call = (below & kl & ~kh) != {STACK_DEPTH{1'b0}};
+    wire has_break = (below & kh & ~kl) != {STACK_DEPTH{1'b0}};
 
     // next state of the warp in execute
     wire [31:0] taken = x_active & guard;
@@ -213,13 +216,15 @@ module sm_simt #(
             w_sp[init_warp] <= {(SB+1){1'b0}};
         end
         bar_wait <= !take && bar_after;
-        if (x_state == X_CTRL || mark || x_state == X_UNWIND) begin
-            w_exited[x_warp] <= exited_next;
-            w_broke[x_warp] <= broke_next;
-            w_ret[x_warp] <= ret_next;
-        end
+        // the finished-thread masks are written only when they change (a RET, BRK, exit or pop; the
+        // next-state process leaves them as they are otherwise): an array write wakes every read
+        // port of the array in an event-driven simulator, even with the same value
+        if (exited_next != exited) w_exited[x_warp] <= exited_next;
+        if (broke_next != broke) w_broke[x_warp] <= broke_next;
+        if (ret_next != ret) w_ret[x_warp] <= ret_next;
         if (push) begin
-            s_kind[xw * STACK_DEPTH + sp32] <= push_kind;
+            k_hi[x_warp][sp[SB-1:0]] <= push_kind[1];
+            k_lo[x_warp][sp[SB-1:0]] <= push_kind[0];
             s_pc[xw * STACK_DEPTH + sp32] <= push_pc;
             s_mask[xw * STACK_DEPTH + sp32] <= push_mask;
             w_sp[x_warp] <= sp + 1;
@@ -232,6 +237,8 @@ module sm_simt #(
     integer b, w;
     always @* begin
         release_bar = {NUM_WARPS{1'b0}};
+        in_block = {NUM_WARPS{1'b0}};
+        if (warp_bar != {NUM_WARPS{1'b0}})  // none waits: nothing to release, no loop
         for (b = 0; b < MAX_BLOCKS; b = b + 1) begin
             for (w = 0; w < NUM_WARPS; w = w + 1) in_block[w] = warp_cta[4 * w +: 4] == b[3:0];
             if ((warp_live & in_block) != 0 && (warp_live & in_block & ~warp_bar) == 0)

@@ -65,64 +65,71 @@ module sm_warp_sched #(
     reg [31:0] imem [0:IMEM_WORDS-1];
     always @(posedge clk) if (cfg_we && cfg_sel == CFG_IMEM) imem[cfg_addr] <= cfg_wdata;
 
-    reg [2:0]  w_state [0:NUM_WARPS-1];
+    // A warp's state (W_*) is kept as one bit per warp in three vectors, the only questions asked
+    // of it: ready to be fetched, live (neither free nor done) and waiting at a barrier. Written a
+    // bit at a time for the warp concerned, read as whole vectors: an event-driven simulator does
+    // no per-warp loop in any cycle (rtl/README.md, "Simulation speed (Icarus)").
+    reg [NUM_WARPS-1:0] w_ready;  // warp_live and warp_bar (ports) are the other two
+    reg [WB-1:0]        rr;
     reg [23:0] w_pc [0:NUM_WARPS-1];
     reg [31:0] w_active [0:NUM_WARPS-1];
-    reg [3:0]  w_cta [0:NUM_WARPS-1];
     reg [31:0] w_seq [0:NUM_WARPS-1];
 
     assign f_pc = w_pc[f_warp];
     assign f_active = w_active[f_warp];
     assign x_warp_pc = w_pc[x_warp];
     assign x_warp_active = w_active[x_warp];
-    assign x_warp_cta = w_cta[x_warp];
+    assign x_warp_cta = warp_cta[4 * x_warp +: 4];
     assign x_warp_seq = w_seq[x_warp];
     assign probe_long = imem[IW'(probe_pc >> 2)][0];
 
     assign any_live = warp_live != {NUM_WARPS{1'b0}};
-    integer i;
-    always @* begin
-        for (i = 0; i < NUM_WARPS; i = i + 1) begin
-            warp_live[i] = w_state[i] != W_FREE && w_state[i] != W_DONE;
-            warp_bar[i] = w_state[i] == W_BAR;
-            warp_cta[4 * i +: 4] = w_cta[i];
-        end
-    end
 
     // the first ready warp from rr on; the warp in execute counts as ready in the cycle it retires
     // to the ready state, and is fetched at its next PC (a single warp does not wait for its own
-    // state and PC to be written back)
-    reg [WB-1:0] rr;
-    reg          pick_ok;
-    reg [WB-1:0] pick;
-    reg [NUM_WARPS-1:0] ready;
-    integer      pk;
-    always @* begin
-        for (pk = 0; pk < NUM_WARPS; pk = pk + 1)
-            ready[pk] = w_state[pk] == W_READY || (retire && retire_state == W_READY && x_warp == WB'(pk));
-        pick_ok = 1'b0;
-        pick = rr;
-        for (pk = NUM_WARPS - 1; pk >= 0; pk = pk - 1)
-            if (ready[({{(32-WB){1'b0}}, rr} + pk) % NUM_WARPS]) begin
-                pick_ok = 1'b1;
-                pick = WB'(({{(32-WB){1'b0}}, rr} + pk) % NUM_WARPS);
-            end
-    end
+    // state and PC to be written back). The ready vector is rotated right by rr, its lowest set bit
+    // isolated (v & -v) and numbered (NUM_WARPS <= 32: five fixed masks), rr added back.
+    wire [NUM_WARPS-1:0] retiring = (retire && retire_state == W_READY) ? NUM_WARPS'(1) << x_warp : {NUM_WARPS{1'b0}};
+    wire [NUM_WARPS-1:0] ready = w_ready | retiring;
+    wire                 pick_ok = ready != {NUM_WARPS{1'b0}};
+    /* verilator lint_off UNUSEDSIGNAL */
+    wire [2*NUM_WARPS-1:0] rot2 = {ready, ready} >> rr;  // the high half is not needed
+    /* verilator lint_on UNUSEDSIGNAL */
+    wire [31:0] rot = {{(32-NUM_WARPS){1'b0}}, rot2[NUM_WARPS-1:0]};
+    wire [31:0] first = rot & (~rot + 32'd1);
+    wire [5:0]  step = {1'b0, |(first & 32'hffff0000), |(first & 32'hff00ff00), |(first & 32'hf0f0f0f0),
+                        |(first & 32'hcccccccc), |(first & 32'haaaaaaaa)};
+    wire [5:0]  pick_sum = {{(6-WB){1'b0}}, rr} + step;
+    wire [WB-1:0] pick = WB'(pick_sum >= 6'(NUM_WARPS) ? pick_sum - 6'(NUM_WARPS) : pick_sum);
     wire [23:0] pick_pc = (pick == x_warp && pc_we) ? pc_next : w_pc[pick];
     // the buffer refills in the cycle the execute stage takes it (the warp in execute is busy until then)
     wire fetch = run && (!f_valid || take) && pick_ok;
 
+    // a warp's state bits from its W_* code
+    task set_state;
+        input [WB-1:0] w;
+        input [2:0]    state;
+        begin
+            w_ready[w] <= state == W_READY;
+            warp_live[w] <= state != W_FREE && state != W_DONE;
+            warp_bar[w] <= state == W_BAR;
+        end
+    endtask
+
+    integer i;
     always @(posedge clk) begin
         if (!rst_n) begin
             f_valid <= 1'b0;
             rr <= {WB{1'b0}};
-            for (i = 0; i < NUM_WARPS; i = i + 1) w_state[i] <= W_FREE;
+            w_ready <= {NUM_WARPS{1'b0}};  // every slot free
+            warp_live <= {NUM_WARPS{1'b0}};
+            warp_bar <= {NUM_WARPS{1'b0}};
         end else begin
             if (init_we) begin
-                w_state[init_warp] <= W_READY;
+                set_state(init_warp, W_READY);
                 w_pc[init_warp] <= 24'd0;
                 w_active[init_warp] <= init_active;
-                w_cta[init_warp] <= init_cta;
+                warp_cta[4 * init_warp +: 4] <= init_cta;
                 w_seq[init_warp] <= 32'd0;
                 rr <= {WB{1'b0}};
             end
@@ -131,22 +138,23 @@ module sm_warp_sched #(
                 f_valid <= 1'b1;
                 f_warp <= pick;
                 f_insn <= {imem[IW'((pick_pc >> 2) + 24'd1)], imem[IW'(pick_pc >> 2)]};
-                rr <= WB'(({{(32-WB){1'b0}}, pick} + 1) % NUM_WARPS);
+                rr <= (pick == WB'(NUM_WARPS - 1)) ? {WB{1'b0}} : pick + 1'b1;
             end
             if (pc_we) w_pc[x_warp] <= pc_next;
             if (active_we) w_active[x_warp] <= active_next;
             if (retire) begin
-                w_state[x_warp] <= retire_state;
+                set_state(x_warp, retire_state);
                 w_seq[x_warp] <= w_seq[x_warp] + 32'd1;
             end
-            if (park) w_state[x_warp] <= W_LOAD;
+            if (park) set_state(x_warp, W_LOAD);
             if (cpl_we) begin
-                w_state[cpl_warp] <= cpl_state;
+                set_state(cpl_warp, cpl_state);
                 w_seq[cpl_warp] <= w_seq[cpl_warp] + 32'd1;
             end
-            if (fetch) w_state[pick] <= W_BUSY;  // after retire: the retiring warp may be fetched again at once
-            for (i = 0; i < NUM_WARPS; i = i + 1)
-                if (release_bar[i]) w_state[i] <= W_READY;
+            if (fetch) set_state(pick, W_BUSY);  // after retire: the retiring warp may be fetched again at once
+            if (release_bar != {NUM_WARPS{1'b0}})  // only in the cycle a barrier opens
+                for (i = 0; i < NUM_WARPS; i = i + 1)
+                    if (release_bar[i]) set_state(WB'(i), W_READY);
         end
     end
 endmodule

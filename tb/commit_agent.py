@@ -1,9 +1,9 @@
 """The commit agent: reads the DUT's commit port (DESIGN.md section 4, rtl/README.md) into records.
 
 `CommitMonitor` (cocotb-bus) wakes when `commit_packed` (every field but the lane vectors, side
-by side) changes, which each record does, samples in the read-only phase while `commit_valid` is
-1 (a lane vector only while its write enable is 1), checks that none of the fields it read is X
-or Z, and hands an `RtlCommit` to its callback: the rtl adapter (tb/adapters/rtl.py), which turns it into the golden model's `Commit`.
+by side) changes, which each record does, samples while `commit_valid` is 1 (on Verilator at
+once, in a function registered on the trigger; elsewhere in the read-only phase; a lane vector
+only while its write enable is 1), checks that none of the fields it read is X or Z, and hands an `RtlCommit` to its callback: the rtl adapter (tb/adapters/rtl.py), which turns it into the golden model's `Commit`.
 """
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ from collections.abc import Callable
 from dataclasses import make_dataclass
 from typing import ClassVar
 
+import cocotb
 from cocotb.triggers import ReadOnly, ValueChange
 from cocotb_bus.monitors import BusMonitor
 
@@ -27,8 +28,9 @@ FIELDS = commit_field_names()
 
 # One record of the commit port: the cycle it was sampled in, then FIELDS in port order, each an
 # int. Made from golden/hw.py's COMMIT_FIELDS, the description the RTL's port is generated from, so
-# the record, the port and the model's field list cannot drift apart.
-RtlCommit = make_dataclass("RtlCommit", [("cycle", int), *((name, int) for name in FIELDS)])
+# the record, the port and the model's field list cannot drift apart. Slotted: one is built per
+# commit, positionally, by the monitor.
+RtlCommit = make_dataclass("RtlCommit", [("cycle", int), *((name, int) for name in FIELDS)], slots=True)
 RtlCommit.__doc__ = "One record of the commit port: `cycle`, then the fields of golden/hw.py COMMIT_FIELDS in port order."
 
 
@@ -45,6 +47,21 @@ for _f in commit_packed_fields():
 PACKED_WIDTH = _offset
 # the wide fields (lane vectors), each with the write enable that qualifies it (None: read on every record)
 WIDE = [(name, next((we for we, fields in QUALIFIED.items() if name in fields), None)) for name in FIELDS if name not in {n for n, _, _ in PACKED}]
+
+
+def _packed_decoder() -> Callable[[int], list[int]]:
+    """A function from the integer value of `commit_packed` to the record's fields in FIELDS order
+    (the wide fields 0). Generated as one list display of shifts and masks, as `dataclasses`
+    generates its methods: a loop over the 25 or so fields cost several microseconds a commit,
+    one of the largest items of a lock-step run's per-commit cost (issue 19)."""
+    at = {name: (off, mask) for name, off, mask in PACKED}
+    items = ", ".join(f"w >> {at[name][0]} & {at[name][1]:#x}" if name in at else "0" for name in FIELDS)
+    namespace: dict[str, object] = {}
+    exec(f"def decode(w):\n    return [{items}]\n", namespace)  # the text is built above from golden/hw.py, no outside input
+    return namespace["decode"]  # type: ignore[return-value]
+
+
+decode_packed = _packed_decoder()
 
 
 def unpack(text: str) -> tuple[dict[str, int], list[str]]:
@@ -65,6 +82,10 @@ def unpack(text: str) -> tuple[dict[str, int], list[str]]:
     return {name: (word >> off) & mask for name, off, mask in PACKED}, []
 
 
+_INDEX = {name: i for i, name in enumerate(FIELDS)}  # a field's place in a record's value list
+_GPR_DATA, _GPR_COUNT = _INDEX["gpr_data"], _INDEX["gpr_count"]
+
+
 def _reader(handle) -> Callable[[], str]:
     """The signal's value as the simulator's binary string (MSB first; x/z as letters).
 
@@ -74,11 +95,19 @@ def _reader(handle) -> Callable[[], str]:
     return handle._handle.get_signal_val_binstr  # cocotb's own reader of LogicArrayObject.get()
 
 
+# Simulators whose value-change callbacks run only once the whole time step has been evaluated
+# (cocotb's Verilator main loop: eval_step, then the value callbacks), so that every commit field is
+# final when commit_packed changes and the read-only phase need not be awaited (one wake-up a
+# record instead of two). Icarus calls them as the nonblocking assignments land: there the monitor
+# samples in the read-only phase.
+_SETTLED_ON_CHANGE = ("verilator",)
+
+
 class CommitMonitor(BusMonitor):
     """Wakes when `commit_packed` changes (once per record: consecutive records differ in warp or
-    sequence number; the commit registers hold their values between records), samples in the
-    read-only phase and takes the record if `commit_valid` is 1: two wake-ups a record, where
-    following `commit_valid` and the clock took four."""
+    sequence number; the commit registers hold their values between records), samples (on Icarus
+    in the read-only phase, see _SETTLED_ON_CHANGE) and takes the record if `commit_valid` is 1:
+    one or two wake-ups a record, where following `commit_valid` and the clock took four."""
 
     _signals: ClassVar[list[str]] = ["valid", "packed", "gpr_data0", *FIELDS]
 
@@ -86,17 +115,32 @@ class CommitMonitor(BusMonitor):
         self.cycles = cycles
         self.on_error = on_error
         super().__init__(dut, "commit", clock, callback=callback)
+        self._armed = None  # the trigger registration of _follow, while it waits
+        self._killed = False
         self._packed = _reader(self.bus.packed)
         self._gpr0 = _reader(self.bus.gpr_data0)
         self._valid = _reader(self.bus.valid)
         self._wide = [(name, we, _reader(getattr(self.bus, name))) for name, we in WIDE]
+        self._wide_at = [(_INDEX[name], None if we is None else _INDEX[we], read) for name, we, read in self._wide]
 
     def _sample(self) -> RtlCommit:
         """The record on the port: the narrow fields from one read of `commit_packed`; a lane vector
         only while its write enable is 1 (most records write one register: most lane vectors are
-        never read), 0 otherwise. X or Z in a field read (a qualified one only while its enable is
-        1 or X) is a failure naming the fields."""
-        values, unknown = unpack(self._packed())
+        never read), 0 otherwise. X or Z anywhere in what was read goes to `_sample_checked`."""
+        packed = self._packed()
+        try:
+            values = decode_packed(int(packed, 2))
+            for i, we, read in self._wide_at:
+                if we is None or values[we]:
+                    values[i] = int((self._gpr0 if i == _GPR_DATA and values[_GPR_COUNT] == 1 else read)(), 2)
+        except ValueError:  # X or Z somewhere (int() of a binary string with x or z in it)
+            return self._sample_checked(packed)
+        return RtlCommit(self.cycles.now(), *values)
+
+    def _sample_checked(self, packed: str) -> RtlCommit:
+        """`_sample` field by field, for a record holding X or Z: 0 for each unknown field, and a
+        failure naming them unless they are qualified fields whose write enable is 0 (don't-care)."""
+        values, unknown = unpack(packed)
         for name, we, read in self._wide:
             if we is not None and values[we] == 0 and we not in unknown:
                 values[name] = 0
@@ -118,16 +162,53 @@ class CommitMonitor(BusMonitor):
             raise UnknownValue(cycle, [n for n in FIELDS if n in unknown], where, **known)
         return RtlCommit(cycle, **values)
 
+    def _take(self, deliver: Callable[[RtlCommit], None]) -> None:
+        """The record on the port, if `commit_valid` says there is one."""
+        v = self._valid()
+        if v == "1":
+            deliver(self._sample())
+        elif v != "0":
+            raise UnknownValue(self.cycles.now(), ["valid"], "when the commit fields changed")
+
     async def _monitor_recv(self) -> None:
-        valid, changed = self._valid, ValueChange(self.bus.packed)
+        changed = ValueChange(self.bus.packed)
+        # the callback straight, not BusMonitor._recv: its statistics and wait-event notification
+        # cost a few microseconds a record, and nothing here waits on them
+        deliver = self._callbacks[0]
+        if cocotb.SIM_NAME.lower().startswith(_SETTLED_ON_CHANGE) and hasattr(changed, "_register"):
+            self._follow(changed, deliver)
+            return
         try:
             while True:
                 await changed
                 await ReadOnly()
-                v = valid()
-                if v == "1":
-                    self._recv(self._sample())
-                elif v != "0":
-                    raise UnknownValue(self.cycles.now(), ["valid"], "when the commit fields changed")
+                self._take(deliver)
         except Exception as exc:  # reported through the test's verdict, not lost in a background task
             self.on_error(exc)
+
+    def _follow(self, changed: ValueChange, deliver: Callable[[RtlCommit], None]) -> None:
+        """Where the fields are final when commit_packed changes (_SETTLED_ON_CHANGE): a plain
+        function on the trigger instead of a task awaiting it. cocotb runs it from the trigger's
+        firing like a task's wake-up (its scheduler then runs whatever it set going: the end of
+        the test on a failure), without resuming a coroutine per record: that cost about 5 us a
+        commit (issue 19). Trigger._register is cocotb's internal (cocotb is pinned,
+        requirements.txt); without it the task above runs."""
+
+        def fired() -> None:
+            self._armed = None  # this registration is spent
+            try:
+                self._take(deliver)
+            except Exception as exc:  # reported through the test's verdict; the monitor stops
+                self.on_error(exc)
+                return
+            if not self._killed:
+                self._armed = changed._register(fired)
+
+        self._armed = changed._register(fired)
+
+    def kill(self) -> None:
+        self._killed = True
+        if self._armed is not None:
+            self._armed.cancel()
+            self._armed = None
+        super().kill()

@@ -96,11 +96,16 @@ class Cycles:
 
     def __init__(self, period_ns: int) -> None:
         self.period_ns = period_ns
+        self._steps: int | None = None  # simulator steps a cycle, known once the simulator runs
 
     def now(self) -> int:
-        from cocotb.simtime import get_sim_time
+        # in raw simulator steps, one integer division: get_sim_time("ns") converts through
+        # fractions on every call, a few microseconds per commit record
+        from cocotb.simtime import convert, get_sim_time
 
-        return int(get_sim_time("ns")) // self.period_ns
+        if self._steps is None:
+            self._steps = convert(self.period_ns, "ns", to="step")
+        return get_sim_time("step") // self._steps
 
 
 class MemRequestMonitor(BusMonitor):

@@ -174,6 +174,34 @@ def test_fmad_zero_operand_path() -> None:
     assert one(fp.fmad(u32(0x00000001), u32(0x7F000000), u32(0xC0490FDB))) == (0xC0490FDB, 2)
 
 
+def _operands(rng: np.random.Generator, n: int) -> np.ndarray:
+    """f32 bit patterns of every class: each exponent 0..255 equally likely, significands uniform
+    or at their extremes (0, all ones) a tenth of the time, both signs."""
+    sign = rng.integers(0, 2, n, dtype=np.int64) << 31
+    m = rng.integers(0, 1 << 23, n, dtype=np.int64)
+    m = np.where(rng.random(n) < 0.1, np.where(rng.random(n) < 0.5, 0, (1 << 23) - 1), m)
+    return sign | (rng.integers(0, 256, n, dtype=np.int64) << 23) | m
+
+
+@pytest.mark.parametrize("addend", ["random", "cancelling", "close"])
+def test_fmad_shortcut_agrees_with_the_datapath(addend: str) -> None:
+    """golden's fmad computes normal operands with a normal result in float64 (fp._fmad_bits):
+    it must give the bits FP_SFU.md 4.2's datapath gives (fp._fmad_datapath, which the tests
+    above and the FP vectors check), on every operand class and exponent distance, and on
+    addends that cancel the product or nearly (where rounding and the truncation matter most)."""
+    rng = np.random.default_rng({"random": 1, "cancelling": 2, "close": 3}[addend])
+    n = 200_000
+    a, b, c = _operands(rng, n), _operands(rng, n), _operands(rng, n)
+    if addend != "random":
+        with np.errstate(all="ignore"):
+            p = a.astype(np.uint32).view(np.float32).astype(np.float64) * b.astype(np.uint32).view(np.float32).astype(np.float64)
+            near = (-p if addend == "cancelling" else p) * (1 + rng.integers(-(1 << 20), 1 << 20, n) * 2.0**-40) * 2.0 ** rng.integers(-35, 35, n)
+            c = np.where(np.isfinite(near), near.astype(np.float32).view(np.uint32).astype(np.int64), c)
+    got, want = fp._fmad_bits(a, b, c), fp._fmad_datapath(a, b, c)
+    bad = np.flatnonzero(got != want)
+    assert bad.size == 0, [f"fmad({a[i]:#010x}, {b[i]:#010x}, {c[i]:#010x}) = {got[i]:#010x}, datapath {want[i]:#010x}" for i in bad[:5]]
+
+
 def test_fmad_specials() -> None:
     # 4.1: inf * 0 -> NaN; inf*x + inf of the other sign -> NaN; c = inf -> c
     assert one(fp.fmad(u32(0x7F800000), u32(0x807FFFFF), u32(0x3F800000))) == (CNAN, 3)

@@ -278,8 +278,40 @@ def _fmul_bits(a: I64, b: I64, rnd: int) -> I64:
     return np.where(nan_a | nan_b, CNAN, res)
 
 
+_TRUNC24 = np.int64(-1 << 29)  # a float64's sign, exponent and top 23 stored significand bits: a 24-bit significand
+_NORMAL_MIN = 2.0**-125  # results from here up to _NORMAL_MAX are normal floats whose RN rounding cannot carry past 2^128
+_NORMAL_MAX = 2.0**127
+
+
 def _fmad_bits(a: I64, b: I64, c: I64) -> I64:
-    """FP_SFU.md 4.1 + 4.2 on int64 lanes (always RN; the rounding field is ignored)."""
+    """FP_SFU.md 4.1 + 4.2 on int64 lanes (always RN; the rounding field is ignored).
+
+    Lanes whose three operands are normal numbers and whose result is a normal number (or an
+    exact zero) take a shortcut in float64; the others the datapath of 4.2 step by step
+    (`_fmad_datapath`). The shortcut computes what that datapath computes there: the product of
+    two 24-bit significands is exact in a float64 (48 bits), truncating it to its top 24 bits is
+    clearing the low 29 stored bits; the sum with c is exact in float64 while the exponents differ
+    by at most 28 (at most 53 bits), and where they differ by more the smaller term lies below a
+    32nd of the larger's ulp, so that rounding it to f32 gives the larger either way; the 28-bit
+    accumulator with its sticky bit rounds that sum to nearest-even as the float64 -> float32
+    conversion does. Exact cancellation is +0 in both. tests/test_fp.py checks the two against each
+    other on random operands of every exponent distance; the FP vectors check the result."""
+    e_a, e_b, e_c = (a >> 23) & 0xFF, (b >> 23) & 0xFF, (c >> 23) & 0xFF
+    normal = (e_a - 1 < 254) & (e_b - 1 < 254) & (e_c - 1 < 254) & (e_a > 0) & (e_b > 0) & (e_c > 0)
+    with np.errstate(all="ignore"):  # NaN, infinity and overflow lanes are computed here too, then not taken
+        f = (np.stack((a, b, c)).astype(np.uint32).view(np.float32)).astype(np.float64)
+        total = ((f[0] * f[1]).view(np.int64) & _TRUNC24).view(np.float64) + f[2]
+        mag = np.abs(total)
+        fast = normal & (((mag >= _NORMAL_MIN) & (mag < _NORMAL_MAX)) | (total == 0))
+        res = total.astype(np.float32).view(np.uint32).astype(np.int64)
+    if not fast.all():
+        slow = np.flatnonzero(~fast)
+        res[slow] = _fmad_datapath(a[slow], b[slow], c[slow])
+    return res
+
+
+def _fmad_datapath(a: I64, b: I64, c: I64) -> I64:
+    """FP_SFU.md 4.1 + 4.2 on int64 lanes, step by step: every operand and result class."""
     sa, ea, ma, nan_a, inf_a = unpack(a)
     sb, eb, mb, nan_b, inf_b = unpack(b)
     sc, ec, mc, nan_c, inf_c = unpack(c)
