@@ -51,8 +51,12 @@ BAD_EXPECT = {
     "shared_oob": (MemoryFault, r"PC 0x0010, lane 0: shared access of 4 byte\(s\) at 0x400c"),
     "stack_overflow": (StackError, r"PC 0x0000: SIMT stack overflow \(32 entries\)"),
     "trap": (TrapError, r"PC 0x0008: TRAP"),
+    "trap_warp17": (TrapError, r"block 1 warp 17 PC 0x0030: TRAP"),
     "join_empty": (StackError, r"PC 0x0000: join \(.S\) with an empty SIMT stack"),
     "brk_no_pbk": (StackError, r"BRK without a PBK entry"),
+    "brk_after_pbk": (StackError, r"PC 0x0010: BRK without a PBK entry"),
+    "r2g_oob": (MemoryFault, r"block 0 warp 0 PC 0x0020, lane 1: shared access of 4 byte\(s\) at 0x4000 is outside 0..0x3fff"),
+    "pc_outside": (ModelError, r"^PC 0x100000 is outside the program \(0x0..0x10\)"),
     "tex": (UnimplementedError, r"^TEX at PC 0x0008 is not implemented \(TEX.FETCH.1D R0, 0x0, 0x0, 0x1; block 0 warp 0\)"),
 }
 

@@ -90,6 +90,19 @@ def test_sample_is_seeded_and_spread(cands: list) -> None:
     assert len(a) == 120 and {x.kind for x in a} == set(mutate.KINDS)
 
 
+def test_sample_survives_an_rtl_change(cands: list) -> None:
+    """The draw depends on the keys only: with candidates gone (a statement of the RTL rewritten) the
+    drawn ones still there are drawn again, and each kind's share is filled up from the rest."""
+    a = mutate.sample(cands, 120, 1)
+    gone = {x.key for x in a[::10]}  # 12 drawn keys vanish, and as many candidates never drawn
+    undrawn = [c for c in cands if c.key not in {x.key for x in a}][:12]
+    rest = [c for c in cands if c.key not in gone and c not in undrawn]
+    b = mutate.sample(rest, 120, 1)
+    kept = {x.key for x in a} - gone
+    assert kept <= {x.key for x in b} and len(b) == 120
+    assert sorted(x.kind for x in a) == sorted(x.kind for x in b)  # the same shares (24 of ~4,000 candidates fewer)
+
+
 def test_instrumented_design_compiles_on_both_simulators(tmp_path: Path) -> None:
     """All candidates at once behind their ids: Verilator lints it without errors, Icarus compiles it."""
     mutants, files, dropped = mutate.generate(tmp_path / "rtl", 0, 1)
@@ -126,12 +139,23 @@ def test_report_counts_per_module(tmp_path: Path, monkeypatch: pytest.MonkeyPatc
     monkeypatch.setattr(campaign, "EQUIVALENT", eq)
 
     def mutant(i: int, module: str, key: str) -> dict:
-        return {"id": i, "module": module, "file": f"rtl/{module}.v", "line": i, "kind": key.split(":")[1], "original": "a", "mutated": "b", "key": key}
+        return {
+            "id": i,
+            "module": module,
+            "file": f"rtl/{module}.v",
+            "line": i,
+            "kind": key.split(":")[1],
+            "original": "a",
+            "mutated": "b",
+            "key": key,
+        }
 
     mutants = [mutant(1, "m1", "m1:drop:aaa"), mutant(2, "m1", "m1:operator:bbb"), mutant(3, "m1", "m1:constant:ccc"), mutant(4, "m2", "m2:drop:ddd"),
                mutant(5, "m2", "m2:stuck0:u.x[0]")]  # fmt: skip
     (tmp_path / "mutants.json").write_text(json.dumps(mutants), encoding="utf-8")
-    (tmp_path / "campaign.json").write_text(json.dumps({"mutants": 5, "candidates": 40, "seed": 1, "directed": 2, "programs": [{}, {}, {}]}), encoding="utf-8")
+    (tmp_path / "campaign.json").write_text(
+        json.dumps({"mutants": 5, "candidates": 40, "seed": 1, "directed": 2, "programs": [{}, {}, {}]}), encoding="utf-8"
+    )
     verdicts = [{"mutant": 1, "status": "unresolved", "runs": 2}, {"mutant": 2, "status": "killed", "program": "p", "kind": "mismatch", "runs": 1},
                 {"mutant": 3, "status": "survived", "runs": 3}, {"mutant": 4, "status": "killed", "program": "p", "kind": "hang", "runs": 2},
                 {"mutant": 5, "status": "unresolved", "runs": 2}]  # fmt: skip
@@ -143,3 +167,70 @@ def test_report_counts_per_module(tmp_path: Path, monkeypatch: pytest.MonkeyPatc
     assert "Counting them as survivors: 50.0%" in text  # 2 killed of 4 non-equivalent
     summary = json.loads((tmp_path / "summary.json").read_text(encoding="utf-8"))
     assert summary["survivors"] == [3]
+
+
+def test_which_mutants_run_again() -> None:
+    """A retry pass runs the unresolved mutants and the survivors that have not met every program
+    in its present text (a mut_*.sass added, or changed, after they survived); never a killed one."""
+    progs = {"a": "d1", "b": "d2", "mut_new": "d3"}
+    assert campaign.to_run(None, False, progs)
+    assert not campaign.to_run({"status": "unresolved", "tried": ["a"]}, False, progs)  # the quick pass leaves it
+    assert campaign.to_run({"status": "unresolved", "tried": ["a"]}, True, progs)
+    assert campaign.to_run({"status": "survived", "tried": ["a", "b"]}, True, progs)
+    assert not campaign.to_run({"status": "survived", "tried": ["a", "b", "mut_new"]}, True, progs)
+    changed = {"status": "survived", "tried": ["a", "b", "mut_new"], "seen": {"a": "d1", "b": "d2", "mut_new": "old"}}
+    assert campaign.to_run(changed, True, progs) and campaign.tried(changed, progs) == ["a", "b"]
+    assert not campaign.to_run({"status": "killed", "tried": ["a"], "program": "a"}, True, progs)
+
+
+def test_bad_program_outcome_leaves_out_the_cycle() -> None:
+    """A bad program kills a mutant when the RTL stops otherwise (another PC, message, or not at
+    all), not when it reaches the same error later."""
+    outcome = campaign.outcome
+    ref = {"kind": "memory_fault", "message": "cycle 370518: DUT accessed global memory at 0x10000", "pc": 16, "warp": 0, "block": 0, "cta": 0, "cycle": 120, "text": "X",
+           "model_says": "it stops too"}  # fmt: skip
+    assert outcome({**ref, "cycle": 300, "history": ["other"], "message": "cycle 9: DUT accessed global memory at 0x10000"}) == outcome(ref)
+    assert outcome({**ref, "pc": 24}) != outcome(ref)
+    assert outcome(None) != outcome(ref) and outcome(None) is None
+    assert campaign.expects_error("bad/trap") and not campaign.expects_error("kernels/sgemm")
+
+
+def test_redraw_after_an_rtl_change_keeps_no_verdict(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A campaign folder of another RTL (its digest differs): the mutants are drawn again, the old
+    results move to previous/ and only say which program killed each key first; nothing is kept
+    as a verdict."""
+    meta = {"n": 3, "seed": 1, "rtl": "old0", "random": "", "programs": [], "directed": 0, "candidates": 9, "mutants": 3}
+    (tmp_path / "campaign.json").write_text(json.dumps(meta), encoding="utf-8")
+    old = [{"id": 1, "key": "m:drop:a"}, {"id": 2, "key": "m:drop:b"}, {"id": 3, "key": "m:drop:c"}]
+    (tmp_path / "mutants.json").write_text(json.dumps(old), encoding="utf-8")
+    (tmp_path / "results.jsonl").write_text(
+        json.dumps({"mutant": 1, "status": "killed", "program": "iadd"}) + "\n" + json.dumps({"mutant": 2, "status": "survived"}) + "\n",
+        encoding="utf-8",
+    )
+
+    def draw(out: Path, n: int, seed: int, digest: str, random_spec: str) -> dict:  # the new RTL: key c gone, d new
+        (out / "mutants.json").write_text(json.dumps([{"id": 1, "key": "m:drop:a"}, {"id": 2, "key": "m:drop:b"}, {"id": 3, "key": "m:drop:d"}]))
+        m = {**meta, "rtl": digest}
+        (out / "campaign.json").write_text(json.dumps(m), encoding="utf-8")
+        return m
+
+    monkeypatch.setattr(campaign, "rtl_digest", lambda: "new1")
+    monkeypatch.setattr(campaign, "_draw", draw)
+    new = campaign.prepare(tmp_path, 3, 1, "")
+    assert new["rtl"] == "new1" and new["kept_keys"] == 2 and new["previous_rtl"] == "old0"
+    assert not (tmp_path / "results.jsonl").exists() and (tmp_path / "previous" / "old0.results.jsonl").exists()
+    assert json.loads((tmp_path / "previous" / "hints.json").read_text()) == {"m:drop:a": "iadd"}
+    with pytest.raises(ValueError, match="N=3 SEED=1"):
+        campaign.prepare(tmp_path, 4, 1, "")
+
+
+def test_program_digest_follows_the_text(tmp_path: Path) -> None:
+    """The reference pass reruns a program whose text changed: its digest is of the file the
+    configuration names (read at each run), not of the name."""
+    prog = tmp_path / "p.sass"
+    prog.write_text(".block 32\n        NOP\n", encoding="utf-8")
+    config = tmp_path / "p.json"
+    config.write_text(json.dumps({"program": str(prog)}), encoding="utf-8")
+    before = campaign.program_digest({"name": "p", "config": str(config)})
+    prog.write_text(".block 32\n        NOP\n        NOP\n", encoding="utf-8")
+    assert campaign.program_digest({"name": "p", "config": str(config)}) != before

@@ -19,9 +19,12 @@ its key with the reason it cannot change behaviour. The score is killed / (mutan
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import os
 import random
+import re
+import resource
 import signal
 import subprocess
 import sys
@@ -31,7 +34,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from ..lockstep import LockstepRun
-from ..runner import ROOT, FileList, build, run
+from ..runner import ROOT, SM_FILE_LIST, FileList, build, read_file_list, run
 from . import mutate
 
 OUT = ROOT / "build" / "mutants"
@@ -43,7 +46,22 @@ WATCHDOG = 20_000  # cycles without a commit: a hang (the programs' longest gap 
 
 
 def directed_programs() -> list[Path]:
-    return sorted((ROOT / "programs").glob("*.sass")) + sorted((ROOT / "programs" / "kernels").glob("*.sass"))
+    """programs/*.sass, programs/kernels/*.sass and programs/bad/*.sass: a bad program is run for its
+    error (the reference pass records how the unmutated RTL stops; a mutant is killed by it when the
+    RTL stops otherwise, or not at all)."""
+    root = ROOT / "programs"
+    return sorted(root.glob("*.sass")) + sorted((root / "kernels").glob("*.sass")) + sorted((root / "bad").glob("*.sass"))
+
+
+def rtl_digest() -> str:
+    """A digest of the RTL the mutants are drawn from (every source and include of rtl/sm.f): a
+    campaign folder whose digest differs holds verdicts about another design."""
+    files = read_file_list(SM_FILE_LIST)
+    paths = sorted(set(files.sources) | {p for d in files.includes for p in d.glob("*.v*")})
+    h = hashlib.sha256()
+    for path in paths:
+        h.update(str(path.relative_to(ROOT)).encode() + b"\0" + path.read_bytes() + b"\0")
+    return h.hexdigest()[:16]
 
 
 def random_programs(spec: str, out: Path) -> list[Path]:
@@ -64,7 +82,32 @@ def random_programs(spec: str, out: Path) -> list[Path]:
 
 
 def _name(out: Path, p: Path) -> str:
-    return p.stem if p.parent.name != "kernels" else f"kernels/{p.stem}"
+    return p.stem if p.parent.name not in ("kernels", "bad") else f"{p.parent.name}/{p.stem}"
+
+
+# the parts of a failure report that say how and where the RTL stopped, not when: a mutant that
+# only changes timing does not kill by reaching the same error at another cycle. Not `model_says`:
+# whether the scoreboard has compared the commit just before an RTL error when the error stops the
+# run depends on the runs before it in the same process (bad/trap run twice: the second one's
+# model is still at PC 0), so what the model says there is no property of the design.
+OUTCOME_FIELDS = ("kind", "block", "cta", "warp", "pc", "text", "message")
+# outcomes that depend on timing: a bad program that ends so is not used (the reference pass fails)
+TIMING_KINDS = ("hang", "x_or_z")
+
+
+def outcome(report: dict | None) -> dict | None:
+    """How a run ended: None when it passed, else the fields of OUTCOME_FIELDS of its report (a
+    message's leading `cycle N:`, the simulation time, left out)."""
+    if report is None:
+        return None
+    out = {k: report.get(k) for k in OUTCOME_FIELDS}
+    out["message"] = re.sub(r"^cycle \d+: ", "", out["message"] or "")
+    return out
+
+
+def expects_error(name: str) -> bool:
+    """A program of programs/bad: it must stop the RTL as the reference run stops it."""
+    return name.startswith("bad/")
 
 
 def _program_configs(out: Path, programs: list[Path]) -> list[dict]:
@@ -87,10 +130,13 @@ def _files(out: Path) -> FileList:
 def prepare(out: Path, n: int, seed: int, random_spec: str) -> dict:
     """Mutants, instrumented sources, programs and their configurations (once per folder)."""
     meta_path = out / "campaign.json"
+    digest = rtl_digest()
     if meta_path.exists():
         meta = json.loads(meta_path.read_text(encoding="utf-8"))
         if (meta["n"], meta["seed"]) != (n, seed):
             raise ValueError(f"{out} holds a campaign with N={meta['n']} SEED={meta['seed']}; remove it or choose another OUT")
+        if meta.get("rtl") != digest:
+            return _redraw(out, meta, digest, random_spec)
         programs = directed_programs() + random_programs(random_spec, out / "programs")
         if meta["random"] != random_spec or [p["name"] for p in meta["programs"]] != [_name(out, p) for p in programs]:
             # another random tier, or new directed programs, for the mutants still to run (the report says which)
@@ -98,6 +144,12 @@ def prepare(out: Path, n: int, seed: int, random_spec: str) -> dict:
             meta_path.write_text(json.dumps(meta, indent=1), encoding="utf-8")
         return meta
     out.mkdir(parents=True, exist_ok=True)
+    return _draw(out, n, seed, digest, random_spec)
+
+
+def _draw(out: Path, n: int, seed: int, digest: str, random_spec: str) -> dict:
+    """Draw and instrument the mutants of the RTL as it is, write the campaign's metadata."""
+    meta_path = out / "campaign.json"
     t0 = time.perf_counter()
     cands = mutate.candidates()
     mutants, files, dropped = mutate.generate(out / "rtl", n, seed)
@@ -107,10 +159,41 @@ def prepare(out: Path, n: int, seed: int, random_spec: str) -> dict:
     (out / "mutants.json").write_text(json.dumps([m.to_dict() for m in mutants], indent=1), encoding="utf-8")
     programs = directed_programs() + random_programs(random_spec, out / "programs")
     configs = _program_configs(out, programs)
-    meta = {"n": n, "seed": seed, "random": random_spec, "candidates": len(cands), "mutants": len(mutants), "dropped": dropped,
+    meta = {"n": n, "seed": seed, "rtl": digest, "random": random_spec, "candidates": len(cands), "mutants": len(mutants), "dropped": dropped,
             "programs": configs, "directed": len(directed_programs()), "generate_s": round(time.perf_counter() - t0, 1)}  # fmt: skip
     meta_path.write_text(json.dumps(meta, indent=1), encoding="utf-8")
     return meta
+
+
+def _redraw(out: Path, meta: dict, digest: str, random_spec: str) -> dict:
+    """The RTL changed since the folder's campaign: the mutants are drawn again from the new sources
+    (the draw ranks candidates by key, so those whose statement did not change are mostly drawn
+    again, and vanished keys are replaced by the next ones of the same ranking). No verdict of the old
+    design is taken over as a verdict (another module's change can make a mutant's kill go away):
+    the old results move to `previous/` and only tell the new run which program killed a key there,
+    to try it first; every mutant, and the reference pass, run again on the new RTL."""
+    prev = out / "previous"
+    prev.mkdir(exist_ok=True)
+    old = {m["id"]: m["key"] for m in json.loads((out / "mutants.json").read_text(encoding="utf-8"))} if (out / "mutants.json").exists() else {}
+    hints = json.loads((prev / "hints.json").read_text(encoding="utf-8")) if (prev / "hints.json").exists() else {}
+    for v in _read(out / "results.jsonl"):
+        if v.get("status") == "killed" and v.get("program") and v.get("mutant") in old:
+            hints[old[v["mutant"]]] = v["program"]
+    (prev / "hints.json").write_text(json.dumps(hints, indent=1), encoding="utf-8")
+    tag = meta.get("rtl", "old")
+    for name in ("results.jsonl", "reference.jsonl", "mutants.json", "campaign.json"):
+        if (out / name).exists():
+            (out / name).rename(prev / f"{tag}.{name}")
+    for log in out.glob("shard*.jsonl"):
+        log.rename(prev / f"{tag}.{log.name}")
+    new = _draw(out, meta["n"], meta["seed"], digest, random_spec)
+    keys = {m["key"] for m in json.loads((out / "mutants.json").read_text(encoding="utf-8"))}
+    kept = len(keys & set(old.values()))
+    new.update(previous_rtl=tag, kept_keys=kept)
+    (out / "campaign.json").write_text(json.dumps(new, indent=1), encoding="utf-8")
+    print(f"mutants: the RTL changed since the campaign in {out} ({tag} -> {digest}): drawn again, {kept} of {len(keys)} keys as before; "
+          f"the old results are in {prev}, every mutant runs again", flush=True)  # fmt: skip
+    return new
 
 
 def spawn(folder: Path, job: dict, stall_s: float) -> tuple[int, bool]:
@@ -163,17 +246,53 @@ def _read(path: Path) -> list[dict]:
 def reference(out: Path, meta: dict, quiet: bool) -> dict[str, float]:
     log = out / "reference.jsonl"
     names = {p["name"] for p in meta["programs"]}
-    missing = [p for p in meta["programs"] if p["name"] not in {x["reference"] for x in _read(log)}]
-    if missing:  # the programs not passed yet (all of them the first time)
+    # the programs not passed yet (all of them the first time), and those whose text changed since
+    digests = {p["name"]: program_digest(p) for p in meta["programs"]}
+    done = {x["reference"]: x.get("digest") for x in _read(log)}
+    missing = [{**p, "digest": digests[p["name"]]} for p in meta["programs"] if done.get(p["name"], "") != digests[p["name"]]]
+    if missing:
         if not quiet:
             print(f"mutants: reference pass, {len(missing)} programs on the instrumented design (id 0)", flush=True)
         spawn(out / "reference", {**design("verilator", _files(out), (), (DEFINE,)), "reference": True, "programs": missing, "log": str(log)}, 900)
-    lines = [x for x in _read(log) if x["reference"] in names]
-    bad = [x for x in lines if not x["passed"]]
+    lines = {x["reference"]: x for x in _read(log) if x["reference"] in names}  # the last line of each program
+    for name, x in lines.items():  # a bad program must stop the RTL (or the model: a runaway loop), and not by timing
+        if expects_error(name):
+            x["passed"] = x["outcome"] is not None and x["outcome"]["kind"] not in TIMING_KINDS
+    bad = [x for x in lines.values() if not x["passed"]]
     if len(lines) != len(meta["programs"]) or bad:
-        what = f"{bad[0]['reference']}: {bad[0]['message']}" if bad else f"{len(lines)} of {len(meta['programs'])} programs ran"
+        what = (
+            f"{bad[0]['reference']}: {bad[0]['message'] or 'it ran to the end'}" if bad else f"{len(lines)} of {len(meta['programs'])} programs ran"
+        )
         raise RuntimeError(f"the reference pass (no mutant) fails: {what} (see {out / 'reference'})")
-    return {x["reference"]: x["wall_s"] for x in lines}
+    return {x["reference"]: x["wall_s"] for x in lines.values()}
+
+
+def program_digest(program: dict) -> str:
+    """A digest of a program's text (the configuration names the file; it is read at each run)."""
+    path = Path(json.loads(Path(program["config"]).read_text(encoding="utf-8"))["program"])
+    return hashlib.sha256(path.read_bytes()).hexdigest()[:16]
+
+
+def expected_outcomes(out: Path) -> dict[str, dict]:
+    """How the unmutated RTL stops on each program of programs/bad (the reference pass's record)."""
+    return {x["reference"]: outcome(x["outcome"]) for x in _read(out / "reference.jsonl") if expects_error(x["reference"]) and x["outcome"]}
+
+
+def tried(verdict: dict, programs: dict[str, str]) -> list[str]:
+    """The programs a mutant has run in their present text: a verdict records the digest of each
+    program it ran (`seen`); one whose text changed since counts as not tried (a verdict without
+    digests, from before they were recorded, keeps every name)."""
+    seen = verdict.get("seen", {})
+    return [n for n in verdict.get("tried", []) if seen.get(n, programs.get(n)) == programs.get(n)]
+
+
+def to_run(verdict: dict | None, retry: bool, programs: dict[str, str]) -> bool:
+    """Whether a mutant runs (again): when it has no outcome; in a retry pass also when it is
+    unresolved, or survived without having tried every program in its present text (directed
+    programs added or changed since). `programs`: name -> digest."""
+    if verdict is None:
+        return True
+    return retry and (verdict["status"] == "unresolved" or (verdict["status"] == "survived" and not set(programs) <= set(tried(verdict, programs))))
 
 
 def execute(out: Path, meta: dict, walls: dict[str, float], jobs: int, quiet: bool, budget: float | None = None, retry: bool = False) -> None:
@@ -192,10 +311,12 @@ def execute(out: Path, meta: dict, walls: dict[str, float], jobs: int, quiet: bo
         random.Random(meta["seed"]).shuffle(todo)  # in a random order: what is done at any time is a fair sample
         eq = equivalents()  # argued equivalent: a retry would only spend time on it
         keys = {m["id"]: m["key"] for m in json.loads((out / "mutants.json").read_text(encoding="utf-8"))}
-        pending = [
-            k for k in todo if k not in verdicts or (retry and verdicts[k]["status"] == "unresolved" and k not in retried and keys[k] not in eq)
-        ]
-        skip = {str(k): verdicts[k].get("tried", []) for k in pending if k in verdicts}
+        programs = [{**p, "digest": program_digest(p)} for p in meta["programs"]]
+        digests = {p["name"]: p["digest"] for p in programs}
+        names = set(digests)
+        pending = [k for k in todo if to_run(verdicts.get(k), retry and k not in retried and keys[k] not in eq, digests)]
+        skip = {str(k): tried(verdicts[k], digests) for k in pending if k in verdicts}
+        seen = {str(k): {n: digests[n] for n in skip[str(k)] if n in digests} for k in pending if k in verdicts}
         if not pending:
             return
         mutants = {m["id"]: m for m in json.loads((out / "mutants.json").read_text(encoding="utf-8"))}
@@ -209,10 +330,15 @@ def execute(out: Path, meta: dict, walls: dict[str, float], jobs: int, quiet: bo
         n = max(1, min(jobs, len(pending)))
         if not quiet:
             print(f"mutants: {len(verdicts)} done, {len(pending)} to run ({n} processes, round {attempt})", flush=True)
+        expected = expected_outcomes(out)
+        hints_path = out / "previous" / "hints.json"
+        old_kills = json.loads(hints_path.read_text(encoding="utf-8")) if hints_path.exists() else {}
+        hints = {str(k): old_kills[keys[k]] for k in pending if keys[k] in old_kills and old_kills[keys[k]] in names}
         tags = [f"shard{attempt}_{k}" for k in range(n)]
-        work = [(out / tag, {**design("verilator", _files(out), (), (DEFINE,)), "programs": meta["programs"], "mutants": pending[k::n],
+        work = [(out / tag, {**design("verilator", _files(out), (), (DEFINE,)), "programs": programs, "mutants": pending[k::n],
                              "log": str(out / f"{tag}.jsonl"), "kills": kills, "walls": walls, "budget_s": budget, "skip": skip,
-                             "modules": {str(i): mutants[i]["module"] for i in pending[k::n]}, "module_kills": module_kills})
+                             "modules": {str(i): mutants[i]["module"] for i in pending[k::n]}, "module_kills": module_kills,
+                             "expected": expected, "hints": hints})
                 for k, tag in enumerate(tags)]  # fmt: skip
         with ThreadPoolExecutor(n) as pool:
             ended = list(pool.map(lambda w: spawn(w[0], w[1], stall), work))
@@ -223,6 +349,7 @@ def execute(out: Path, meta: dict, walls: dict[str, float], jobs: int, quiet: bo
                 for x in lines:
                     if "mutant" in x:
                         x["tried"] = skip.get(str(x["mutant"]), []) + x.get("tried", [])
+                        x["seen"] = {**seen.get(str(x["mutant"]), {}), **x.get("seen", {})}
                         x["runs"] = len(x["tried"])
                         retried.add(x["mutant"])
                         ran += 1
@@ -316,6 +443,10 @@ def report(out: Path) -> str:
     if runs:
         lines.append(f"Programs run per killed mutant: mean {sum(runs) / len(runs):.1f}, median {sorted(runs)[len(runs) // 2]}, max {max(runs)}")
     lines.append("Top killing programs: " + ", ".join(f"{p} {n}" for p, n in sorted(killers.items(), key=lambda x: -x[1])[:10]))
+    if meta.get("sessions"):
+        ss = meta["sessions"]
+        lines.append(f"Time: {len(ss)} session(s) of `make mutants`, wall {sum(x['wall_s'] for x in ss):.0f} s, "
+                     f"CPU {sum(x['cpu_s'] for x in ss):.0f} s (the campaign and its simulator processes, builds included)")  # fmt: skip
     if meta.get("dropped"):
         lines.append(f"Left out (did not compile): {len(meta['dropped'])}")
     lines += ["", "## Survivors", "", "| id | where | module | change | key |", "|---:|---|---|---|---|"]
@@ -356,6 +487,13 @@ def run_campaign(
         execute(out, meta, walls, jobs, quiet, quick)
     if second:
         execute(out, meta, walls, jobs, quiet, second_budget or None, retry=True)
+    # the time of this session (a resumed campaign adds one): wall, and CPU of this process and the
+    # simulator processes it waited for (builds included)
+    own, kids = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    meta = json.loads((out / "campaign.json").read_text(encoding="utf-8"))
+    meta.setdefault("sessions", []).append({"wall_s": round(time.perf_counter() - t0, 1),
+                                            "cpu_s": round(own.ru_utime + own.ru_stime + kids.ru_utime + kids.ru_stime, 1)})  # fmt: skip
+    (out / "campaign.json").write_text(json.dumps(meta, indent=1), encoding="utf-8")
     text = report(out)
     if not quiet:
         print(text)

@@ -36,7 +36,6 @@ from __future__ import annotations
 import hashlib
 import itertools
 import json
-import random
 import re
 import subprocess
 import tempfile
@@ -588,12 +587,15 @@ def candidates(file_list: Path = SM_FILE_LIST) -> list[_Candidate]:
     return cands
 
 
+def _rank(seed: int, key: str) -> str:
+    return hashlib.sha256(f"{seed}:{key}".encode()).hexdigest()
+
+
 def sample(cands: list[_Candidate], n: int, seed: int) -> list[_Candidate]:
     """n candidates, spread over the kinds (each kind gets its share of the candidates, at least a
     few), drawn with `seed`; all of them when n is 0 or at least their number."""
     if n <= 0 or n >= len(cands):
         return list(cands)
-    rng = random.Random(seed)
     by_kind: dict[str, list[_Candidate]] = {}
     for c in cands:
         by_kind.setdefault(c.kind, []).append(c)
@@ -604,7 +606,11 @@ def sample(cands: list[_Candidate], n: int, seed: int) -> list[_Candidate]:
     while sum(share.values()) < n:  # rounding left it short: give to the kind with the most left over
         k = max(share, key=lambda x: len(by_kind[x]) - share[x])
         share[k] += 1
-    chosen = [c for k, v in by_kind.items() for c in rng.sample(v, share[k])]
+    # each kind's candidates ranked by a hash of (seed, key), not by a generator over their list:
+    # the draw depends only on the keys, so after an RTL change a candidate whose statement did not
+    # change stays drawn (unless its kind's share shrank or new keys rank before it), and the ones
+    # that replace vanished keys are the next in the same ranking (campaign.py resumes on that)
+    chosen = [c for k, v in by_kind.items() for c in sorted(v, key=lambda c: _rank(seed, c.key))[: share[k]]]
     return sorted(chosen, key=lambda c: (c.file, c.edit[0], c.kind, c.edit[1], c.mutated))
 
 
