@@ -13,13 +13,15 @@ reduced program that fails the same way is written next to it (`<name>.min.sass`
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 from .config import PRESETS, load, parse_set
 from .generator import Prog, generate, render
-from .run import OUT, Outcome, keep_failure, run_batch, run_golden, run_rtl, write_program
+from .run import OUT, Outcome, first_killing, instructions, keep_failure, run_batch, run_golden, run_mutant, run_rtl, write_program
 from .shrink import shrink, size
 
 
@@ -42,6 +44,9 @@ def _parser() -> argparse.ArgumentParser:
     r.add_argument("--defines", default="", help="comma-separated Verilog defines (a MUTANT_* variant)")
     r.add_argument("--shrink", action="store_true", help="reduce each failure to a small program that fails the same way")
     r.add_argument("--shrink-budget", type=int, default=150, help="most runs one shrink may take")
+    r.add_argument("--shrink-chunk", type=int, default=0, metavar="K",
+                   help="shrink candidates screened K at a time in one simulator process (default: 8 on a generated mutant, 1 on the RTL, "
+                        "where a batch needs a Verilator build of its own)")
     r.add_argument("--stop-on-fail", action="store_true", help="stop at the first failing program")
     r.add_argument("--baseline", action="store_true",
                    help="with --defines: rerun each failure without the defines; a failure the unmodified RTL shares is not the mutant's")
@@ -49,6 +54,9 @@ def _parser() -> argparse.ArgumentParser:
     r.add_argument("--batch", type=int, default=0, metavar="K",
                    help="run K programs per simulator process (the plain RTL; a failure is then rerun alone for its report)")
     r.add_argument("--cov", type=Path, help="with --sim golden: write functional coverage of each program to this folder")
+    r.add_argument("--mutants", type=Path, metavar="DIR",
+                   help="a mutation campaign's folder (make mutants): run on its instrumented design with --mut-sel K (Verilator, NUM_SP 8)")
+    r.add_argument("--mut-sel", type=int, default=0, metavar="K", help="with --mutants: the generated mutant's id (mutants.json, the report)")
     return ap
 
 
@@ -64,6 +72,10 @@ def _rerun(args: argparse.Namespace, seed: int) -> str:
             cmd += f" DUT={args.dut}"
         if args.defines:
             cmd += f" DEFINES={args.defines}"
+        if args.mutants:
+            cmd = cmd.replace("make random", f".venv/bin/python -m randgen run --mutants {args.mutants} --mut-sel {args.mut_sel}", 1)
+            cmd = cmd.replace(" SEED=", " --seed ").replace(" COUNT=", " --count ").replace(" PRESET=", " --preset ").replace(" SIM=verilator", "")
+            cmd = cmd.replace(f" NUM_SP={args.num_sp}", "")
     else:
         cmd += " SIM=golden"
     return cmd
@@ -84,10 +96,15 @@ def main(argv: list[str] | None = None) -> int:
             print(write_program(s, cfg, preset, args.out))
         return 0
     defines = tuple(d for d in args.defines.split(",") if d)
+    if args.mutants is not None and (not args.mut_sel or args.sim != "verilator" or args.num_sp != 8 or defines or args.batch):
+        print("randgen: --mutants needs --mut-sel K (K >= 1) and runs alone on Verilator at NUM_SP 8 (no --defines, --batch or other --sim)", file=sys.stderr)
+        return 2
 
     def execute(path: Path) -> Outcome:
         if args.sim == "golden":
             return run_golden(path, args.cov)
+        if args.mutants is not None:
+            return run_mutant(path, args.mutants, args.mut_sel)
         return run_rtl(path, args.sim, args.num_sp, defines, args.dut, args.waves)
 
     passed = failed = skipped = 0
@@ -118,7 +135,7 @@ def main(argv: list[str] | None = None) -> int:
         if o.passed:
             passed += 1
             continue
-        if args.baseline and defines:
+        if args.baseline and (defines or args.mutants is not None):  # the unmutated design (for a generated mutant, the plain RTL)
             b = run_rtl(path, args.sim, args.num_sp, (), args.dut, False, out=args.out / "baseline" / path.stem)
             if not b.passed:
                 print(f"  also fails without {args.defines} ({b.line.split(': ', 1)[1]}): not counted against the mutant", flush=True)
@@ -128,7 +145,8 @@ def main(argv: list[str] | None = None) -> int:
         kept = keep_failure(path)
         print(f"  kept {kept}; rerun: {_rerun(args, s)}", flush=True)
         if args.shrink:
-            _shrink(tree, o, kept, execute, args.shrink_budget)
+            chunk = args.shrink_chunk or (8 if args.mutants is not None else 1)
+            _shrink(tree, o, kept, execute, args.shrink_budget, _screen(args, defines, kept), chunk)
         if args.stop_on_fail:
             break
     wall = time.perf_counter() - t0
@@ -137,7 +155,24 @@ def main(argv: list[str] | None = None) -> int:
     return 1 if failed else 0
 
 
-def _shrink(tree: Prog, first: Outcome, kept: Path, execute, budget: int) -> None:
+def _screen(args: argparse.Namespace, defines: tuple[str, ...], kept: Path) -> Callable[[list[Path]], tuple[int | None, Outcome | None]] | None:
+    """Several shrink candidates in one simulator process, up to the first failing one (its index and,
+    when the batch knows it, its outcome): on a generated mutant (`--mutants`) or the RTL; None
+    (one candidate at a time) on the model or another DUT."""
+    if args.mutants is not None:
+        return lambda paths: first_killing(paths, args.mutants, args.mut_sel, kept.parent / "shrink" / kept.stem)
+    if args.sim == "golden" or args.dut != "rtl" or args.shrink_chunk <= 1:
+        return None
+
+    def batch(paths: list[Path]) -> tuple[int | None, Outcome | None]:
+        outs = run_batch(paths, args.sim, args.num_sp, kept.parent / "shrink" / kept.stem, defines, stop=True)
+        return next(((i, None) for i, o in enumerate(outs) if o is not None and not o.passed), (None, None))
+
+    return batch
+
+
+def _shrink(tree: Prog, first: Outcome, kept: Path, execute, budget: int,
+            screen: Callable[[list[Path]], tuple[int | None, Outcome | None]] | None = None, chunk: int = 8) -> None:
     work = kept.with_suffix(".try.sass")
     want = (first.kind, first.fields)
 
@@ -146,13 +181,43 @@ def _shrink(tree: Prog, first: Outcome, kept: Path, execute, budget: int) -> Non
         o = execute(work)
         return not o.passed and (o.kind, o.fields) == want
 
+    def first_failing(qs: list[Prog]) -> int | None:
+        """The first candidate that fails the same way: screened in one process, a failure the batch
+        cannot name (a plain-RTL batch reports a message only) confirmed alone."""
+        assert screen is not None
+        start = 0
+        while start < len(qs):
+            paths = []
+            for i, q in enumerate(qs[start:], start):
+                path = kept.with_suffix(f".c{i}.sass")
+                path.write_text(render(q))
+                paths.append(path)
+            hit, o = screen(paths)
+            if hit is None:
+                return None
+            if o is None:
+                o = execute(paths[hit])
+            if not o.passed and (o.kind, o.fields) == want:
+                return start + hit
+            start += hit + 1  # failed another way: the candidates after it were not run
+        return None
+
     t0 = time.perf_counter()
-    small, runs = shrink(tree, fails, budget, log=lambda s: print(s, flush=True))
+    small, runs = shrink(tree, fails, budget, log=lambda s: print(s, flush=True), first_failing=first_failing if screen else None, chunk=chunk)
+    for leftover in kept.parent.glob(f"{kept.stem}.c*.sass"):
+        leftover.unlink()
     out = kept.with_suffix(".min.sass")
     out.write_text(render(small))
     work.unlink(missing_ok=True)
-    print(f"  shrunk: {size(tree)} -> {size(small)} items, {tree.nblocks}x{tree.nthreads} -> {small.nblocks}x{small.nthreads} threads, "
-          f"{len(render(tree).splitlines())} -> {len(render(small).splitlines())} lines in {runs} runs, {time.perf_counter() - t0:.0f} s: {out}", flush=True)  # fmt: skip
+    before, after = instructions(render(tree)), instructions(render(small))
+    wall = time.perf_counter() - t0
+    print(f"  shrunk: {before} -> {after} instructions ({size(tree)} -> {size(small)} random items), blocks {tree.nblocks} -> {small.nblocks}, "
+          f"threads per block {tree.nthreads} -> {small.nthreads}, in {runs} runs, {wall:.0f} s, same failure {first.kind} {','.join(first.fields)}: {out}",
+          flush=True)  # fmt: skip
+    record = {"program": kept.name, "kind": first.kind, "fields": list(first.fields), "runs": runs, "wall_s": round(wall, 1),
+              "before": {"instructions": before, "items": size(tree), "blocks": tree.nblocks, "threads": tree.nthreads},
+              "after": {"instructions": after, "items": size(small), "blocks": small.nblocks, "threads": small.nthreads}}  # fmt: skip
+    kept.with_suffix(".shrink.json").write_text(json.dumps(record, indent=1) + "\n")
 
 
 if __name__ == "__main__":

@@ -40,8 +40,17 @@ class Config:
     subroutines: int = 2  # at most this many subroutines
     barriers: int = 1  # at most this many BAR exchanges of shared memory between warps
     early_exit: float = 0.5  # probability of a top-level early exit of some lanes
+    marked_join: float = 0.3  # probability that an if/else join is a random instruction carrying .S (else NOP.S)
     exit_marker: float = 0.5  # probability that the program ends with an ALU instruction carrying the exit marker (.E)
     data_regs: int = 10  # data registers R2..; fewer when the block's register budget is smaller
+    # structures the directed coverage programs reach (0 in the older presets: their seeds give the same programs)
+    bar_variants: float = 0.0  # probability that an exchange's BARs are drawn from every form (.ARV/.WAIT or not, b0-b15, count or ALL) under 0-2 uniform SSYs
+    aregs_high: float = 0.0  # probability that an $a field of A2R/R2A/ADA names A4-A7 (then A4-A7 are set in the prologue and dumped)
+    back_calls: float = 0.0  # probability that the subroutines are placed in reverse order (a call of a later one goes to a lower address)
+    exit_depth: float = 0.0  # probability of an early exit by the exit marker (.E) inside divergence, and of the final .E inside an SSY
+    addr_modes: float = 0.0  # extra probability of shared and constant operands, and of A2-relative / post-incremented addressing
+    clock: float = 0.0  # probability that an S2R reads the clock SR1 (its register cleared right after: the value depends on the schedule)
+    diverge: float = 0.0  # probability of a divergent BRA with no SSY in the tail of main (the two sides run to the end one after the other)
     # instruction mix
     mix: dict[str, float] = field(default_factory=lambda: dict(DEFAULT_MIX))
     control: dict[str, float] = field(default_factory=lambda: dict(DEFAULT_CONTROL))
@@ -90,7 +99,8 @@ class Config:
             raise ValueError(f"shared_slot {self.shared_slot} must be 16, 32 or 64")
         if self.local_bytes % 16 or not 16 <= self.local_bytes <= 256:
             raise ValueError(f"local_bytes {self.local_bytes} must be a multiple of 16 in 16..256")
-        for name in ("early_exit", "exit_marker", "pair_short", "guard", "special", "f16_specials"):
+        for name in ("early_exit", "exit_marker", "marked_join", "pair_short", "guard", "special", "f16_specials", "bar_variants", "aregs_high", "back_calls", "exit_depth",
+                     "diverge", "clock", "addr_modes"):
             if not 0 <= getattr(self, name) <= 1:
                 raise ValueError(f"{name} {getattr(self, name)} is a probability: 0..1")
         if self.data_regs < 2 or self.data_regs > 40:
@@ -121,6 +131,18 @@ PRESETS: dict[str, dict] = {
     "int": {"mix": {"iadd": 6, "imad": 3, "isad": 2, "r2c": 2, "iset": 2, "shift": 2, "lop": 3}},
     # f16 sources and results: special f16 pairs in the data words and constants (halves of registers)
     "fp16": {"special": 0.7, "f16_specials": 0.6, "mix": {"fadd": 5, "fmul": 5, "fmad": 5, "fset": 2, "fminmax": 2, "fslct": 2, "f2f": 5, "f2i": 4, "i2f": 5}},
+    # the structures only the directed programs reached before (BAR forms and depths, A4-A7, backward calls,
+    # .E inside divergence, divergent BRA without SSY), over a default-like mix: random programs alone reach
+    # the directed programs' ISA coverage with this preset beside the others (README, "Random programs")
+    "simt": {"bar_variants": 0.8, "aregs_high": 0.5, "back_calls": 0.6, "exit_depth": 0.7, "diverge": 0.5, "clock": 0.2, "barriers": 3, "early_exit": 0.6,
+             "exit_marker": 0.8, "depth": 3, "subroutines": 3, "control": {"ops": 5, "if": 2, "loop": 1.2, "pbk": 0.8, "call": 1.5, "skip": 0.6},
+             "mix": {"a2r": 1.5, "r2a": 1.5, "ada": 1.5, "r2g": 1.5, "i2i": 3, "nop": 1, "s2r": 1, "lld": 1.5, "fmad": 3}},
+    # the rarer operand forms: shared and constant operands with $a and post-increment (every size, the short
+    # forms paired), the exit marker on every form, guards everywhere; short programs, the simt structures kept
+    "cover": {"bar_variants": 0.5, "aregs_high": 0.3, "back_calls": 0.5, "exit_depth": 1.0, "diverge": 0.3, "clock": 0.1, "addr_modes": 0.4,
+              "exit_marker": 1.0, "marked_join": 0.8, "pair_short": 0.9, "guard": 0.5, "length": 24, "grid_max": (2, 2), "threads_max": 96,
+              "mix": {"fmad": 4, "fmul": 4, "fadd": 3, "iminmax": 3, "isad": 3, "shift": 3, "fslct": 2, "fset": 2, "imul": 3, "imad": 3, "nop": 1,
+                      "r2g": 2, "sfu": 2, "gld": 1.5, "gst": 1.5, "lst": 1.5}},
     "fp": {"special": 0.7, "mix": {"fadd": 5, "fmul": 5, "fmad": 5, "fset": 2, "fminmax": 2, "fslct": 2, "rro": 3, "sfu": 4, "f2f": 3, "f2i": 3, "i2f": 3}},
 }
 

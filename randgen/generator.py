@@ -46,6 +46,7 @@ from .config import Config
 
 HDR = 0x28  # shared header (16 bytes) + three 8-byte pointer parameters (in, out, spec) under g80
 SBASE = 0x40  # first byte of the per-thread shared slots
+SPARE = 0x30  # shared bytes SPARE..SBASE-1: no data; every thread may write zero there (a store to a direct address)
 CONST_WORDS = 128
 CONST_BANKS = (0, 1)
 SPEC_WORDS = 64
@@ -149,12 +150,13 @@ class Skip:  # a uniform branch (the same outcome for every lane): BRA over the 
 
 @dataclass
 class Break:  # BRK of the enclosing pbk loop, at the top level of its body
-    cond: Cond
+    cond: Cond | None  # None: an unguarded BRK (knob diverge)
 
 
 @dataclass
 class Call:
     sub: int
+    noinc: bool = True  # CAL.NOINC or CAL (the call-limit bit: no effect on this SM, ISA.md 6.1)
 
 
 @dataclass
@@ -169,11 +171,25 @@ class Exchange:  # BAR; read the slot of thread (ltid + k) mod n; BAR
     creg: int
     barrier: int = 0  # b0-b15
     count: str = "0xfff"  # the whole block: 0xfff or the "all" form
+    bars: tuple[str, str] | None = None  # the two BARs in full (knob bar_variants); else BAR.ARV.WAIT b<barrier>, <count>
+    ssy: int = 0  # uniform SSYs around the exchange (0-2): its BARs issue at that SIMT stack depth
 
 
 @dataclass
 class Exit:  # dump, then RET for some lanes (top level of main, after the last BAR)
     cond: Cond
+
+
+@dataclass
+class ExitMarked:  # dump, then some lanes end by an instruction carrying the exit marker (.E), inside an if (SIMT depth 1+)
+    cond: Cond
+    insn: str
+
+
+@dataclass
+class Diverge:  # a divergent BRA with no SSY (tail of main): the lanes that do not branch run the body and everything after it,
+    cond: Cond  # to the end of the program, then the others run from the label on (the stack's branch entry)
+    body: list
 
 
 @dataclass
@@ -194,6 +210,9 @@ class Prog:
     subs: list[list]
     dump: bool = True  # the final dump of every thread's state (the shrinker may drop it when the failure is elsewhere)
     last: str | None = None  # an ALU instruction carrying the exit marker (.E) after the final dump: the threads end there
+    last_ssy: bool = False  # `last` inside a uniform SSY (the exit marker at SIMT depth 1)
+    aregs: int = 3  # address registers dumped: A1-A3, or A1-A7 when random code writes A4-A7 (knob aregs_high)
+    back: bool = False  # subroutines placed in reverse order: a subroutine's call of a later one goes backward (knob back_calls)
 
     @property
     def nthreads(self) -> int:
@@ -215,6 +234,7 @@ class Layout:
     slot: int
     local: int
     store_words: int
+    aregs: int = 3  # A1..A<aregs> in the dump
 
     @property
     def last_data(self) -> int:
@@ -250,7 +270,7 @@ class Layout:
 
     @property
     def off_shared(self) -> int:
-        return self.off_aregs + 3
+        return self.off_aregs + self.aregs
 
     @property
     def off_local(self) -> int:
@@ -266,7 +286,7 @@ class Layout:
 
 
 def layout_of(p: Prog) -> Layout:
-    return Layout(p.data_regs, p.loop_levels, p.slot, p.local, p.store_words)
+    return Layout(p.data_regs, p.loop_levels, p.slot, p.local, p.store_words, p.aregs)
 
 
 def reg_budget(threads: int) -> int:
@@ -321,9 +341,11 @@ class Generator:
     def draw_fields(self, form: Form, ctx: Ctx) -> dict[str, int]:
         r, lay = self.rng, self.lay
         f = {name: r.randint(0, bf.max_value) for name, bf in form.fields.items() if name not in form.fixed}
+        chosen: dict[str, int] = {}
         for group in form.mods:
             _, values = r.choice(group.options)
             f.update(values)
+            chosen.update(values)
         for name in ("dst", "dst7"):
             if name in f:
                 f[name] = self.reg_value(True)
@@ -338,21 +360,26 @@ class Generator:
                 f["dst"] = 0x7F
         if "areg" in f:
             f["areg"] = r.choice([0, 0, 0, 1, 1, 2])
+            if self.cfg.addr_modes and r.random() < self.cfg.addr_modes:
+                f["areg"] = 2  # the $a-relative and post-increment forms of shared and constant operands (A2 set before)
+            if lay.aregs > 3 and form.family in ("a2r", "ada") and r.random() < self.cfg.aregs_high:
+                f["areg"] = r.randint(3, 7)  # the source $a of A2R/ADA: A4-A7 too (set in the prologue)
         if "postinc" in f:
             f["postinc"] = int(f.get("areg") == 2 and r.random() < 0.5)
         for name in ("src2_c", "src3_c"):
             if name in f:
-                f[name] = int(r.random() < 0.25)
+                f[name] = int(r.random() < 0.25 + 0.5 * self.cfg.addr_modes)
         if f.get("src2_c"):
             f["src2"] = r.randint(0, CONST_WORDS - 1)
         if f.get("src3_c"):
             f["src3"] = r.randint(0, CONST_WORDS - 1)
-        if "cbank" in f:
-            f["cbank"] = r.choice(CONST_BANKS)
+        if "cbank" in f and not ("cbank" in chosen and not f.get("src2_c") and not f.get("src3_c")):
+            f["cbank"] = r.choice(CONST_BANKS)  # the bank of a constant operand; without one, FMAD's rounding hint (cbank) stays as drawn
         if "src1_s" in f:
-            f["src1_s"] = int(r.random() < 0.25)
+            f["src1_s"] = int(r.random() < 0.25 + 0.5 * self.cfg.addr_modes)
             if f["src1_s"]:
-                f["src1"] = r.randint(0, 3) << 5 | r.randint(0, 15)  # access size in src1[6:5], offset in units below
+                shift = 5 if form.fields["src1"].max_value >= 127 else 4  # access size in src1[6:5] (7-bit field) or src1[5:4] (6-bit: 32-bit and 32I forms)
+                f["src1"] = r.randint(0, 3) << shift | r.randint(0, 15)
         if "pcond" in f:
             if r.random() < self.cfg.guard:
                 f["pcond"] = r.randint(0, 31)
@@ -367,11 +394,23 @@ class Generator:
         if "coff" in f:
             f["coff"] = r.randint(0, 2 * CONST_WORDS)
         if "loff" in f:
-            f["loff"] = r.randint(0, lay.local - 1)
+            size = MEM_SIZES.get(f.get("msize", -1), (None, 4, False))[1]
+            f["loff"] = r.randrange(0, lay.local - size + 1, size)  # aligned, inside the bytes written
+            if size == 16 and "dst" in f and lay.last_data >= 7:
+                f["dst"] = r.choice([k for k in range(4, lay.last_data - 2, 4)])  # a 128-bit load fills an aligned quad of data registers
         if "sreg" in f:
             f["sreg"] = r.choice([0, *range(2, 16)])
+            if self.cfg.clock and r.random() < self.cfg.clock:
+                f["sreg"] = 1
         if "adst" in f:
             f["adst"] = r.choice([3, 3, 3, 0])
+            if lay.aregs > 3 and r.random() < self.cfg.aregs_high:
+                f["adst"] = r.randint(4, 7)
+                if form.family == "ada" and r.random() < 0.15:  # A1 (the slot pointer) rewritten with its own value
+                    f.update(adst=1, areg=1, aoff=0)
+        if form.family == "r2g" and lay.aregs > 3 and r.random() < 0.15 * self.cfg.aregs_high:
+            # a direct shared address (not $a-relative): the spare header word every thread writes with zero
+            f.update(areg=0, postinc=0, src3=124, soff=r.choice([SPARE, SPARE // 2, SPARE // 4]))  # bytes, halves or words: fits() keeps the right one
         if "gspace" in f:
             f["gspace"] = 14
             f["src1"] = lay.rt
@@ -405,7 +444,12 @@ class Generator:
                         continue
                 elif op.postinc or op.areg not in (0, 1):
                     return None
-                if op.areg == 0 and (writes or op.offset + op.size > HDR):
+                if op.areg == 0 and writes:
+                    data = next((o for n, o in insn.operands if isinstance(o, RegOperand)), None)
+                    if not (op.offset >= SPARE and op.offset + op.size <= SBASE and data is not None and data.index == 124 and not op.postinc):
+                        return None  # a direct shared store: only zero, only into the spare words (the same value from every thread)
+                    continue
+                if op.areg == 0 and op.offset + op.size > HDR:
                     return None
                 if op.areg and not 0 <= op.offset <= lay.slot - op.size:
                     return None
@@ -431,13 +475,18 @@ class Generator:
                 if op.space != 14 or op.reg != lay.rt:
                     return None
             elif isinstance(op, NamedOperand):
-                if op.prefix == "A" and (op.index > 4 or (name == "dst" and op.index not in (0, 3))):
-                    return None  # G80 has A1-A4; random code writes only A3 (A0 discards)
-                if op.prefix == "SR" and op.index == 1:
-                    return None  # the clock: synchronised from the RTL, differs between configurations
+                high = lay.aregs > 3
+                a1_kept = high and name == "dst" and op.index == 1 and fam == "ada" and insn.fields.get("areg") == 1 and insn.fields.get("aoff") == 0
+                written = (0, 3, 4, 5, 6, 7) if high else (0, 3)
+                if op.prefix == "A" and (op.index > (7 if high else 4) or (name == "dst" and op.index not in written)) and not a1_kept:
+                    return None  # random code writes A3 (A0 discards) and, with aregs_high, A4-A7; A1 and A2 belong to the scaffolding (A1 = A1 + 0 kept)
+                if op.prefix == "SR" and op.index == 1 and not self.cfg.clock:
+                    return None  # the clock: synchronised from the RTL, differs between configurations (knob clock: cleared at once)
         return prefix
 
-    def instruction(self, ctx: Ctx, family: str | None = None, tweak=None) -> tuple[Instruction, list[str]]:
+    def instruction(self, ctx: Ctx, family: str | None = None, tweak=None, paired: bool = False) -> tuple[Instruction, list[str]]:
+        """A random instruction that fits the program (and the lines it needs before it). A 32-bit form
+        whose 64-bit form cannot say the same is kept only when `paired` (a second 32-bit one follows)."""
         for _ in range(400):
             fam = family or self.rng.choices(self.families, self.weights)[0]
             form = self.rng.choice(self.forms[fam])
@@ -451,12 +500,28 @@ class Generator:
             if insn.form is not form:
                 continue
             prefix = self.fits(insn, ctx)
-            if prefix is not None and (form.size == 8 or _promotable(insn.text)):
+            if prefix is not None and (form.size == 8 or paired or _promotable(insn.text)):
                 return insn, prefix
         raise RuntimeError(f"no legal instruction of family {family} after 400 draws")
 
     def op(self, ctx: Ctx) -> Op:
-        insn, prefix = self.instruction(ctx)
+        # the assembler keeps a 32-bit form only beside another one (README, "Alignment"): a paired
+        # 32-bit instruction gets a second one right after it, so that the short forms themselves get
+        # executed, even those (FMUL32.SAT) that a 64-bit form cannot say
+        paired = self.rng.random() < self.cfg.pair_short
+        insn, prefix = self.instruction(ctx, paired=paired)
+        lines = self.with_scaffolding(insn, prefix, ctx)
+        if insn.form.size == 4 and paired:
+            second = self.short_insn(ctx)
+            if second is None and not _promotable(insn.text):
+                return self.op(replace(ctx))  # no second one: this one would not assemble alone
+            if second is not None:
+                lines.append(second)
+        return Op(lines)
+
+    def with_scaffolding(self, insn: Instruction, prefix: list[str], ctx: Ctx) -> list[str]:
+        """The instruction after what it needs: `prefix` ($a set-up) and, for global loads and
+        stores, the address arithmetic of their template in RT."""
         lines = [*prefix]
         fam = insn.form.family
         lay, r = self.lay, self.rng
@@ -479,13 +544,11 @@ class Generator:
                 off = r.randrange(0, lay.slot_words * 4, size)
                 lines.append(f"IADD32I R{lay.rt}, R1, {off:#x}")
         lines.append(insn.text)
-        if insn.form.size == 4 and r.random() < self.cfg.pair_short:
-            # the assembler keeps a 32-bit form only beside another one (README, "Alignment"): a second
-            # 32-bit instruction right after it, so that the short forms themselves get executed
-            second = self.short_insn(ctx)
-            if second is not None:
-                lines.append(second)
-        return Op(lines)
+        if insn.form.name == "S2R" and insn.fields.get("sreg") == 1:
+            # the clock: lock-step takes the RTL's value (synchronised, not compared) and it depends on the
+            # schedule, so the register is cleared at once: nothing computed from it reaches memory
+            lines.append(f"MOV R{insn.fields['dst']}, R124")
+        return lines
 
     def short_insn(self, ctx: Ctx) -> str | None:
         """A random 32-bit instruction of the mix that needs no scaffolding."""
@@ -499,11 +562,16 @@ class Generator:
             return None
         return None if prefix else insn.text
 
-    def cond(self, ctx: Ctx) -> Cond:
+    def cond_tid(self) -> Cond:
+        """A condition on the thread index: divergence guaranteed for most masks."""
         creg = self.rng.randrange(4)
-        if self.rng.random() < 0.4:  # on the thread index: divergence guaranteed for most masks
-            mask = self.rng.randint(1, 0x3F)
-            return Cond([f"LOP32I.AND R{self.lay.rt}, R0, {mask:#x}", f"ISET.C{creg} o[0x7f], R{self.lay.rt}, R124, NE"], creg, "NE")
+        mask = self.rng.randint(1, 0x3F)
+        return Cond([f"LOP32I.AND R{self.lay.rt}, R0, {mask:#x}", f"ISET.C{creg} o[0x7f], R{self.lay.rt}, R124, NE"], creg, "NE")
+
+    def cond(self, ctx: Ctx) -> Cond:
+        if self.rng.random() < 0.4:
+            return self.cond_tid()
+        creg = self.rng.randrange(4)
 
         def flags(form: Form, f: dict) -> bool:
             if "cwe" not in f:
@@ -520,15 +588,16 @@ class Generator:
         raise RuntimeError("no flag-writing instruction")
 
     def join_insn(self, ctx: Ctx) -> str | None:
-        if self.rng.random() < 0.7:
+        if self.rng.random() >= self.cfg.marked_join:
             return None
         return self.marked_insn(ctx, 2)
 
     def marked_insn(self, ctx: Ctx, marker: int) -> str | None:
-        """A random instruction of the mix carrying a marker (2: join `.S`, 1: exit `.E`), unguarded, without scaffolding."""
+        """A random instruction of the mix carrying a marker (2: join `.S`, 1: exit `.E`), unguarded,
+        after its scaffolding (lines joined by newlines: the last one carries the marker)."""
 
         def marked(form: Form, f: dict) -> bool:
-            if "marker" not in f or form.family in TEMPLATE_FAMILIES or form.family in ("lld", "lst", "r2g"):
+            if "marker" not in f:
                 return False
             f["marker"] = marker
             if "pcond" in f:
@@ -537,8 +606,8 @@ class Generator:
 
         for _ in range(20):
             insn, prefix = self.instruction(ctx, None, marked)
-            if not prefix and insn.fields.get("marker") == marker:
-                return insn.text
+            if insn.fields.get("marker") == marker and not (insn.form.name == "S2R" and insn.fields.get("sreg") == 1):
+                return "\n".join(self.with_scaffolding(insn, prefix, ctx))
         return None
 
 
@@ -594,7 +663,10 @@ def _block(g: Generator, ctx: Ctx, budget: int) -> list:
             share = max(1, budget // 3)
             body = _block(g, sub, r.randint(1, share))
             if kind == "pbk" and r.random() < 0.6:
-                body.insert(r.randint(0, len(body)), Break(g.cond(sub)))
+                brk = Break(g.cond(sub))
+                if cfg.diverge and r.random() < 0.2 * cfg.diverge:
+                    brk.cond = None
+                body.insert(r.randint(0, len(body)), brk)
             items.append(Loop(kind, r.randint(0, g.lay.last_data) if r.random() < 0.7 else 0, cfg.loop_max, level, r.randrange(4), body))
             budget -= 3 + share
         elif kind == "skip":
@@ -603,7 +675,10 @@ def _block(g: Generator, ctx: Ctx, budget: int) -> list:
             items.append(Skip(r.randrange(4), r.choice(["EQ", "NE", "LT", "GE"]), r.choice(g.conds), body))
             budget -= 2 + share
         elif kind == "call":
-            items.append(Call(r.choice(list(callable_subs))))
+            call = Call(r.choice(list(callable_subs)))
+            if cfg.back_calls:  # both spellings of the call (drawn only under this knob: older presets keep their programs)
+                call.noinc = r.random() < 0.5
+            items.append(call)
             budget -= 1
     if ctx.in_pbk and not any(isinstance(i, Break) for i in items) and r.random() < 0.3:
         items.append(Break(g.cond(ctx)))
@@ -629,7 +704,7 @@ def generate(seed: int, cfg: Config, preset: str = "custom") -> Prog:
     grid = (r.randint(1, cfg.grid_max[0]), r.randint(1, cfg.grid_max[1]))
     loop_levels = min(cfg.depth, 3)
     data_regs = max(2, min(cfg.data_regs, reg_budget(n) - 5 - loop_levels))
-    lay = Layout(data_regs, loop_levels, slot_budget(n, cfg.shared_slot), cfg.local_bytes, cfg.store_words)
+    lay = Layout(data_regs, loop_levels, slot_budget(n, cfg.shared_slot), cfg.local_bytes, cfg.store_words, 7 if cfg.aregs_high else 3)
     if lay.registers > reg_budget(n):
         raise ValueError(f"a block of {n} threads cannot hold {lay.registers} registers each; lower depth or threads_max")
     in_bytes = _in_words(n * grid[0] * grid[1], data_regs) * 4
@@ -658,13 +733,39 @@ def generate(seed: int, cfg: Config, preset: str = "custom") -> Prog:
                 size = r.choice([2, 4])
                 reg = r.randint(2, lay.last_data) if size == 4 else r.randint(4, 2 * lay.last_data + 1)
                 reads.append((size, reg, r.randint(0, lay.slot // size - 1)))
-            main.append(Exchange(r.randint(0, 1 << 16), reads, r.randrange(4), r.choice([0, 0, r.randint(1, 15)]), r.choice(["0xfff", "ALL"])))
+            ex = Exchange(r.randint(0, 1 << 16), reads, r.randrange(4), r.choice([0, 0, r.randint(1, 15)]), r.choice(["0xfff", "ALL"]))
+            if cfg.bar_variants and r.random() < cfg.bar_variants:
+                ex = replace(ex, bars=(_bar_text(r), _bar_text(r)), ssy=r.choice([0, 1, 1, 2]))
+            main.append(ex)
     if r.random() < cfg.early_exit:
         main.insert(r.randint(len(main) - _tail_len(main), len(main)), Exit(g.cond(base)))
     # drawn last, so that the rest of a seed's program does not depend on this knob
     last = g.marked_insn(base, 1) if r.random() < cfg.exit_marker else None
+    # the knobs below draw nothing when they are 0, so the older presets' seeds give the programs they always gave
+    last_ssy = back = False
+    if cfg.exit_depth and r.random() < cfg.exit_depth:
+        insn = g.marked_insn(base, 1)
+        if insn is not None:
+            main.insert(r.randint(len(main) - _tail_len(main), len(main)), ExitMarked(g.cond(base), insn))
+        last_ssy = last is not None and r.random() < 0.5
+    if cfg.diverge and r.random() < cfg.diverge:
+        at = r.randint(len(main) - _tail_len(main), len(main))
+        body = _block(g, replace(base, depth=1, stack=1), r.randint(1, max(1, cfg.length // 4)))
+        main.insert(at, Diverge(g.cond_tid(), body))
+    if cfg.back_calls and len(subs) > 1:
+        back = r.random() < cfg.back_calls
+        if back:  # the first subroutine calls the second, placed before it: a call backward
+            subs[0].insert(r.randint(0, len(subs[0])), Call(1, noinc=r.random() < 0.5))
     return Prog(seed, preset, grid, block, data_regs, loop_levels, lay.slot, lay.local, lay.store_words, in_bytes // 4, specials, consts, main, subs,
-                last=last)  # fmt: skip
+                last=last, last_ssy=last_ssy, aregs=lay.aregs, back=back)  # fmt: skip
+
+
+def _bar_text(r: random.Random) -> str:
+    """A BAR of any form. The model and the RTL treat every BAR as arrive-and-wait of the whole block
+    (README, "Random programs"), so each is a full barrier whatever its modifiers, id and count."""
+    mods = r.choice(["", ".ARV", ".WAIT", ".ARV.WAIT"])
+    count = "ALL" if r.random() < 0.3 else r.choice(["0xfff", f"{r.randint(0, 0xFFF):#x}"])
+    return f"BAR{mods} b{r.randrange(16)}, {count}"
 
 
 def _tail_len(main: list) -> int:
@@ -702,12 +803,15 @@ def _render_items(items: list, p: Prog, lay: Layout, labels: _Labels, out: list[
             out.append(f"SSY {join}")
             out += it.cond.lines
             out.append(f"BRA C{it.cond.creg}.{it.cond.code}, {els}")
+            *setup, marked = (it.join or "NOP.S").split("\n")
             _render_items(it.then, p, lay, labels, out, pbk_label)
+            out += setup  # the join instruction's scaffolding, at the end of both sides: every lane at the join ran it
             out.append(f"BRA {join}")
             out.append(f"{els}:")
             _render_items(it.els, p, lay, labels, out, pbk_label)
+            out += setup
             out.append(f"{join}:")
-            out.append(it.join or "NOP.S")
+            out.append(marked)
         elif isinstance(it, Loop):
             rc, c = lay.loop_reg(it.level), it.creg
             top, done = labels.new("top"), labels.new("done")
@@ -726,33 +830,49 @@ def _render_items(items: list, p: Prog, lay: Layout, labels: _Labels, out: list[
             out.append(f"BRA C{it.creg}.{it.code}, {after}")
             _render_items(it.body, p, lay, labels, out, pbk_label)
             out.append(f"{after}:")
+        elif isinstance(it, Break) and it.cond is None:
+            out.append("BRK")  # every active lane leaves the loop
         elif isinstance(it, Break):
             out += it.cond.lines
             out.append(f"BRK C{it.cond.creg}.{it.cond.code}")
         elif isinstance(it, Call):
             if it.sub < len(p.subs):
-                out.append(f"CAL.NOINC sub{it.sub}")
+                out.append(f"CAL{'.NOINC' if it.noinc else ''} sub{it.sub}")
         elif isinstance(it, Ret):
             out += it.cond.lines
             out.append(f"RET C{it.cond.creg}.{it.cond.code}")
         elif isinstance(it, Exchange):
-            _render_exchange(it, p, lay, out)
+            _render_exchange(it, p, lay, labels, out)
         elif isinstance(it, Exit):
             out += it.cond.lines
             _render_dump(lay, out)
             out.append(f"RET C{it.cond.creg}.{it.cond.code}")
+        elif isinstance(it, ExitMarked):
+            join, ex = labels.new("xjoin"), labels.new("xend")
+            out += it.cond.lines
+            _render_dump(lay, out)  # no flags touched: the condition survives it
+            out += [f"SSY {join}", f"BRA C{it.cond.creg}.{it.cond.code}, {ex}", f"BRA {join}", f"{ex}:", *it.insn.split("\n"), f"{join}:", "NOP.S"]
+        elif isinstance(it, Diverge):
+            after = labels.new("split")
+            out += it.cond.lines
+            out.append(f"BRA C{it.cond.creg}.{it.cond.code}, {after}")
+            _render_items(it.body, p, lay, labels, out, pbk_label)
+            out.append(f"{after}:")
         else:
             raise TypeError(f"unknown item {it!r}")
 
 
-def _render_exchange(it: Exchange, p: Prog, lay: Layout, out: list[str]) -> None:
+def _render_exchange(it: Exchange, p: Prog, lay: Layout, labels: _Labels, out: list[str]) -> None:
     n, s = p.nthreads, lay.slot
     k = it.k % n
     sh = s.bit_length() - 1
     rt, rv, c = lay.rt, lay.rv, it.creg
     bar = f"BAR.ARV.WAIT b{it.barrier}, {it.count}"
+    first, second = it.bars or (bar, bar)
+    joins = [labels.new("barjoin") for _ in range(it.ssy)]
+    out += [f"SSY {j}" for j in joins]
     out += [
-        bar,
+        first,
         f"A2R R{rt}, A1",
         f"IADD32I R{rt}, R{rt}, -{SBASE:#x}",
         f"SHR R{rt}, R{rt}, {sh:#x}",  # ltid
@@ -769,7 +889,9 @@ def _render_exchange(it: Exchange, p: Prog, lay: Layout, out: list[str]) -> None
             out.append(f"MOV R{reg}, g [A2+{off:#x}]")
         else:
             out.append(f"MOV.U16 R{reg >> 1}{'LH'[reg & 1]}, g [A2+{off:#x}].U16")
-    out.append(bar)
+    out.append(second)
+    for j in reversed(joins):
+        out += [f"{j}:", "NOP.S"]
 
 
 def _render_dump(lay: Layout, out: list[str]) -> None:
@@ -786,7 +908,7 @@ def _render_dump(lay: Layout, out: list[str]) -> None:
     for c in range(4):
         out.append(f"C2R R{rv}, C{c}")
         store(lay.off_flags + c, rv)
-    for a in range(3):
+    for a in range(lay.aregs):
         out.append(f"A2R R{rv}, A{a + 1}")
         store(lay.off_aregs + a, rv)
     for w in range(lay.slot // 4):
@@ -826,6 +948,8 @@ def _prologue(p: Prog, lay: Layout, out: list[str]) -> None:
         out.append(f"R2G.U32.U32 g[A1+{w:#x}], R{2 + w % lay.data_regs}")
     for w in range(lay.local // 4):
         out.append(f"LST.U32 local[{4 * w:#x}], R{2 + (w + 1) % lay.data_regs}")
+    for a in range(4, lay.aregs + 1):  # A4-A7 hold defined values before random code reads them
+        out.append(f"R2A A{a}, R{2 + a % lay.data_regs}")
 
 
 def render(p: Prog) -> str:
@@ -854,11 +978,17 @@ def render(p: Prog) -> str:
     _render_items(p.main, p, lay, labels, body)
     if p.dump:
         _render_dump(lay, body)
-    if p.last:
-        body.append(p.last)
-    if p.subs:
+    if p.last and p.last_ssy:
+        body += ["SSY lastjoin", *p.last.split("\n"), "lastjoin:", "NOP.S"]  # the threads end at p.last, at SIMT depth 1
+    elif p.last:
+        body += p.last.split("\n")
+    if p.subs or not (p.dump or p.last):
+        # the end of main: the assembler marks the last instruction with .E only when it is a 64-bit
+        # normal one (the dump's GST is); a shrunk program without the dump could end on another one
         body.append("RET")
-        for j, sub in enumerate(p.subs):
+    if p.subs:
+        order = list(enumerate(p.subs))
+        for j, sub in reversed(order) if p.back else order:
             body.append(f"sub{j}:")
             _render_items(sub, p, lay, labels, body)
             body.append("RET")
@@ -866,4 +996,4 @@ def render(p: Prog) -> str:
     return "\n".join(head + code) + "\n"
 
 
-__all__ = ["SPECIALS", "Break", "Call", "Exchange", "Exit", "If", "Layout", "Loop", "Op", "Prog", "Ret", "Skip", "generate", "layout_of", "render"]
+__all__ = ["SPECIALS", "Break", "Call", "Diverge", "Exchange", "Exit", "ExitMarked", "If", "Layout", "Loop", "Op", "Prog", "Ret", "Skip", "generate", "layout_of", "render"]

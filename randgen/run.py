@@ -87,6 +87,63 @@ def run_rtl(path: Path, sim: str, num_sp: int, defines: tuple[str, ...] = (), du
     return Outcome(seed, path, False, f"{path.name}: FAIL {kind}{' ' + ','.join(fields) if fields else ''}{where}", kind, fields, wall=res.wall)
 
 
+def run_mutant(path: Path, campaign: Path, mutant: int, out: Path | None = None) -> Outcome:
+    """The program in lock-step on generated mutant `mutant` of a mutation campaign's folder
+    (`make mutants`, `python -m tb.mutation run`: its instrumented sources, one Verilator build for
+    all its mutants), with `sm_top.mut_sel` = `mutant` (tb/mutation/test_mutation.py). Fails when
+    the mutant is killed, with the kind and fields of the mismatch: the oracle the shrinker needs
+    for a generated mutant."""
+    return first_killing([path], campaign, mutant, out or path.parent / "mutant" / f"m{mutant}_{path.stem}")[1]
+
+
+def first_killing(paths: list[Path], campaign: Path, mutant: int, work: Path) -> tuple[int | None, Outcome]:
+    """The programs one after the other on generated mutant `mutant`, in one simulator process, up to
+    the first one that kills it: its index (None when none does) and its outcome."""
+    from tb.lockstep import LockstepRun
+    from tb.mutation.campaign import DEFINE, WATCHDOG, design, spawn
+    from tb.runner import FileList
+
+    campaign = campaign.resolve()
+    meta = campaign / "design.json"
+    if not meta.exists():
+        raise FileNotFoundError(f"{campaign} is not a mutation campaign folder (no design.json; `make mutants` or `python -m tb.mutation run` makes one)")
+    ids = {m["id"] for m in json.loads((campaign / "mutants.json").read_text(encoding="utf-8"))}
+    if mutant not in ids:
+        raise ValueError(f"mutant {mutant} is not one of the {len(ids)} mutants of {campaign} (mutants.json)")
+    data = json.loads(meta.read_text(encoding="utf-8"))
+    files = FileList(tuple(Path(p) for p in data["sources"]), tuple(Path(p) for p in data["includes"]))
+    work = work.resolve()
+    work.mkdir(parents=True, exist_ok=True)
+    programs = []
+    for p in paths:
+        run = LockstepRun(str(p.resolve()), "verilator", 8, _seed_of(p), defines=(DEFINE,), watchdog=WATCHDOG, out=work / "runs")
+        programs.append({"name": p.name, "config": str(run.config().write(work / f"{p.stem}.json"))})
+    log = work / "verdict.jsonl"
+    log.unlink(missing_ok=True)
+    job = {**design("verilator", files, (), (DEFINE,)), "programs": programs, "mutants": [mutant], "log": str(log), "walls": {}, "kills": {}}
+    # the job tries its programs killers-first, then by reference time, then by name: a reference time
+    # per program in list order keeps them in the order given
+    job["walls"] = {p["name"]: float(i) for i, p in enumerate(programs)}
+    t0 = time.perf_counter()
+    code, stalled = spawn(work / "sim", job, 600)
+    wall = time.perf_counter() - t0
+    lines = [json.loads(line) for line in log.read_text(encoding="utf-8").splitlines()] if log.exists() else []
+    verdict = next((x for x in lines if "mutant" in x), None)
+    if verdict is None:  # the process died or stalled inside the mutant: a kill too, named so (by the first program: it cannot say which)
+        why = "stall" if stalled else f"crash (exit {code})"
+        return 0, Outcome(_seed_of(paths[0]), paths[0], False, f"{paths[0].name}: FAIL {why} on mutant {mutant} (see {work / 'sim'})", why, wall=wall)
+    if verdict["status"] != "killed":
+        return None, Outcome(_seed_of(paths[-1]), paths[-1], True, f"{paths[-1].name}: PASS on mutant {mutant}, {wall:.1f} s", wall=wall)
+    i = [p.name for p in paths].index(verdict["program"])
+    kind = verdict.get("kind") or "testbench"
+    fields = tuple(sorted({f.split("[")[0].split(".")[0] for f in verdict.get("fields") or []}))
+    line = f"{paths[i].name}: FAIL {kind}{' ' + ','.join(fields) if fields else ''} on mutant {mutant}: {(verdict.get('message') or '')[:160]}"
+    return i, Outcome(_seed_of(paths[i]), paths[i], False, line, kind, fields, wall=wall)
+
+
+def instructions(text: str) -> int:
+    """Instructions of a rendered program (code lines: not directives, comments or labels)."""
+    return sum(1 for ln in text.splitlines() if ln.startswith(" ") and ln.strip() and not ln.strip().startswith("//"))
 
 
 def _seed_of(path: Path) -> int:

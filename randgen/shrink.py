@@ -15,7 +15,7 @@ import copy
 from collections.abc import Callable, Iterator
 from dataclasses import replace
 
-from .generator import Break, If, Loop, Op, Prog, Skip
+from .generator import Break, Diverge, Exchange, If, Loop, Op, Prog, Skip
 
 Path_ = tuple
 
@@ -26,7 +26,7 @@ def _lists(items: list, path: Path_) -> Iterator[tuple[Path_, list]]:
         if isinstance(it, If):
             yield from _lists(it.then, (*path, i, "then"))
             yield from _lists(it.els, (*path, i, "els"))
-        elif isinstance(it, Loop | Skip):
+        elif isinstance(it, Loop | Skip | Diverge):
             yield from _lists(it.body, (*path, i, "body"))
 
 
@@ -72,7 +72,7 @@ def _flatten(it: object) -> list | None:
         return [*it.then, *it.els]
     if isinstance(it, Loop):
         return [x for x in it.body if not isinstance(x, Break)]
-    if isinstance(it, Skip):
+    if isinstance(it, Skip | Diverge):
         return list(it.body)
     return None
 
@@ -88,6 +88,10 @@ def candidates(p: Prog) -> Iterator[Prog]:
             yield replace(p, block=blk)
     if p.dump:
         yield replace(p, dump=False)
+    if p.back:
+        yield replace(p, back=False)
+    if p.last_ssy:
+        yield replace(p, last_ssy=False)
     for j, sub in enumerate(p.subs):
         if sub:
             q = copy.deepcopy(p)
@@ -111,25 +115,37 @@ def candidates(p: Prog) -> Iterator[Prog]:
                 yield _edit(p, path, lambda xs, i=i, f=flat: xs[:i] + copy.deepcopy(f) + xs[i + 1 :])  # type: ignore[misc]
             if isinstance(it, Loop) and it.mask:
                 yield _edit(p, path, lambda xs, i=i: [*xs[:i], replace(xs[i], mask=xs[i].mask >> 1), *xs[i + 1:]])  # type: ignore[misc]
+            if isinstance(it, Exchange) and (it.bars or it.ssy):  # the plain BAR.ARV.WAIT, no SSY around it
+                yield _edit(p, path, lambda xs, i=i: [*xs[:i], replace(xs[i], bars=None, ssy=0), *xs[i + 1:]])  # type: ignore[misc]
             if isinstance(it, If) and it.join is not None:
                 yield _edit(p, path, lambda xs, i=i: [*xs[:i], replace(xs[i], join=None), *xs[i + 1:]])  # type: ignore[misc]
 
 
-def shrink(p: Prog, fails: Callable[[Prog], bool], budget: int = 200, log: Callable[[str], None] = lambda s: None) -> tuple[Prog, int]:
-    """The smallest failing tree found, and the number of runs it took."""
+def shrink(p: Prog, fails: Callable[[Prog], bool], budget: int = 200, log: Callable[[str], None] = lambda s: None,
+           first_failing: Callable[[list[Prog]], int | None] | None = None, chunk: int = 8) -> tuple[Prog, int]:
+    """The smallest failing tree found, and the number of candidate runs it took.
+
+    With `first_failing` (the index of the first of a list of candidates that fails the same way, or
+    None), candidates are tried `chunk` at a time: one simulator process for several candidates
+    (randgen/__main__.py runs them in a batch, then confirms the failing one alone)."""
     runs = 0
     progress = True
     while progress and runs < budget:
         progress = False
-        for q in candidates(p):
-            if q is None:
-                continue
-            runs += 1
-            if fails(q):
+        pending = (q for q in candidates(p) if q is not None)
+        while runs < budget:
+            group = [q for _, q in zip(range(min(chunk if first_failing else 1, budget - runs)), pending, strict=False)]
+            if not group:
+                break
+            if first_failing is None:
+                hit = 0 if fails(group[0]) else None
+            else:
+                hit = first_failing(group)
+            runs += len(group) if hit is None else hit + 1
+            if hit is not None:
+                q = group[hit]
                 log(f"  shrink: {size(p)} -> {size(q)} items, {q.nblocks} blocks of {q.nthreads} threads (run {runs})")
                 p = q
                 progress = True
-                break
-            if runs >= budget:
                 break
     return p, runs

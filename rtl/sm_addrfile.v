@@ -22,25 +22,24 @@ module sm_addrfile #(
     output wire [4095:0]        rd_regs       // [$a * 512 + lane * 16 +: 16]
 );
 
-    reg [15:0] ar [0:NUM_WARPS*256-1];  // [warp][$a][lane]
+    // one word a warp holds $a1-$a7, [($a - 1) * 512 + lane * 16 +: 16]: the warp in execute reads
+    // them through one read port (as 224 array reads each with its own address adder, every change
+    // of the warp in execute cost an event-driven simulator 224 adds and 224 reads; rtl/README.md,
+    // "Simulation speed (Icarus)")
+    reg [3583:0] ar [0:NUM_WARPS-1];
 
-    wire [31:0] base = {{(32-WB){1'b0}}, warp} * 256;
-    assign rd_regs[511:0] = 512'd0;
-    genvar g;
-    generate
-        for (g = 32; g < 256; g = g + 1) begin : reads
-            assign rd_regs[16 * g +: 16] = ar[base + g];
-        end
-    endgenerate
+    assign rd_regs = {ar[warp], 512'd0};
 
     wire [31:0] lane0 = {26'd0, pass} * NUM_SP;
-    integer l, w;
+    wire [31:0] wr_at = {24'd0, wr_reg - 3'd1, 5'd0} + lane0;   // the lane0 word of $a[wr_reg]
+    wire [31:0] inc_at = {24'd0, inc_reg - 3'd1, 5'd0} + lane0;
+    integer w;
     always @(posedge clk) begin
-        if (clr_we)
-            for (l = 0; l < 256; l = l + 1) ar[{{(32-WB){1'b0}}, clr_warp} * 256 + l] <= 16'd0;
-        for (w = 0; w < NUM_SP; w = w + 1) begin
-            if (wr_mask[w] && wr_reg != 3'd0) ar[base + {24'd0, wr_reg, 5'd0} + lane0 + w] <= wr_data[16 * w +: 16];
-            if (inc_mask[w] && inc_reg != 3'd0) ar[base + {24'd0, inc_reg, 5'd0} + lane0 + w] <= inc_data[16 * w +: 16];
-        end
+        if (clr_we) ar[clr_warp] <= 3584'd0;
+        if ((wr_mask | inc_mask) != {NUM_SP{1'b0}})  // the lane loop only in a cycle that writes
+            for (w = 0; w < NUM_SP; w = w + 1) begin
+                if (wr_mask[w] && wr_reg != 3'd0) ar[warp][(wr_at + w) * 16 +: 16] <= wr_data[16 * w +: 16];
+                if (inc_mask[w] && inc_reg != 3'd0) ar[warp][(inc_at + w) * 16 +: 16] <= inc_data[16 * w +: 16];
+            end
     end
 endmodule

@@ -80,17 +80,22 @@ module sm_commit #(
 );
 `include "sm_defs.vh"
 
-    // the record being assembled (c_*), and with this cycle's writes (n_*)
+    // The record being assembled (c_*), and with this cycle's writes (n_*). Only the narrow fields
+    // are built by a combinational process; the wide lane vectors (register and memory data and
+    // addresses) take this cycle's lane writes in the clocked process below, straight into the
+    // record and, when the instruction retires, into the commit port. Under an event-driven
+    // simulator a combinational copy of 4,096-bit vectors ran again for every lane result that
+    // settled (rtl/README.md, "Simulation speed (Icarus)").
     reg          c_gpr_we, c_cc_we, c_a_we, c_mem_we, n_gpr_we, n_cc_we, n_a_we, n_mem_we;
     reg [6:0]    c_gpr_reg, n_gpr_reg;
     reg [1:0]    c_gpr_half, c_cc_reg, c_mem_space, n_gpr_half, n_cc_reg, n_mem_space;
     reg [2:0]    c_a_reg, n_a_reg;
-    reg [4095:0] c_gpr_data, c_mem_data, n_gpr_data, n_mem_data;
+    reg [4095:0] c_gpr_data, c_mem_data;
     reg [127:0]  c_cc_data, n_cc_data;
     reg [511:0]  c_a_data, n_a_data;
     reg [4:0]    c_mem_size, n_mem_size;
-    reg [31:0]   c_mem_lanes, n_mem_lanes;
-    reg [1023:0] c_mem_addr, n_mem_addr;
+    reg [31:0]   c_mem_lanes;
+    reg [1023:0] c_mem_addr;
 
     wire done_now = next_mask == 32'd0 && !bar_wait;
     assign retire_state = done_now ? W_DONE : bar_wait ? W_BAR : W_READY;
@@ -98,11 +103,10 @@ module sm_commit #(
     wire [31:0] lane0 = {26'd0, x_pass} * NUM_SP;
     integer i;
     always @* begin
-        n_gpr_we = c_gpr_we; n_gpr_reg = c_gpr_reg; n_gpr_half = c_gpr_half; n_gpr_data = c_gpr_data;
-        n_cc_we = c_cc_we; n_cc_reg = c_cc_reg; n_cc_data = c_cc_data;
-        n_a_we = c_a_we; n_a_reg = c_a_reg; n_a_data = c_a_data;
-        n_mem_we = c_mem_we; n_mem_space = c_mem_space; n_mem_size = c_mem_size; n_mem_lanes = c_mem_lanes;
-        n_mem_addr = c_mem_addr; n_mem_data = c_mem_data;
+        n_gpr_we = c_gpr_we; n_gpr_reg = c_gpr_reg; n_gpr_half = c_gpr_half;
+        n_cc_we = c_cc_we; n_cc_reg = c_cc_reg;
+        n_a_we = c_a_we; n_a_reg = c_a_reg;
+        n_mem_we = c_mem_we; n_mem_space = c_mem_space; n_mem_size = c_mem_size;
         // write-back of a pass
         if (gpr_mask != 0) begin
             n_gpr_we = 1'b1;
@@ -122,27 +126,21 @@ module sm_commit #(
             n_mem_space = SPACE_SHARED;
             n_mem_size = ls_bytes;
         end
+        // global and local memory
+        if (sr_we != 16'd0) begin
+            n_mem_we = 1'b1;
+            n_mem_space = ls_local ? SPACE_LOCAL : SPACE_GLOBAL;
+            n_mem_size = ls_bytes;
+        end
+    end
+
+    // $c and $a data with this cycle's writes: a parked load's record keeps them (narrow vectors)
+    always @* begin
+        n_cc_data = c_cc_data; n_a_data = c_a_data;
         for (i = 0; i < NUM_SP; i = i + 1) begin
-            if (gpr_mask[i])
-                n_gpr_data[(lane0 + i) * 32 +: 32] = (gpr_half != HALF_FULL) ? {16'd0, gpr_data[32 * i +: 16]} : gpr_data[32 * i +: 32];
             if (cc_mask[i]) n_cc_data[(lane0 + i) * 4 +: 4] = cc_data[4 * i +: 4];
             if (a_mask[i]) n_a_data[(lane0 + i) * 16 +: 16] = a_data[16 * i +: 16];
-            if (sh_mask[i]) begin
-                n_mem_lanes[lane0 + i] = 1'b1;
-                n_mem_addr[(lane0 + i) * 32 +: 32] = sh_addr[32 * i +: 32];
-                n_mem_data[(lane0 + i) * 32 +: 32] = sh_data[32 * i +: 32];
-            end
         end
-        // global and local memory
-        for (i = 0; i < 16; i = i + 1)
-            if (sr_we[i]) begin
-                n_mem_we = 1'b1;
-                n_mem_space = ls_local ? SPACE_LOCAL : SPACE_GLOBAL;
-                n_mem_size = ls_bytes;
-                n_mem_lanes[sr_lane[5 * i +: 5]] = 1'b1;
-                if (sr_part[2 * i +: 2] == 2'd0) n_mem_addr[{27'd0, sr_lane[5 * i +: 5]} * 32 +: 32] = sr_addr[32 * i +: 32];
-                n_mem_data[{30'd0, sr_part[2 * i +: 2]} * 1024 + {27'd0, sr_lane[5 * i +: 5]} * 32 +: 32] = sr_data[32 * i +: 32];
-            end
     end
 
     // ---- load slots: the parked records
@@ -213,16 +211,15 @@ module sm_commit #(
         end
     end
 
+    integer q;
     always @(posedge clk) begin
         c_gpr_reg <= n_gpr_reg; c_cc_reg <= n_cc_reg; c_a_reg <= n_a_reg; c_mem_space <= n_mem_space; c_mem_size <= n_mem_size;
         if (take) begin  // a new instruction: an empty record
             c_gpr_we <= 1'b0; c_cc_we <= 1'b0; c_a_we <= 1'b0; c_mem_we <= 1'b0;
-            c_gpr_data <= 4096'd0; c_cc_data <= 128'd0; c_a_data <= 512'd0; c_mem_data <= 4096'd0;
-            c_mem_addr <= 1024'd0; c_mem_lanes <= 32'd0; c_gpr_half <= HALF_FULL;
+            c_cc_data <= 128'd0; c_a_data <= 512'd0; c_gpr_half <= HALF_FULL;
         end else begin
             c_gpr_we <= n_gpr_we; c_cc_we <= n_cc_we; c_a_we <= n_a_we; c_mem_we <= n_mem_we;
-            c_gpr_data <= n_gpr_data; c_cc_data <= n_cc_data; c_a_data <= n_a_data; c_mem_data <= n_mem_data;
-            c_mem_addr <= n_mem_addr; c_mem_lanes <= n_mem_lanes; c_gpr_half <= n_gpr_half;
+            c_cc_data <= n_cc_data; c_a_data <= n_a_data; c_gpr_half <= n_gpr_half;
         end
         commit_valid <= retire || cpl_fire;
         if (cpl_fire) begin
@@ -265,7 +262,6 @@ module sm_commit #(
             commit_gpr_reg <= (wb_kind == WB_MEM) ? ls_reg : n_gpr_reg;
             commit_gpr_half <= n_gpr_half;
             commit_gpr_count <= (wb_kind == WB_MEM && ls_bytes > 5'd4) ? ls_bytes[4:2] : 3'd1;
-            commit_gpr_data <= n_gpr_data;
             commit_cc_we <= n_cc_we;
             commit_cc_reg <= n_cc_reg;
             commit_cc_data <= n_cc_data;
@@ -275,14 +271,52 @@ module sm_commit #(
             commit_mem_we <= n_mem_we;
             commit_mem_space <= n_mem_space;
             commit_mem_size <= n_mem_size;
-            commit_mem_lanes <= n_mem_lanes;
-            commit_mem_addr <= n_mem_addr;
-            commit_mem_data <= n_mem_data;
             commit_next_pc <= next_pc;
             commit_next_mask <= next_mask;
             commit_done <= done_now;
             commit_barrier <= !done_now && bar_wait;
             commit_unimpl <= unimpl;
+        end
+        // the lanes written in this cycle, into the record, and into the commit port if the instruction
+        // retires now (after the record as it was: a later nonblocking write to the same bits wins)
+        if (retire) begin
+            commit_gpr_data <= c_gpr_data;
+            commit_mem_lanes <= c_mem_lanes;
+            commit_mem_addr <= c_mem_addr;
+            commit_mem_data <= c_mem_data;
+        end
+        if ((gpr_mask | sh_mask) != {NUM_SP{1'b0}})  // the loops only in a cycle that writes
+            for (q = 0; q < NUM_SP; q = q + 1) begin
+                if (gpr_mask[q]) begin
+                    c_gpr_data[(lane0 + q) * 32 +: 32] <= (gpr_half != HALF_FULL) ? {16'd0, gpr_data[32 * q +: 16]} : gpr_data[32 * q +: 32];
+                    if (retire)
+                        commit_gpr_data[(lane0 + q) * 32 +: 32] <= (gpr_half != HALF_FULL) ? {16'd0, gpr_data[32 * q +: 16]} : gpr_data[32 * q +: 32];
+                end
+                if (sh_mask[q]) begin
+                    c_mem_lanes[lane0 + q] <= 1'b1;
+                    c_mem_addr[(lane0 + q) * 32 +: 32] <= sh_addr[32 * q +: 32];
+                    c_mem_data[(lane0 + q) * 32 +: 32] <= sh_data[32 * q +: 32];
+                    if (retire) begin
+                        commit_mem_lanes[lane0 + q] <= 1'b1;
+                        commit_mem_addr[(lane0 + q) * 32 +: 32] <= sh_addr[32 * q +: 32];
+                        commit_mem_data[(lane0 + q) * 32 +: 32] <= sh_data[32 * q +: 32];
+                    end
+                end
+            end
+        if (sr_we != 16'd0)
+            for (q = 0; q < 16; q = q + 1)
+                if (sr_we[q]) begin
+                    c_mem_lanes[sr_lane[5 * q +: 5]] <= 1'b1;
+                    if (sr_part[2 * q +: 2] == 2'd0) c_mem_addr[{27'd0, sr_lane[5 * q +: 5]} * 32 +: 32] <= sr_addr[32 * q +: 32];
+                    c_mem_data[{30'd0, sr_part[2 * q +: 2]} * 1024 + {27'd0, sr_lane[5 * q +: 5]} * 32 +: 32] <= sr_data[32 * q +: 32];
+                    if (retire) begin
+                        commit_mem_lanes[sr_lane[5 * q +: 5]] <= 1'b1;
+                        if (sr_part[2 * q +: 2] == 2'd0) commit_mem_addr[{27'd0, sr_lane[5 * q +: 5]} * 32 +: 32] <= sr_addr[32 * q +: 32];
+                        commit_mem_data[{30'd0, sr_part[2 * q +: 2]} * 1024 + {27'd0, sr_lane[5 * q +: 5]} * 32 +: 32] <= sr_data[32 * q +: 32];
+                    end
+                end
+        if (take) begin  // a new instruction: an empty record (after this cycle's lane writes, so it wins)
+            c_gpr_data <= 4096'd0; c_mem_data <= 4096'd0; c_mem_addr <= 1024'd0; c_mem_lanes <= 32'd0;
         end
     end
 endmodule

@@ -8,7 +8,8 @@
 //              or RRO instruction takes NUM_SP/NUM_SFU cycles (sub-steps x_sub, NUM_SFU lanes
 //              each through the shared SFUs)
 //   X_MEM      global/local: the memory unit streams the requests of the executing lanes ...
-//   X_MEMWAIT  ... until the last one is accepted
+//   X_MEMWAIT  ... until the last one is accepted; a global load that the memory unit takes into
+//              the background (its streamer or its queue) does its SIMT step and parks in X_MEM
 //   X_MARK     next PC, exit and join markers after a memory access (sm_simt)
 //   X_CTRL     control instruction (sm_simt)
 //   X_UNWIND   pop the SIMT stack, one entry a cycle, while no thread is active (sm_simt)
@@ -65,7 +66,7 @@ module sm_exec_ctrl #(
     // from the units
     input  wire          lane_fault,    // a lane's operand or store address is out of range
     input  wire          mem_last,      // the memory unit issues its last request
-    input  wire          mem_drained,   // the last request has been accepted
+    input  wire          mem_drained,   // the last request has been accepted (in X_MEM: the instruction left to the background)
     input  wire          simt_fault,
     input  wire [3:0]    simt_fault_code,
     input  wire          settled,       // after this cycle's SIMT step the warp has active threads, waits, or its stack is empty
@@ -93,7 +94,10 @@ module sm_exec_ctrl #(
     wire last_pass = {26'd0, x_pass} == PASSES - 1 && pass_done;
     assign pass_exec = x_state == X_PASS && !pc_outside && !illegal && !is_ctrl;
     assign mem_start = pass_exec && last_pass && wb_kind == WB_MEM && !unimpl;
-    assign mark = (pass_exec && last_pass && !mem_start) || x_state == X_MARK;
+    // a memory instruction left to the memory unit's background (mem_last with mem_drained: nothing
+    // of it is left for execute to wait for) takes its SIMT step in X_MEM
+    wire mem_gone = x_state == X_MEM && mem_last && mem_drained;
+    assign mark = (pass_exec && last_pass && !mem_start) || x_state == X_MARK || mem_gone;
 
     // retire in the last step when the SIMT state is settled, else unwind
     wire last_step = mark || x_state == X_CTRL || x_state == X_UNWIND;
@@ -130,7 +134,7 @@ module sm_exec_ctrl #(
                         x_sub <= 6'd0;
                     end
                 end
-                X_MEM: if (mem_last) x_state <= X_MEMWAIT;
+                X_MEM: if (mem_last) x_state <= mem_drained ? after_step : X_MEMWAIT;
                 X_MEMWAIT: if (mem_drained) x_state <= X_MARK;
                 X_CTRL: begin
                     x_exec <= x_active & guard;

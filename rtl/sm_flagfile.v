@@ -18,22 +18,20 @@ module sm_flagfile #(
     output wire [511:0]         rd_regs       // [$c * 128 + lane * 4 +: 4]
 );
 
-    reg [3:0] cc [0:NUM_WARPS*128-1];  // [warp][$c][lane]
+    // one word a warp, [$c * 128 + lane * 4 +: 4]: the warp in execute reads its flags through one
+    // read port (as 128 array reads each with its own address adder, every change of the warp
+    // in execute cost an event-driven simulator 128 adds and 128 reads; rtl/README.md, "Simulation
+    // speed (Icarus)")
+    reg [511:0] cc [0:NUM_WARPS-1];
 
-    wire [31:0] base = {{(32-WB){1'b0}}, warp} * 128;
-    genvar g;
-    generate
-        for (g = 0; g < 128; g = g + 1) begin : reads
-            assign rd_regs[4 * g +: 4] = cc[base + g];
-        end
-    endgenerate
+    assign rd_regs = cc[warp];
 
-    wire [31:0] wr_base = base + {25'd0, wr_reg, 5'd0} + {26'd0, pass} * NUM_SP;
-    integer l, w;
+    wire [31:0] lane0 = {26'd0, pass} * NUM_SP;
+    integer w;
     always @(posedge clk) begin
-        if (clr_we)
-            for (l = 0; l < 128; l = l + 1) cc[{{(32-WB){1'b0}}, clr_warp} * 128 + l] <= 4'd0;
-        for (w = 0; w < NUM_SP; w = w + 1)
-            if (wr_mask[w]) cc[wr_base + w] <= wr_data[4 * w +: 4];
+        if (clr_we) cc[clr_warp] <= 512'd0;
+        if (wr_mask != {NUM_SP{1'b0}})  // the lane loop only in a cycle that writes
+            for (w = 0; w < NUM_SP; w = w + 1)
+                if (wr_mask[w]) cc[warp][({25'd0, wr_reg, 5'd0} + lane0 + w) * 4 +: 4] <= wr_data[4 * w +: 4];
     end
 endmodule

@@ -85,7 +85,7 @@ module sm_mem_unit #(
     input  wire [TAGW-1:0]      mem_rsp_tag,
     input  wire [511:0]         mem_rsp_data,
     output wire                 mem_last,     // X_MEM: the last request goes out (or no lane is left)
-    output wire                 mem_drained,  // the last request has been accepted
+    output wire                 mem_drained,  // the last request has been accepted (X_MEM: the instruction went to the background)
     // load slots: allocation (sm_commit clears the slot's data), the slot of the load in execute,
     // which slots have no load outstanding, and the commit that frees a slot
     output wire                 alloc,
@@ -209,6 +209,15 @@ module sm_mem_unit #(
     // its own warp; the loading warp waits, W_LOAD, and nothing else writes its registers). A store
     // or local load stays in X_MEM until its last request is out (a store's commit record takes its
     // words; local addresses come from the passes, which the next instruction's would overwrite).
+    // A global load that finds the streamer busy with another global load takes its load slot and
+    // joins the queue of loads waiting for the streamer (pq: slot numbers in execute order; the
+    // slot holds what the streamer needs) and leaves X_MEM as if it had started; the streamer takes
+    // the queue's head in the cycle it finishes the current one, so execute goes on meanwhile
+    // (without the queue such a load held the execute stage until the streamer was idle: sobel's
+    // byte loads, one request a lane, spent half their cycles so). The load slots bound the queue.
+    // Only a background load runs while another instruction reaches X_MEM (a store or local load
+    // keeps execute), so the queue follows a global load and the port's requests stay in execute
+    // order. A store or local load waits in X_MEM for an idle streamer (then the queue is empty).
     // A load holds a load slot from its start until its commit record goes out: the slot keeps what
     // its responses need (warp, register, size, sign, executing lanes) and counts the loads
     // outstanding. A store needs no slot.
@@ -227,12 +236,18 @@ module sm_mem_unit #(
     reg  [31:0]       m_base;
     reg  [1:0]        m_beat;
     reg  [31:0]       m_addr [0:31];         // local address of each lane (address unit)
+    reg  [LSB-1:0]    pq [0:(1<<LSB)-1];     // queued loads' slots, oldest at pq_head
+    reg  [LSB-1:0]    pq_head, pq_tail;
+    reg  [LSB:0]      pq_n;
+    reg  [LSB-1:0]    x_slot;                // the load slot of the instruction in execute (its park)
     reg  [NUM_LSLOTS-1:0] s_busy;
     reg  [WB-1:0]     s_warp [0:NUM_LSLOTS-1];
     reg  [6:0]        s_reg [0:NUM_LSLOTS-1];
     reg  [4:0]        s_bytes [0:NUM_LSLOTS-1];
     reg               s_sgn [0:NUM_LSLOTS-1];
     reg  [31:0]       s_exec [0:NUM_LSLOTS-1];
+    reg  [6:0]        s_areg [0:NUM_LSLOTS-1];  // address register (the streamer reads it from the queue)
+    reg  [NUM_LSLOTS-1:0] s_queued;         // the load waits in the queue
     reg  [7:0]        s_out [0:NUM_LSLOTS-1];  // loads outstanding
 
     // the executing lanes not yet done, and the first of them
@@ -262,10 +277,17 @@ module sm_mem_unit #(
     // the instruction in X_MEM starts (once); a load needs a free slot, unless no lane executes
     wire        start = x_state == X_MEM && !m_started && !m_busy && (ls_store || x_exec == 32'd0 || free_ok);
     wire        bg_now = !ls_store && !ls_local;
-    assign      alloc = start && !ls_store && x_exec != 32'd0;
+    // ... or, a global load with executing lanes while the streamer runs another, joins the queue
+    wire        enq = x_state == X_MEM && !m_started && m_busy && m_bg && bg_now && x_exec != 32'd0 && free_ok;
+    wire        q_valid = pq_n != {(LSB+1){1'b0}};
+    wire [LSB-1:0] q_slot = pq[pq_head];
+    assign      alloc = (start && !ls_store && x_exec != 32'd0) || enq;
     assign      alloc_slot = free_slot;
-    assign      mem_drained = m_bg || !mem_req_valid;
-    assign      cur_slot = m_slot;
+    // X_MEMWAIT: a store's or local load's last request has been accepted (a background load's at
+    // once); X_MEM: the instruction goes to the background now (streamer or queue) or has no lane,
+    // so it needs nothing more from execute and parks (or retires) in this cycle
+    assign      mem_drained = x_state == X_MEM ? (start && (bg_now || x_exec == 32'd0)) || enq : m_bg || !mem_req_valid;
+    assign      cur_slot = alloc ? free_slot : x_slot;  // the load parks in the cycle it takes its slot
     assign      rf_warp = m_warp;
 
     assign rf_lane = m_lane;
@@ -317,8 +339,13 @@ module sm_mem_unit #(
     end
     wire issue = step && (!coal || beat_any);  // a request goes out
     wire fin = !m_busy || (step && (pend & ~step_done) == 32'd0);  // no request left after this cycle
-    // X_MEM ends when the instruction starts in the background (or has no lane), else when its last request goes out
-    assign mem_last = x_state == X_MEM && (start ? bg_now || x_exec == 32'd0 : m_started && fin);
+    // the streamer's instruction ends this cycle and it takes the next load: the queue's head, or
+    // (the queue empty) the one entering it now, which then skips the queue
+    wire next_q = m_busy && step && fin && (q_valid || enq);
+    wire push = enq && !(next_q && !q_valid);
+    wire pop = next_q && q_valid;
+    // X_MEM ends when the instruction starts in the background (or has no lane) or is queued, else when its last request goes out
+    assign mem_last = x_state == X_MEM && (start ? bg_now || x_exec == 32'd0 : enq || (m_started && fin));
 
     // the words of a store request: commit record
     integer sw;
@@ -357,6 +384,10 @@ module sm_mem_unit #(
             m_busy <= 1'b0;
             m_bg <= 1'b0;
             m_cv <= 1'b0;
+            pq_head <= {LSB{1'b0}};
+            pq_tail <= {LSB{1'b0}};
+            pq_n <= {(LSB+1){1'b0}};
+            s_queued <= {NUM_LSLOTS{1'b0}};
             for (so = 0; so < NUM_LSLOTS; so = so + 1) s_out[so] <= 8'd0;
         end else begin
             if (mem_start) m_started <= 1'b0;
@@ -375,9 +406,22 @@ module sm_mem_unit #(
                 m_done <= 32'd0;
                 m_part <= 3'd0;
                 m_cv <= 1'b0;
-            end
-            if (alloc) begin
                 m_slot <= free_slot;
+            end
+            if (enq) m_started <= 1'b1;
+            if (push) begin
+                pq[pq_tail] <= free_slot;
+                pq_tail <= pq_tail + 1'b1;
+                s_queued[free_slot] <= 1'b1;
+            end
+            if (pop) begin
+                pq_head <= pq_head + 1'b1;
+                s_queued[q_slot] <= 1'b0;
+            end
+            if (push != pop) pq_n <= push ? pq_n + 1'b1 : pq_n - 1'b1;
+            if (alloc) begin
+                x_slot <= free_slot;
+                s_areg[free_slot] <= ls_addr_reg;
                 s_busy[free_slot] <= 1'b1;
                 s_warp[free_slot] <= x_warp;
                 s_reg[free_slot] <= ls_reg;
@@ -417,6 +461,22 @@ module sm_mem_unit #(
                     end
                 end
             end
+            // the streamer's next load (after the request's updates: it starts with no lane done)
+            if (next_q) begin
+                m_busy <= 1'b1;
+                m_bg <= 1'b1;
+                m_store <= 1'b0;
+                m_local <= 1'b0;
+                m_warp <= q_valid ? s_warp[q_slot] : x_warp;
+                m_exec <= q_valid ? s_exec[q_slot] : x_exec;
+                m_bytes <= q_valid ? s_bytes[q_slot] : ls_bytes;
+                m_reg <= q_valid ? s_reg[q_slot] : ls_reg;
+                m_areg <= q_valid ? s_areg[q_slot] : ls_addr_reg;
+                m_slot <= q_valid ? q_slot : free_slot;
+                m_done <= 32'd0;
+                m_part <= 3'd0;
+                m_cv <= 1'b0;
+            end
             // outstanding loads of each slot: + a load request, - a response
             for (so = 0; so < NUM_LSLOTS; so = so + 1)
                 if (alloc && free_slot == so[LSB-1:0]) s_out[so] <= 8'd0;
@@ -428,7 +488,7 @@ module sm_mem_unit #(
     generate
         for (sz = 0; sz < NUM_LSLOTS; sz = sz + 1) begin : slot_zero
             // no load outstanding, and the streamer has none left to make for it
-            assign slot_drained[sz] = s_out[sz] == 8'd0 && !(m_busy && !m_store && m_slot == sz[LSB-1:0]);
+            assign slot_drained[sz] = s_out[sz] == 8'd0 && !(m_busy && !m_store && m_slot == sz[LSB-1:0]) && !s_queued[sz];
         end
     endgenerate
 

@@ -38,13 +38,13 @@ module sm_operands #(
     output wire [6:0]           rf_reg_a, rf_reg_b, rf_reg_c,
     input  wire [NUM_SP*32-1:0] rf_a, rf_b, rf_c,
     // shared memory reads (byte address in the block's window; 4 bytes from it) (sm_mem_unit)
-    output reg  [NUM_SP*14-1:0] sh_addr_a, sh_addr_b, sh_addr_c,
+    output wire [NUM_SP*14-1:0] sh_addr_a, sh_addr_b, sh_addr_c,
     input  wire [NUM_SP*32-1:0] sh_a, sh_b, sh_c,
     // constant memory reads ({bank, word}) (sm_mem_unit)
-    output reg  [NUM_SP*CA-1:0] cm_addr_a, cm_addr_b, cm_addr_c,
+    output wire [NUM_SP*CA-1:0] cm_addr_a, cm_addr_b, cm_addr_c,
     input  wire [NUM_SP*32-1:0] cm_a, cm_b, cm_c,
     // operands of the pass
-    output reg  [NUM_SP*32-1:0] opa, opb, opc,
+    output wire [NUM_SP*32-1:0] opa, opb, opc,
     output reg  [NUM_SP-1:0]    cin,
     output reg  [NUM_SP-1:0]    oob,          // a lane's shared or constant operand is out of range
     output reg  [31:0]          guard
@@ -57,115 +57,177 @@ module sm_operands #(
     assign rf_reg_b = (b_kind == K_HALF) ? {1'b0, b_val[6:1]} : b_val[6:0];
     assign rf_reg_c = (c_kind == K_HALF) ? {1'b0, c_val[6:1]} : c_val[6:0];
 
+    // Processes for an event-driven simulator (rtl/README.md, "Simulation speed (Icarus)"): each
+    // builds its outputs in local variables and stores each output once, so that the units that
+    // read them see one event per change instead of one per lane; slices of the wide $c and $a
+    // vectors are taken once per process, and only where the operand kind reads them.
+
+    // the guard of the 32 lanes from the flags of $c[preg]
+    reg [127:0] gcc;
+    reg [31:0]  guard_n;
     integer gl;
     always @* begin
+        gcc = cc_regs[{preg, 7'd0} +: 128];
         for (gl = 0; gl < 32; gl = gl + 1)
-            guard[gl] = SM1_COND_TABLE[{pcond, cc_regs[{preg, 5'd0} * 4 + gl * 4 +: 4]}];
+            guard_n[gl] = SM1_COND_TABLE[{pcond, gcc[gl * 4 +: 4]}];
+        guard = guard_n;
     end
 
-    // the byte address of a memory operand: offset, $a + offset, or $a with post-increment; offsets
-    // are unsigned, except the (signed) increment of a post-incremented operand
-    function [31:0] mem_addr(input [15:0] off, input [1:0] slot, input [1:0] areg_slot, input [2:0] areg_no,
-                             input postinc, input [15:0] areg);
-        begin
-            mem_addr = {16'd0, off};
-            if (areg_slot == slot && areg_no != 3'd0) begin
-                if (postinc) mem_addr = {16'd0, areg};
-                else mem_addr = {16'd0, areg} + {16'd0, off};
-            end else if (areg_slot == slot && postinc) mem_addr = 32'd0;
-        end
-    endfunction
+    // the carry-in of the pass's lanes: $c[preg] (64-bit forms) or $c0
+    reg [127:0]      ccarry;
+    reg [NUM_SP-1:0] cin_n;
+    integer cl;
+    always @* begin
+        ccarry = cc_regs[(carry_reg ? {preg, 7'd0} : 9'd0) +: 128];
+        for (cl = 0; cl < NUM_SP; cl = cl + 1)
+            cin_n[cl] = ccarry[({26'd0, x_pass} * NUM_SP + cl) * 4 + 2];
+        cin = cin_n;
+    end
 
-    function out_of_range(input [3:0] kind, input [31:0] addr, input [2:0] size);
-        out_of_range = (kind == K_SHARED && (addr + {29'd0, size} > SHARED_BYTES || addr[31])) ||
-                       (kind == K_CONST && (addr + {29'd0, size} > 4 * CMEM_WORDS || addr[31]));
-    endfunction
+    wire [NUM_SP-1:0] oob_a, oob_b, oob_c;
+    always @* oob = oob_a | oob_b | oob_c;
+
+    sm_operand_slot #(.NUM_SP(NUM_SP), .NUM_WARPS(NUM_WARPS), .CMEM_WORDS(CMEM_WORDS), .SLOT(1)) u_a (
+        .x_warp(x_warp), .x_pass(x_pass), .cycle(cycle), .kind(a_kind), .val(a_val), .off(a_off), .size(a_size),
+        .sgn(a_sgn), .bank(a_bank), .mem_areg(mem_areg), .mem_postinc(mem_postinc), .mem_slot(mem_slot),
+        .cc_regs(cc_regs), .a_regs(a_regs), .rf(rf_a), .sh_addr(sh_addr_a), .sh(sh_a), .cm_addr(cm_addr_a), .cm(cm_a),
+        .op(opa), .oob(oob_a)
+    );
+    sm_operand_slot #(.NUM_SP(NUM_SP), .NUM_WARPS(NUM_WARPS), .CMEM_WORDS(CMEM_WORDS), .SLOT(2)) u_b (
+        .x_warp(x_warp), .x_pass(x_pass), .cycle(cycle), .kind(b_kind), .val(b_val), .off(b_off), .size(b_size),
+        .sgn(b_sgn), .bank(b_bank), .mem_areg(mem_areg), .mem_postinc(mem_postinc), .mem_slot(mem_slot),
+        .cc_regs(cc_regs), .a_regs(a_regs), .rf(rf_b), .sh_addr(sh_addr_b), .sh(sh_b), .cm_addr(cm_addr_b), .cm(cm_b),
+        .op(opb), .oob(oob_b)
+    );
+    sm_operand_slot #(.NUM_SP(NUM_SP), .NUM_WARPS(NUM_WARPS), .CMEM_WORDS(CMEM_WORDS), .SLOT(3)) u_c (
+        .x_warp(x_warp), .x_pass(x_pass), .cycle(cycle), .kind(c_kind), .val(c_val), .off(c_off), .size(c_size),
+        .sgn(c_sgn), .bank(c_bank), .mem_areg(mem_areg), .mem_postinc(mem_postinc), .mem_slot(mem_slot),
+        .cc_regs(cc_regs), .a_regs(a_regs), .rf(rf_c), .sh_addr(sh_addr_c), .sh(sh_c), .cm_addr(cm_addr_c), .cm(cm_c),
+        .op(opc), .oob(oob_c)
+    );
+endmodule
+
+// One source slot of the pass's NUM_SP lanes: the memory address (offset, $a + offset, or $a with
+// post-increment; offsets are unsigned, the increment of a post-incremented operand signed), and
+// the operand its kind names.
+/* verilator lint_off DECLFILENAME */
+module sm_operand_slot #(
+/* verilator lint_on DECLFILENAME */
+    parameter integer NUM_SP = 8,
+    parameter integer NUM_WARPS = 24,
+    parameter integer CMEM_WORDS = 16384,
+    parameter [1:0]   SLOT = 2'd1,         // mem_slot value of this slot (A 1, B 2, C 3)
+    localparam integer WB = $clog2(NUM_WARPS),
+    localparam integer CA = $clog2(CMEM_WORDS) + 4
+) (
+    input  wire [WB-1:0]        x_warp,
+    input  wire [5:0]           x_pass,
+    input  wire [31:0]          cycle,
+    input  wire [3:0]           kind,
+    input  wire [31:0]          val,
+    input  wire [15:0]          off,
+    input  wire [2:0]           size,
+    input  wire                 sgn,
+    input  wire [3:0]           bank,
+    input  wire [2:0]           mem_areg,
+    input  wire                 mem_postinc,
+    input  wire [1:0]           mem_slot,
+    input  wire [511:0]         cc_regs,
+    input  wire [4095:0]        a_regs,
+    input  wire [NUM_SP*32-1:0] rf,
+    output reg  [NUM_SP*14-1:0] sh_addr,
+    input  wire [NUM_SP*32-1:0] sh,
+    output reg  [NUM_SP*CA-1:0] cm_addr,
+    input  wire [NUM_SP*32-1:0] cm,
+    output reg  [NUM_SP*32-1:0] op,
+    output reg  [NUM_SP-1:0]    oob
+);
+`include "sm_defs.vh"
 
     // a shared or constant read: the bytes from the address, sized and extended
-    function [31:0] sized(input [31:0] word, input [2:0] size, input sgn);
+    function [31:0] sized(input [31:0] word, input [2:0] sz, input sg);
         begin
             sized = word;
-            if (size == 3'd1) sized = sgn ? {{24{word[7]}}, word[7:0]} : {24'd0, word[7:0]};
-            else if (size == 3'd2) sized = sgn ? {{16{word[15]}}, word[15:0]} : {16'd0, word[15:0]};
+            if (sz == 3'd1) sized = sg ? {{24{word[7]}}, word[7:0]} : {24'd0, word[7:0]};
+            else if (sz == 3'd2) sized = sg ? {{16{word[15]}}, word[15:0]} : {16'd0, word[15:0]};
         end
     endfunction
 
-    // `regs` holds what the slot's $c, $a or special register reads for this lane
-    function [31:0] operand(input [3:0] kind, input [31:0] val, input [31:0] rf, input [31:0] sh, input [31:0] cm,
-                            input [1:0] byte_in_word, input [2:0] size, input sgn, input [31:0] regs);
-        case (kind)
-            K_REG: operand = rf;
-            K_HALF: operand = val[0] ? {16'd0, rf[31:16]} : {16'd0, rf[15:0]};
-            K_SHARED: operand = sized(sh, size, sgn);
-            K_CONST: operand = sized(cm >> (8 * byte_in_word), size, sgn);
-            K_IMM: operand = val;
-            K_CREG, K_AREG, K_SREG: operand = regs;
-            default: operand = 32'd0;
-        endcase
-    endfunction
-
-    // what a $c, $a or special register operand reads in a lane: SR0 physid = warp << 8 | lane
-    // (MP 0), SR1 the clock (the testbench syncs it into the model)
-    function [31:0] reg_read(input [3:0] kind, input [3:0] val, input [3:0] creg, input [15:0] areg, input [31:0] physid,
-                             input [31:0] clock);
-        case (kind)
-            K_CREG: reg_read = {28'd0, creg};
-            K_AREG: reg_read = {16'd0, areg};  // $a0 reads 0
-            K_SREG: reg_read = (val == 4'd0) ? physid : (val == 4'd1) ? clock : 32'd0;
-            default: reg_read = 32'd0;
-        endcase
-    endfunction
-
-    // memory addresses of the pass's lanes
-    reg [31:0] addr_a [0:NUM_SP-1];
-    reg [31:0] addr_b [0:NUM_SP-1];
-    reg [31:0] addr_c [0:NUM_SP-1];
-    reg [15:0] areg;
-    integer al, lane;
+    // The address of each lane. Only a slot that names an $a register reads the $a vector; the
+    // others have one address for all lanes, which stays put from pass to pass (the memories'
+    // read ports see no event).
+    reg [NUM_SP*2-1:0]  lowb;  // [2*i +: 2]: the byte of the word a lane's address names
+    reg [NUM_SP*14-1:0] sh_n;
+    reg [NUM_SP*CA-1:0] cm_n;
+    reg [NUM_SP-1:0]    oob_n;
+    reg [511:0]         areg_v;  // the lanes of $a[mem_areg]
+    reg [31:0]          a1;
+    integer al;
     always @* begin
+        areg_v = 512'd0;
+        if (mem_slot == SLOT && mem_areg != 3'd0) areg_v = a_regs[{mem_areg, 9'd0} +: 512];
         for (al = 0; al < NUM_SP; al = al + 1) begin
-            lane = x_pass * NUM_SP + al;
-            areg = a_regs[{mem_areg, 5'd0} * 16 + lane * 16 +: 16];
-            addr_a[al] = mem_addr(a_off, 2'd1, mem_slot, mem_areg, mem_postinc, areg);
-            addr_b[al] = mem_addr(b_off, 2'd2, mem_slot, mem_areg, mem_postinc, areg);
-            addr_c[al] = mem_addr(c_off, 2'd3, mem_slot, mem_areg, mem_postinc, areg);
-            sh_addr_a[al * 14 +: 14] = addr_a[al][13:0];
-            sh_addr_b[al * 14 +: 14] = addr_b[al][13:0];
-            sh_addr_c[al * 14 +: 14] = addr_c[al][13:0];
-            cm_addr_a[al * CA +: CA] = {a_bank, addr_a[al][CA-3:2]};
-            cm_addr_b[al * CA +: CA] = {b_bank, addr_b[al][CA-3:2]};
-            cm_addr_c[al * CA +: CA] = {c_bank, addr_c[al][CA-3:2]};
+            a1 = {16'd0, off};
+            if (mem_slot == SLOT && mem_areg != 3'd0) begin
+                a1 = {16'd0, areg_v[({26'd0, x_pass} * NUM_SP + al) * 16 +: 16]};
+                if (!mem_postinc) a1 = a1 + {16'd0, off};
+            end else if (mem_slot == SLOT && mem_postinc) a1 = 32'd0;
+            lowb[2 * al +: 2] = a1[1:0];
+            sh_n[14 * al +: 14] = a1[13:0];
+            cm_n[CA * al +: CA] = {bank, a1[CA-3:2]};
+            oob_n[al] = (kind == K_SHARED && (a1 + {29'd0, size} > SHARED_BYTES || a1[31])) ||
+                        (kind == K_CONST && (a1 + {29'd0, size} > 4 * CMEM_WORDS || a1[31]));
         end
+        sh_addr = sh_n;
+        cm_addr = cm_n;
+        oob = oob_n;
     end
 
-    // the clock reaches the operand process only while a slot reads a special register: otherwise
-    // the process would run again every cycle for nothing (an event-driven simulator wakes it on
-    // every change of an input)
-    wire [31:0] clock_a = (a_kind == K_SREG) ? cycle : 32'd0;
-    wire [31:0] clock_b = (b_kind == K_SREG) ? cycle : 32'd0;
-    wire [31:0] clock_c = (c_kind == K_SREG) ? cycle : 32'd0;
-
+    // The operand of each lane: the kind is decided once, and only the inputs it names are read.
+    // SR0 physid = warp << 8 | lane (MP 0); SR1 the clock (the testbench syncs it into the model),
+    // which reaches the process only while the slot reads a special register (it changes every
+    // cycle).
+    wire [31:0] clock = (kind == K_SREG) ? cycle : 32'd0;
+    reg  [NUM_SP*32-1:0] op_n;
+    reg  [127:0]         creg_v;
+    reg  [511:0]         areg_o;
     integer ol, olane;
-    reg [31:0] physid;
     always @* begin
-        for (ol = 0; ol < NUM_SP; ol = ol + 1) begin
-            olane = x_pass * NUM_SP + ol;
-            physid = {{(24-WB){1'b0}}, x_warp, 8'd0} + olane;
-            opa[ol * 32 +: 32] = operand(a_kind, a_val, rf_a[ol * 32 +: 32], sh_a[ol * 32 +: 32], cm_a[ol * 32 +: 32],
-                                         addr_a[ol][1:0], a_size, a_sgn,
-                                         reg_read(a_kind, a_val[3:0], cc_regs[{a_val[1:0], 5'd0} * 4 + olane * 4 +: 4],
-                                                  a_regs[{a_val[2:0], 5'd0} * 16 + olane * 16 +: 16], physid, clock_a));
-            opb[ol * 32 +: 32] = operand(b_kind, b_val, rf_b[ol * 32 +: 32], sh_b[ol * 32 +: 32], cm_b[ol * 32 +: 32],
-                                         addr_b[ol][1:0], b_size, b_sgn,
-                                         reg_read(b_kind, b_val[3:0], cc_regs[{b_val[1:0], 5'd0} * 4 + olane * 4 +: 4],
-                                                  a_regs[{b_val[2:0], 5'd0} * 16 + olane * 16 +: 16], physid, clock_b));
-            opc[ol * 32 +: 32] = operand(c_kind, c_val, rf_c[ol * 32 +: 32], sh_c[ol * 32 +: 32], cm_c[ol * 32 +: 32],
-                                         addr_c[ol][1:0], c_size, c_sgn,
-                                         reg_read(c_kind, c_val[3:0], cc_regs[{c_val[1:0], 5'd0} * 4 + olane * 4 +: 4],
-                                                  a_regs[{c_val[2:0], 5'd0} * 16 + olane * 16 +: 16], physid, clock_c));
-            oob[ol] = out_of_range(a_kind, addr_a[ol], a_size) || out_of_range(b_kind, addr_b[ol], b_size) ||
-                      out_of_range(c_kind, addr_c[ol], c_size);
-            cin[ol] = cc_regs[(carry_reg ? {25'd0, preg, 5'd0} : 32'd0) * 4 + olane * 4 + 2];
-        end
+        op_n = {NUM_SP{32'd0}};
+        creg_v = 128'd0; areg_o = 512'd0; olane = 0;
+        case (kind)
+            K_REG: op_n = rf;
+            K_HALF:
+                for (ol = 0; ol < NUM_SP; ol = ol + 1)
+                    op_n[32 * ol +: 32] = val[0] ? {16'd0, rf[32 * ol + 16 +: 16]} : {16'd0, rf[32 * ol +: 16]};
+            K_SHARED:
+                for (ol = 0; ol < NUM_SP; ol = ol + 1) op_n[32 * ol +: 32] = sized(sh[32 * ol +: 32], size, sgn);
+            K_CONST:
+                for (ol = 0; ol < NUM_SP; ol = ol + 1)
+                    op_n[32 * ol +: 32] = sized(cm[32 * ol +: 32] >> (8 * lowb[2 * ol +: 2]), size, sgn);
+            K_IMM: op_n = {NUM_SP{val}};
+            K_CREG: begin
+                creg_v = cc_regs[{val[1:0], 7'd0} +: 128];
+                for (ol = 0; ol < NUM_SP; ol = ol + 1) begin
+                    olane = x_pass * NUM_SP + ol;
+                    op_n[32 * ol +: 32] = {28'd0, creg_v[olane * 4 +: 4]};
+                end
+            end
+            K_AREG: begin  // $a0 reads 0
+                areg_o = a_regs[{val[2:0], 9'd0} +: 512];
+                for (ol = 0; ol < NUM_SP; ol = ol + 1) begin
+                    olane = x_pass * NUM_SP + ol;
+                    op_n[32 * ol +: 32] = {16'd0, areg_o[olane * 16 +: 16]};
+                end
+            end
+            K_SREG:
+                for (ol = 0; ol < NUM_SP; ol = ol + 1) begin
+                    olane = x_pass * NUM_SP + ol;
+                    op_n[32 * ol +: 32] = (val[3:0] == 4'd0) ? {{(24-WB){1'b0}}, x_warp, 8'd0} + olane
+                                        : (val[3:0] == 4'd1) ? clock : 32'd0;
+                end
+            default: ;
+        endcase
+        op = op_n;
     end
 endmodule

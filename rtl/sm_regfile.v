@@ -56,34 +56,48 @@ module sm_regfile #(
     output wire [16*32-1:0]     qa, qd
 );
 
-    reg [31:0]             rf [0:REG_WORDS-1];
+    // One row a word: a register of a warp's 32 lanes, lane l at [32 * l +: 32] (row = word / 32).
+    // A read of the pass's lanes is one row read and one part select: as NUM_SP word reads, each
+    // with its own address adder, every change of the warp, pass or register cost an event-driven
+    // simulator NUM_SP adds and reads per port (rtl/README.md, "Simulation speed (Icarus)").
+    reg [1023:0]           rf [0:REG_WORDS/32-1];
     reg [REG_WORDS/32-1:0] rf_valid;
 
-    wire [31:0] warp_base = {{(32-WB){1'b0}}, warp} * 32 * {24'd0, nregs};
-    wire [31:0] pass_lane = {26'd0, pass} * NUM_SP;
+    wire [31:0] warp_row = {{(32-WB){1'b0}}, warp} * {24'd0, nregs};   // the warp's first row
+    wire [31:0] pass_bit = {26'd0, pass} * NUM_SP * 32;               // the pass's lanes in a row
 
+    // a read of one lane (word index i: row i / 32, lane i % 32); past the allocation, or in a row
+    // not yet written, it reads 0
     /* verilator lint_off UNUSEDSIGNAL */
     wire [31:0] ln_base = {{(32-WB){1'b0}}, ln_warp} * 32 * {24'd0, nregs};
     wire [31:0] ln_i0 = ln_base + {25'd0, ln_reg_0} * 32 + {27'd0, ln_lane};
     wire [31:0] ln_i1 = ln_base + {25'd0, ln_reg_1} * 32 + {27'd0, ln_lane};
     /* verilator lint_on UNUSEDSIGNAL */
-    assign ln_0 = ({1'b0, ln_reg_0} >= nregs || !rf_valid[ln_i0[RB+4:5]]) ? 32'd0 : rf[ln_i0];
-    assign ln_1 = ({1'b0, ln_reg_1} >= nregs || !rf_valid[ln_i1[RB+4:5]]) ? 32'd0 : rf[ln_i1];
+    wire [1023:0] ln_row0 = rf[ln_i0[RB+4:5]];
+    wire [1023:0] ln_row1 = rf[ln_i1[RB+4:5]];
+    assign ln_0 = ({1'b0, ln_reg_0} >= nregs || !rf_valid[ln_i0[RB+4:5]]) ? 32'd0 : ln_row0[{27'd0, ln_i0[4:0]} * 32 +: 32];
+    assign ln_1 = ({1'b0, ln_reg_1} >= nregs || !rf_valid[ln_i1[RB+4:5]]) ? 32'd0 : ln_row1[{27'd0, ln_i1[4:0]} * 32 +: 32];
 
-    // continuous reads: Icarus makes a process that indexes a large memory sensitive to each word.
-    // The lanes of a pass are consecutive words of one row: the row's first word, its valid bit and
-    // the allocation check are computed once per port, not once per lane (each is an arithmetic
-    // node that an event-driven simulator re-evaluates whenever the pass or the register changes)
+    // the rows of the pass's four reads
     /* verilator lint_off UNUSEDSIGNAL */
-    wire [31:0] base_a = warp_base + {20'd0, rd_reg_a, 5'd0} + pass_lane;
-    wire [31:0] base_b = warp_base + {20'd0, rd_reg_b, 5'd0} + pass_lane;
-    wire [31:0] base_c = warp_base + {20'd0, rd_reg_c, 5'd0} + pass_lane;
-    wire [31:0] base_s = warp_base + {20'd0, rd_reg_s, 5'd0} + pass_lane;
+    wire [31:0] row_a = warp_row + {25'd0, rd_reg_a};
+    wire [31:0] row_b = warp_row + {25'd0, rd_reg_b};
+    wire [31:0] row_c = warp_row + {25'd0, rd_reg_c};
+    wire [31:0] row_s = warp_row + {25'd0, rd_reg_s};
     /* verilator lint_on UNUSEDSIGNAL */
-    wire ok_a = {1'b0, rd_reg_a} < nregs && rf_valid[base_a[RB+4:5]];
-    wire ok_b = {1'b0, rd_reg_b} < nregs && rf_valid[base_b[RB+4:5]];
-    wire ok_c = {1'b0, rd_reg_c} < nregs && rf_valid[base_c[RB+4:5]];
-    wire ok_s = {1'b0, rd_reg_s} < nregs && rf_valid[base_s[RB+4:5]];
+    wire ok_a = {1'b0, rd_reg_a} < nregs && rf_valid[row_a[RB-1:0]];
+    wire ok_b = {1'b0, rd_reg_b} < nregs && rf_valid[row_b[RB-1:0]];
+    wire ok_c = {1'b0, rd_reg_c} < nregs && rf_valid[row_c[RB-1:0]];
+    wire ok_s = {1'b0, rd_reg_s} < nregs && rf_valid[row_s[RB-1:0]];
+    wire [1023:0] rrow_a = rf[row_a[RB-1:0]];
+    wire [1023:0] rrow_b = rf[row_b[RB-1:0]];
+    wire [1023:0] rrow_c = rf[row_c[RB-1:0]];
+    wire [1023:0] rrow_s = rf[row_s[RB-1:0]];
+    assign rd_a = ok_a ? rrow_a[pass_bit +: NUM_SP*32] : {NUM_SP{32'd0}};
+    assign rd_b = ok_b ? rrow_b[pass_bit +: NUM_SP*32] : {NUM_SP{32'd0}};
+    assign rd_c = ok_c ? rrow_c[pass_bit +: NUM_SP*32] : {NUM_SP{32'd0}};
+    assign rd_s = ok_s ? rrow_s[pass_bit +: NUM_SP*32] : {NUM_SP{32'd0}};
+
     genvar g;
     generate
         for (g = 0; g < 16; g = g + 1) begin : qreads
@@ -91,21 +105,17 @@ module sm_regfile #(
             wire [31:0] ia = ln_base + {25'd0, qa_reg[7 * g +: 7]} * 32 + {27'd0, qa_lane[5 * g +: 5]};
             wire [31:0] id = ln_base + {25'd0, qd_reg[7 * g +: 7]} * 32 + {27'd0, qd_lane[5 * g +: 5]};
             /* verilator lint_on UNUSEDSIGNAL */
-            assign qa[32 * g +: 32] = ({1'b0, qa_reg[7 * g +: 7]} >= nregs || !rf_valid[ia[RB+4:5]]) ? 32'd0 : rf[ia];
-            assign qd[32 * g +: 32] = ({1'b0, qd_reg[7 * g +: 7]} >= nregs || !rf_valid[id[RB+4:5]]) ? 32'd0 : rf[id];
-        end
-        for (g = 0; g < NUM_SP; g = g + 1) begin : reads
-            assign rd_a[32 * g +: 32] = ok_a ? rf[base_a + g] : 32'd0;
-            assign rd_b[32 * g +: 32] = ok_b ? rf[base_b + g] : 32'd0;
-            assign rd_c[32 * g +: 32] = ok_c ? rf[base_c + g] : 32'd0;
-            assign rd_s[32 * g +: 32] = ok_s ? rf[base_s + g] : 32'd0;
+            wire [1023:0] ra = rf[ia[RB+4:5]];
+            wire [1023:0] rd = rf[id[RB+4:5]];
+            assign qa[32 * g +: 32] = ({1'b0, qa_reg[7 * g +: 7]} >= nregs || !rf_valid[ia[RB+4:5]]) ? 32'd0 : ra[{27'd0, ia[4:0]} * 32 +: 32];
+            assign qd[32 * g +: 32] = ({1'b0, qd_reg[7 * g +: 7]} >= nregs || !rf_valid[id[RB+4:5]]) ? 32'd0 : rd[{27'd0, id[4:0]} * 32 +: 32];
         end
     endgenerate
 
     // the lanes of a pass are in one row
-    wire [31:0]   wb_base = warp_base + {20'd0, wb_reg, 5'd0} + pass_lane;
-    wire          wb_ok = {1'b0, wb_reg} < nregs && wb_base < REG_WORDS;
-    wire [RB-1:0] wb_row = wb_base[RB+4:5];
+    wire [31:0]   wb_row32 = warp_row + {25'd0, wb_reg};
+    wire          wb_ok = {1'b0, wb_reg} < nregs && wb_row32 < REG_WORDS / 32;
+    wire [RB-1:0] wb_row = wb_row32[RB-1:0];
     wire          wb_valid = rf_valid[wb_row];
     wire [31:0]   ld_base = {{(32-WB){1'b0}}, ld_warp} * 32 * {24'd0, nregs};
     wire [16*32-1:0] ld_idx;
@@ -116,34 +126,37 @@ module sm_regfile #(
             assign ld_ok[g] = ld_we[g] && ld_reg[8 * g +: 8] < nregs && ld_idx[32 * g +: 32] < REG_WORDS;
         end
     endgenerate
-    integer l, w;
+    integer w;
     always @(posedge clk) begin
         if (init_clear) rf_valid <= {(REG_WORDS/32){1'b0}};
         if (init_we) begin
-            for (l = 0; l < 32; l = l + 1) rf[{{(27-RB){1'b0}}, init_row, 5'd0} + l] <= init_data[32 * l +: 32];
+            rf[init_row] <= init_data;
             rf_valid[init_row] <= 1'b1;
         end
+        // the first write to a row zeroes it (its other lanes read 0, and so does the other half of
+        // a half-register write); the lane loop runs only in a cycle that writes (an event-driven
+        // simulator runs this block every cycle)
         if (wb_ok && wb_mask != {NUM_SP{1'b0}}) begin
-            if (!wb_valid)
-                for (l = 0; l < 32; l = l + 1) rf[{{(27-RB){1'b0}}, wb_row, 5'd0} + l] <= 32'd0;
+            if (!wb_valid) rf[wb_row] <= 1024'd0;
             rf_valid[wb_row] <= 1'b1;
+            for (w = 0; w < NUM_SP; w = w + 1)
+                if (wb_mask[w]) begin
+                    case (wb_half)
+                        2'd1: rf[wb_row][pass_bit + w * 32 +: 16] <= wb_data[32 * w +: 16];
+                        2'd2: rf[wb_row][pass_bit + w * 32 + 16 +: 16] <= wb_data[32 * w +: 16];
+                        default: rf[wb_row][pass_bit + w * 32 +: 32] <= wb_data[32 * w +: 32];
+                    endcase
+                end
         end
-        for (w = 0; w < NUM_SP; w = w + 1)
-            if (wb_mask[w] && wb_ok) begin
-                case (wb_half)
-                    2'd1: rf[wb_base + w] <= {wb_valid ? rf[wb_base + w][31:16] : 16'd0, wb_data[32 * w +: 16]};
-                    2'd2: rf[wb_base + w] <= {wb_data[32 * w +: 16], wb_valid ? rf[wb_base + w][15:0] : 16'd0};
-                    default: rf[wb_base + w] <= wb_data[32 * w +: 32];
-                endcase
-            end
         // the load words: rows not yet written are zeroed first, then every word is written
-        for (w = 0; w < 16; w = w + 1)
-            if (ld_ok[w] && !rf_valid[ld_idx[32 * w + 5 +: RB]])
-                for (l = 0; l < 32; l = l + 1) rf[{{(27-RB){1'b0}}, ld_idx[32 * w + 5 +: RB], 5'd0} + l] <= 32'd0;
-        for (w = 0; w < 16; w = w + 1)
-            if (ld_ok[w]) begin
-                rf[ld_idx[32 * w +: 32]] <= ld_data[32 * w +: 32];
-                rf_valid[ld_idx[32 * w + 5 +: RB]] <= 1'b1;
-            end
+        if (ld_ok != 16'd0) begin
+            for (w = 0; w < 16; w = w + 1)
+                if (ld_ok[w] && !rf_valid[ld_idx[32 * w + 5 +: RB]]) rf[ld_idx[32 * w + 5 +: RB]] <= 1024'd0;
+            for (w = 0; w < 16; w = w + 1)
+                if (ld_ok[w]) begin
+                    rf[ld_idx[32 * w + 5 +: RB]][{27'd0, ld_idx[32 * w +: 5]} * 32 +: 32] <= ld_data[32 * w +: 32];
+                    rf_valid[ld_idx[32 * w + 5 +: RB]] <= 1'b1;
+                end
+        end
     end
 endmodule

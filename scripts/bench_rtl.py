@@ -2,7 +2,8 @@
 lock-step testbench's speed.
 
     python scripts/bench_rtl.py [--sim verilator] [--sim icarus] [--num-sp 8 --num-sp 32]
-                                [--kernel bench/alu.sass] [--suite ci|bench|none]
+                                [--kernel bench/alu.sass] [--suite ci|bench|none] [--ready-p 0.8]
+                                [--flexgrip bench/flexgrip_kernels.json] [--json OUT.json]
 
 Each kernel runs on the RTL in lock-step with the golden model (the same run as `make sim`, seed 1),
 so a fast but wrong RTL does not pass. The default kernels are bench/alu.sass and cf_rounds, then
@@ -24,7 +25,17 @@ benchmark sizes of bench/kernels/, `--suite none` none). Printed per run:
   `rtl req` is what the RTL did issue (the bench fails when it differs from `memory`);
   `g80 txn`: the transactions G80's coalescing rules make of the global accesses (per half-warp:
   one for a coalesced half, two for 16-byte words; otherwise one a lane);
-- bound: the larger of the two and which one it is; `% bound` = bound / cycles;
+- bound: the larger of the two and which one it is; `% bound` = bound / cycles. The memory bound
+  assumes an ideal port that accepts a request every cycle. The testbench's port accepts one with
+  probability `ready_p` in each cycle (`--ready-p`, default 0.8 as in `make sim`), which caps a
+  memory-bound kernel at ready_p x 100% of that bound; `mem@p` = memory / ready_p is the bound of
+  the port the run had, and `% @p` = max(issue, mem@p) / cycles the percentage reached against it;
+- FGP cycles: FlexGripPlus's kernel cycles for the same program and NUM_SP, from the figures
+  `scripts/flexgrip_regress.py --kernels --json` writes (`--flexgrip`, default
+  bench/flexgrip_kernels.json, else build/flexgrip_kernels.json): shown only where the file's entry
+  names the same program with the same sha256 and NUM_SP, and it passed there; its outcome
+  (`refused`, `fail`) otherwise; `-` where there is no entry or it was measured on another program
+  text (`stale`);
 - the testbench's speed: wall time of the run including the simulator's start, not the build;
   simulated cycles and commits per second.
 
@@ -34,6 +45,9 @@ The simulators' output goes to build/bench/<run>/sim.log.
 from __future__ import annotations
 
 import argparse
+import hashlib
+import json
+import math
 import sys
 from pathlib import Path
 
@@ -121,6 +135,41 @@ def memory_need(path: Path) -> tuple[int, int, int, int]:
 
 
 
+FLEXGRIP_FILES = (ROOT / "bench" / "flexgrip_kernels.json", ROOT / "build" / "flexgrip_kernels.json")
+
+
+def flexgrip_figures(path: Path | None) -> tuple[dict[str, dict], int | None, str]:
+    """FlexGripPlus's kernel figures: (entries by program path relative to the repository, the NUM_SP
+    they were measured at, a line saying where they come from). The file is what
+    `scripts/flexgrip_regress.py --json` writes: {"provenance": {"num_sp", "date", "commit", ...},
+    "kernels": {name: {"program", "sha256", "outcome", "flexgrip_cycles", ...}}}."""
+    candidates = [path] if path else [p for p in FLEXGRIP_FILES if p.exists()]
+    if not candidates or not candidates[0].exists():
+        return {}, None, f"FlexGripPlus cycles: no figures ({path or ' or '.join(str(p.relative_to(ROOT)) for p in FLEXGRIP_FILES)} absent; " \
+                         "scripts/flexgrip_regress.py --kernels --json FILE writes them)"
+    file = candidates[0]
+    try:
+        doc = json.loads(file.read_text(encoding="utf-8"))
+        prov = doc.get("provenance", {})
+        entries = {str(e["program"]): e for e in doc["kernels"].values()}
+    except (ValueError, KeyError, TypeError, AttributeError) as exc:
+        raise SystemExit(f"{file}: not a FlexGripPlus figures file ({type(exc).__name__}: {exc})") from exc
+    num_sp = prov.get("num_sp")
+    where = ", ".join(f"{k} {prov[k]}" for k in ("date", "commit", "ghdl") if prov.get(k))
+    return entries, int(num_sp) if num_sp is not None else None, f"FlexGripPlus cycles: {file} ({where}; NUM_SP {num_sp})"
+
+
+def flexgrip_cell(entries: dict[str, dict], fg_sp: int | None, path: str, num_sp: int) -> str:
+    e = entries.get(path)
+    if e is None or fg_sp != num_sp:
+        return "-"
+    if e.get("sha256") and e["sha256"] != hashlib.sha256((ROOT / path).read_bytes()).hexdigest():
+        return "stale"
+    if e.get("outcome") == "pass" and e.get("flexgrip_cycles") is not None:
+        return str(e["flexgrip_cycles"])
+    return str(e.get("outcome", "-"))
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--sim", action="append", choices=["icarus", "verilator"], help="default: verilator")
@@ -128,7 +177,16 @@ def main() -> int:
     ap.add_argument("--kernel", action="append", help="a .sass file (default: " + ", ".join(k for k, _ in KERNELS) + ", then the suite)")
     ap.add_argument("--suite", choices=[*SUITES, "none"], default="ci", help="the kernel suite after the default kernels: "
                     "ci (programs/kernels/, the default), bench (bench/kernels/) or none")  # fmt: skip
+    ap.add_argument("--ready-p", type=float, default=0.8, help="probability that the testbench's memory port accepts a request "
+                    "in a cycle (default 0.8, as make sim); 1.0: an ideal port")  # fmt: skip
+    ap.add_argument("--flexgrip", type=Path, help="FlexGripPlus's kernel figures (default: bench/flexgrip_kernels.json, "
+                    "else build/flexgrip_kernels.json, when present)")  # fmt: skip
+    ap.add_argument("--json", type=Path, help="also write the rows here")
     args = ap.parse_args()
+    if not 0 < args.ready_p <= 1:
+        ap.error(f"--ready-p {args.ready_p}: a probability in (0, 1]")
+    fg_entries, fg_sp, fg_where = flexgrip_figures(args.flexgrip)
+    rows: list[dict] = []
     if args.kernel:
         kernels = [(k, "") for k in args.kernel]
     else:
@@ -136,7 +194,8 @@ def main() -> int:
         if args.suite != "none":
             kernels += [(str(p.relative_to(ROOT)), "") for p in sorted(SUITES[args.suite].glob("*.sass"))]
     print(f"{'kernel':<16} {'sim':<9} {'SPs':>3} {'cycles':>8} {'warp-insns':>10} {'issue rate':>10} {'issue':>8} {'words':>8} {'memory':>8} {'rtl req':>8} "
-          f"{'g80 txn':>8} {'bound':>15} {'% bound':>7} {'wall s':>7} {'cycles/s':>9} {'commits/s':>9}  lock-step")  # fmt: skip
+          f"{'g80 txn':>8} {'bound':>15} {'% bound':>7} {'mem@p':>8} {'% @p':>6} {'FGP cycles':>10} {'wall s':>7} {'cycles/s':>9} {'commits/s':>9}  lock-step")  # fmt: skip
+    print(f"(memory: requests at one a cycle, an ideal port; mem@p: at the testbench port's ready_p = {args.ready_p:g}, the port of these runs)")
     ok = True
     for path, what in kernels:
         insns, words, need, txn = memory_need(ROOT / path)
@@ -145,7 +204,7 @@ def main() -> int:
                 name = Path(path).stem
                 out = OUT / f"{'bench-' if path.startswith('bench/kernels') else ''}{name}_{sim}_sp{num_sp}"
                 out.mkdir(parents=True, exist_ok=True)
-                r = LockstepRun(str((ROOT / path).resolve()), sim, num_sp, out=out)
+                r = LockstepRun(str((ROOT / path).resolve()), sim, num_sp, out=out, ready_p=args.ready_p)
                 with quiet(out / "sim.log"):  # keep the table readable: the simulators' output goes to the run's log
                     r.build()  # not timed
                     res = run_lockstep(r, rerun_with_waves=False)
@@ -154,9 +213,16 @@ def main() -> int:
                 issue = insns * 32 // num_sp
                 bound, which = max((issue, "issue"), (need, "memory"))
                 pct = 100 * bound / res.cycles if res.cycles else 0.0
+                at_p = math.ceil(need / args.ready_p)
+                pct_p = 100 * max(issue, at_p) / res.cycles if res.cycles else 0.0
+                fgp = flexgrip_cell(fg_entries, fg_sp, path, num_sp)
                 print(f"{name:<16} {sim:<9} {num_sp:>3} {res.cycles:>8} {res.commits:>10} {rate:>10.3f} {issue:>8} {words:>8} {need:>8} {res.mem_requests:>8} "
-                      f"{txn:>8} {f'{bound} {which}':>15} {pct:>6.1f}% {res.wall:>7.1f} {res.cycles / res.wall:>9.0f} {res.commits / res.wall:>9.0f}  "
+                      f"{txn:>8} {f'{bound} {which}':>15} {pct:>6.1f}% {at_p:>8} {pct_p:>5.1f}% {fgp:>10} {res.wall:>7.1f} {res.cycles / res.wall:>9.0f} {res.commits / res.wall:>9.0f}  "
                       f"{'pass' if res.passed else 'FAIL'}", flush=True)  # fmt: skip
+                rows.append({"kernel": name, "program": path, "sim": sim, "num_sp": num_sp, "cycles": res.cycles, "warp_insns": res.commits,
+                             "issue_rate": round(rate, 3), "issue_bound": issue, "memory_bound": need, "words": words, "g80_txn": txn,
+                             "rtl_requests": res.mem_requests, "bound": which, "pct_bound": round(pct, 1), "ready_p": args.ready_p,
+                             "memory_bound_at_p": at_p, "pct_bound_at_p": round(pct_p, 1), "flexgrip_cycles": fgp, "passed": res.passed})  # fmt: skip
                 if not res.passed:
                     print(res.summary())
                 elif res.commits != insns:
@@ -167,6 +233,10 @@ def main() -> int:
                     ok = False
         if what:
             print(f"  ({what})")
+    print(fg_where)
+    if args.json:
+        args.json.parent.mkdir(parents=True, exist_ok=True)
+        args.json.write_text(json.dumps(rows, indent=1) + "\n", encoding="utf-8")
     return 0 if ok else 1
 
 

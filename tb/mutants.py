@@ -34,14 +34,14 @@ VARIANTS: dict[str, Mutant] = {
     for m in (
         Mutant(
             "MUTANT_CARRY", "sm_operands.v",
-            "cin[ol] = cc_regs[(carry_reg ? {25'd0, preg, 5'd0} : 32'd0) * 4 + olane * 4 + 2];",
-            "cin[ol] = cc_regs[(carry_reg ? 32'd0 : {25'd0, preg, 5'd0}) * 4 + olane * 4 + 2];",
+            "ccarry = cc_regs[(carry_reg ? {preg, 7'd0} : 9'd0) +: 128];",
+            "ccarry = cc_regs[(carry_reg ? 9'd0 : {preg, 7'd0}) +: 128];",
             "the carry register select is inverted: a 64-bit addc reads $c0 instead of $c[preg]",
         ),
         Mutant(
             "MUTANT_PREDICATE", "sm_operands.v",
-            "guard[gl] = SM1_COND_TABLE[{pcond, cc_regs[{preg, 5'd0} * 4 + gl * 4 +: 4]}];",
-            "guard[gl] = pcond == 5'h05 || SM1_COND_TABLE[{pcond, cc_regs[{preg, 5'd0} * 4 + gl * 4 +: 4]}];",
+            "guard_n[gl] = SM1_COND_TABLE[{pcond, gcc[gl * 4 +: 4]}];",
+            "guard_n[gl] = pcond == 5'h05 || SM1_COND_TABLE[{pcond, gcc[gl * 4 +: 4]}];",
             "the guard condition NE (~Z) is taken as always true",
         ),
         Mutant(
@@ -58,10 +58,12 @@ VARIANTS: dict[str, Mutant] = {
         ),
         Mutant(
             "MUTANT_X_LANES", "sm_commit.v",
-            "n_gpr_data[(lane0 + i) * 32 +: 32] = (gpr_half != HALF_FULL) ? {16'd0, gpr_data[32 * i +: 16]} : gpr_data[32 * i +: 32];\n",
-            "n_gpr_data[(lane0 + i) * 32 +: 32] = (gpr_half != HALF_FULL) ? {16'd0, gpr_data[32 * i +: 16]} : gpr_data[32 * i +: 32];\n"
-            "            else\n"
-            "                n_gpr_data[(lane0 + i) * 32 +: 32] = 32'bx;\n",
+            "                if (sh_mask[q]) begin\n",
+            "                else begin\n"
+            "                    c_gpr_data[(lane0 + q) * 32 +: 32] <= 32'bx;\n"
+            "                    if (retire) commit_gpr_data[(lane0 + q) * 32 +: 32] <= 32'bx;\n"
+            "                end\n"
+            "                if (sh_mask[q]) begin\n",
             "the lanes of a pass that do not write a register are left undriven in the commit record",
         ),
     )

@@ -49,7 +49,8 @@ def test_same_seed_same_program() -> None:
 
 
 # a few hundred programs on the model alone, in chunks that pytest-xdist spreads over the cores
-GOLDEN_SEEDS = {"ci": 60, "default": 60, "deep": 40, "memory": 40, "fp": 40, "fp16": 20, "int": 20, "tall": 20, "stress-chain": 10, "many-warps": 6}
+GOLDEN_SEEDS = {"ci": 60, "default": 60, "deep": 40, "memory": 40, "fp": 40, "fp16": 20, "int": 20, "tall": 20, "stress-chain": 10, "many-warps": 6,
+                "simt": 30, "cover": 20}  # fmt: skip
 GOLDEN_CHUNKS = [(preset, range(start, min(start + 10, n + 1))) for preset, n in GOLDEN_SEEDS.items() for start in range(1, n + 1, 10)]
 
 
@@ -89,6 +90,86 @@ def test_programs_are_race_free(tmp_path: Path, seed: int) -> None:
     path = _write(tmp_path, seed, preset)
     free = run_program(load_program(path), G80).gmem.data
     assert np.array_equal(free, _random_order_memory(path, seed)), path.name
+
+
+@pytest.mark.parametrize("seed", range(1, 9))
+def test_simt_programs_are_race_free(tmp_path: Path, seed: int) -> None:
+    """The same for the simt and cover presets (BAR forms under SSYs, A4-A7, calls backward, .E
+    inside divergence, a divergent BRA with no SSY, direct shared stores of zero, clock reads):
+    one memory whatever the warp order."""
+    path = _write(tmp_path, seed, "simt" if seed % 2 else "cover")
+    free = run_program(load_program(path), G80).gmem.data
+    assert np.array_equal(free, _random_order_memory(path, seed)), path.name
+
+
+# bins of the ISA coverage model (golden/coverage/model.py, derived from the encoding table) that only
+# the directed programs reached before the simt preset's structures existed
+SIMT_BINS = [
+    "BAR/.ARV/(none)", "BAR/.WAIT/(none)", "BAR/depth/depth 1", "BAR/depth/depth 2+", "BAR/count/count", "BAR/count/ALL",
+    *(f"R2A/dst/A{n}" for n in range(4, 8)), *(f"A2R/src/A{n}" for n in range(5, 8)),
+    "CAL/direction/backward", "CAL/call limit/(none)", "CAL/call limit/.NOINC",
+    "SIMT/marker x depth/.E @ depth 1", "SIMT/marker x depth/.E @ depth 2+", "BRA/outcome x depth/divergent @ depth 0",
+]  # fmt: skip
+
+
+def test_simt_preset_reaches_the_structures(tmp_path: Path) -> None:
+    """The simt preset's programs, sampled on the model (the commit records and the warp's SIMT stack
+    at issue, as `make coverage` samples them), hit every bin above within a few seeds; each program
+    runs to the end. The knobs at 0 add none of it (the older presets do not draw them)."""
+    from golden.coverage import Coverage
+    from golden.coverage.golden_run import run_with_coverage
+
+    def hits(preset: str, cfg: Config | None, seeds: range) -> set[str]:
+        cov = Coverage(run="randgen test")
+        for seed in seeds:
+            run_with_coverage(load_program(_write(tmp_path, seed, preset, cfg)), G80, cov)
+        path = tmp_path / f"{preset}.json"
+        cov.save(path)
+        import json
+
+        return {k for k, v in json.loads(path.read_text())["counts"].items() if v}
+
+    got = hits("simt", None, range(1, 13))
+    assert not [b for b in SIMT_BINS if b not in got], [b for b in SIMT_BINS if b not in got]
+    assert {f"ADA/dst/A{n}" for n in range(4, 8)} & got  # ADA writes them too (each register: R2A above)
+    _, cfg = load("simt")
+    off = cfg.with_overrides(dict.fromkeys(("bar_variants", "aregs_high", "back_calls", "exit_depth", "diverge"), 0.0))
+    none = hits("simt", off, range(1, 5))
+    assert not {"BAR/.ARV/(none)", "R2A/dst/A5", "CAL/direction/backward", "SIMT/marker x depth/.E @ depth 2+"} & none
+
+
+def test_random_code_reaches_every_global_access_size(tmp_path: Path) -> None:
+    """Random code draws global loads and stores of the table (not only the scaffolding's GST.U32):
+    over a few memory-preset programs the decoded words hold every access size of both, guarded
+    ones among them (a lost assignment once left only the dump's stores)."""
+    sizes: dict[str, set[str]] = {"GLD": set(), "GST": set()}
+    guarded = 0
+    for seed in range(1, 11):
+        for i in decode_program(load_program(_write(tmp_path, seed, "memory")).program.words):
+            name, *mods = i.text.split()[0].split(".")
+            if name in sizes:
+                sizes[name] |= set(mods)
+                guarded += "(C" in i.text
+    for name, got in sizes.items():
+        assert {"U8", "S8", "U16", "S16", "U32", "S64", "S128"} <= got, (name, got)
+    assert guarded > 0
+
+
+def test_aregs_high_are_set_before_use_and_dumped() -> None:
+    """With aregs_high, the prologue writes A4-A7 before random code reads them and the dump stores
+    A1-A7 (seven words where three were): everything an address register holds reaches memory."""
+    _, cfg = load("simt")
+    tree = generate(1, cfg, "simt")
+    text = render(tree)
+    lay = layout_of(tree)
+    assert lay.aregs == 7 and lay.off_shared == lay.off_aregs + 7
+    lines = [ln.strip() for ln in text.splitlines()]
+    first_read = min(i for i, ln in enumerate(lines) if ln.startswith(("A2R", "ADA")))
+    for n in range(4, 8):
+        assert min(i for i, ln in enumerate(lines) if ln.startswith(f"R2A A{n}, ")) < first_read, n
+        assert f"A2R R{lay.rv}, A{n}" in lines
+    _, ci = load("ci")
+    assert layout_of(generate(1, ci, "ci")).aregs == 3
 
 
 def test_everything_computed_reaches_global_memory(tmp_path: Path) -> None:
@@ -188,6 +269,34 @@ def test_shrinker_keeps_programs_legal_and_failing(tmp_path: Path) -> None:
     assert size(small) <= 3 < size(tree), (size(tree), size(small), runs)
     assert small.nthreads == 1 and small.nblocks == 1
     assert not any(isinstance(i, Break) for i in small.main)  # a BRK never survives without its loop
+
+
+def test_shrinker_in_chunks_finds_the_same_program(tmp_path: Path) -> None:
+    """Candidates screened several at a time (`first_failing`: one simulator process for a chunk)
+    give the program that one at a time gives, in no more runs than the budget."""
+    _, cfg = load("default")
+    seed = next(s for s in range(1, 200) if "RCP" in render(generate(s, cfg, "default")))
+    tree = generate(seed, cfg, "default")
+
+    def fails(q) -> bool:
+        return "RCP" in render(q)
+
+    alone, _ = shrink(tree, fails, budget=400)
+    chunked, runs = shrink(tree, fails, budget=400, first_failing=lambda qs: next((i for i, q in enumerate(qs) if fails(q)), None), chunk=8)
+    assert render(chunked) == render(alone) and runs <= 400
+
+
+def test_mutant_oracle_names_a_bad_campaign(tmp_path: Path) -> None:
+    """`--mutants DIR` needs a campaign folder with the mutant: a clear error otherwise."""
+    from randgen.run import run_mutant
+
+    path = _write(tmp_path, 1, "ci")
+    with pytest.raises(FileNotFoundError, match="not a mutation campaign folder"):
+        run_mutant(path, tmp_path, 3)
+    (tmp_path / "design.json").write_text('{"sources": [], "includes": []}')
+    (tmp_path / "mutants.json").write_text('[{"id": 1}]')
+    with pytest.raises(ValueError, match="mutant 3 is not one of the 1 mutants"):
+        run_mutant(path, tmp_path, 3)
 
 
 def test_random_tier_in_lockstep(tmp_path: Path) -> None:
