@@ -255,6 +255,25 @@ def test_expectation_errors_are_reported(tmp_path: Path) -> None:
     assert not result.passed and "could not be evaluated" in result.detail
 
 
+def test_expectation_calling_numpy_methods_in_a_fresh_process(tmp_path: Path) -> None:
+    """`a.sum()` is the first numpy reduction of a fresh process: numpy imports its own helper module
+    then, through the expression's builtins. It must evaluate (1+2+3+4 = 10, written by no
+    instruction: the buffer holds 10 from the start), and an import of anything else must not."""
+    import subprocess
+    import sys
+
+    p = tmp_path / "s.sass"
+    p.write_text(".buffer a u32 4 = 1 2 3 4\n.buffer o u32 1 = 10\n.param a\n.param o\n"
+                 ".expect o = a.sum()\n.expect a = __import__('os').getpid()\nNOP\n", encoding="utf-8")  # fmt: skip
+    code = ("import sys; from golden.program import load_program; from golden.run import build, check; "
+            "from golden.profile import G80; spec = load_program(sys.argv[1]); _, g = build(spec, G80); "
+            "print([(r.passed, r.detail) for r in check(spec, g)])")  # fmt: skip
+    out = subprocess.run([sys.executable, "-c", code, str(p)], capture_output=True, text=True, cwd=ROOT, check=True).stdout
+    summed, imported = eval(out)
+    assert summed[0], summed
+    assert not imported[0] and "may not import os" in imported[1]
+
+
 def test_vector_variants_beyond_the_sample(tmp_path: Path) -> None:
     """Forms the hidden vector files may use that the sample does not: 16-bit F2I destinations,
     8/16-bit I2F sources, FMAD.SAT. Expected values worked out from ISA.md 4.3 (clamping, exact
