@@ -39,9 +39,10 @@ def _declared(path: Path, name: str) -> str:
 
 def test_sites_from_the_design() -> None:
     sites = {s.path: s for s in enumerate_sites()}
-    # the register file as rtl/sm_regfile.v declares it: REG_WORDS (8192) words of 32 bits
-    assert "reg [31:0]             rf [0:REG_WORDS-1]" in _declared(ROOT / "rtl" / "sm_regfile.v", "rf")
-    assert (sites["u_regfile.rf"].width, sites["u_regfile.rf"].words) == (32, 8192)
+    # the register file as rtl/sm_regfile.v declares it: REG_WORDS (8192) 32-bit words held as rows of
+    # 32 lanes, one 1,024-bit word a row (one register of a warp): 256 rows
+    assert "reg [1023:0]           rf [0:REG_WORDS/32-1]" in _declared(ROOT / "rtl" / "sm_regfile.v", "rf")
+    assert (sites["u_regfile.rf"].width, sites["u_regfile.rf"].words) == (1024, 256)
     # the warp table: one 24-bit PC per warp slot (NUM_WARPS = 24 in rtl/sm_top.v), the PC width of the commit port
     assert (sites["u_sched.w_pc"].width, sites["u_sched.w_pc"].words) == (24, 24)
     # the decoder is combinational (no clocked process in rtl/sm_decode.v): no site in it
@@ -50,7 +51,7 @@ def test_sites_from_the_design() -> None:
     # a loop variable of a clocked process (blocking assignment) is not state
     assert "u_sched.i" not in sites
     counts = per_unit(select(tuple(sites.values()), "u_regfile"))
-    assert counts == {"u_regfile": 32 * 8192 + 8192 // 32}  # words, and a valid bit per 32-word row
+    assert counts == {"u_regfile": 1024 * 256 + 256}  # rows, and a valid bit per row
     with pytest.raises(ValueError, match=r"matches no state variable .*units: .*u_regfile"):
         select(tuple(sites.values()), "u_nothing*")
 
@@ -117,14 +118,16 @@ def _vecadd_facts() -> tuple[int, str]:
 def known(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict]:
     """One campaign of hand-placed faults (one simulator process for all of them)."""
     nregs, _ = _vecadd_facts()
-    r1_lane0_warp0 = 0 * 32 * nregs + 1 * 32 + 0  # rtl/sm_regfile.v: word = warp * 32 * registers + register * 32 + lane
+    # rtl/sm_regfile.v: a row is one register of a warp (row = warp * registers + register), lane k
+    # its bits 32k..32k+31
+    r1_warp0 = 0 * nregs + 1
     faults = [
-        # a register word no warp of vecadd owns (4 warps x 4 registers x 32 lanes = words 0..511)
-        Fault(0, "u_regfile.rf", "u_regfile", 8000, 5, 300, "seu"),
-        # R1 of warp 0, lane 0, flipped before the kernel writes R1 (I2I): overwritten, so masked
-        Fault(1, "u_regfile.rf", "u_regfile", r1_lane0_warp0, 3, 0, "seu"),
-        # the same bit stuck at 1 from the start: tid.x of lane 0 reads 1 instead of 0 in the next reader of R1
-        Fault(2, "u_regfile.rf", "u_regfile", r1_lane0_warp0, 0, 0, "stuck1"),
+        # a register row no warp of vecadd owns (4 warps x 4 registers = rows 0..15)
+        Fault(0, "u_regfile.rf", "u_regfile", 250, 5, 300, "seu"),
+        # R1 of warp 0, lane 0 (bit 3), flipped before the kernel writes R1 (I2I): overwritten, so masked
+        Fault(1, "u_regfile.rf", "u_regfile", r1_warp0, 3, 0, "seu"),
+        # bit 0 of lane 0 stuck at 1 from the start: tid.x of lane 0 reads 1 instead of 0 in the next reader of R1
+        Fault(2, "u_regfile.rf", "u_regfile", r1_warp0, 0, 0, "stuck1"),
         # the launch unit's error register (rtl/sm_launch.v, the top level's `error` output) stuck at 1: the RTL reports error 1
         Fault(3, "u_launch.error", "u_launch", 0, 0, 100, "stuck1"),
         # the fetch stage's valid flag (rtl/sm_warp_sched.v f_valid) stuck at 0 from the start: nothing issues, nothing commits
@@ -206,10 +209,10 @@ def test_early_stop_agrees_with_running_to_the_end(tmp_path: Path) -> None:
         # the commit record before the kernel's first instruction: rtl/sm_commit.v clears it when the
         # first instruction is taken (`take`), before anything sends it out, so the run converges
         Fault(0, "u_commit.c_gpr_data", "u_commit", 0, 100, 1, "seu"),
-        # a register word no warp of vecadd owns: the flip stays in the state to the end, never converged
-        Fault(1, "u_regfile.rf", "u_regfile", 8000, 5, 300, "seu"),
-        # R1 of warp 0 lane 0 after I2I wrote tid.x: read by the index computation (an SDC or worse, never converged)
-        Fault(2, "u_regfile.rf", "u_regfile", 32, 4, 120, "seu"),
+        # a register row no warp of vecadd owns: the flip stays in the state to the end, never converged
+        Fault(1, "u_regfile.rf", "u_regfile", 250, 5, 300, "seu"),
+        # R1 of warp 0 lane 0 (row 1, bit 4) after I2I wrote tid.x: read by the index computation (an SDC or worse, never converged)
+        Fault(2, "u_regfile.rf", "u_regfile", 1, 4, 120, "seu"),
         Fault(3, "u_ctrl.x_pc", "u_ctrl", 0, 2, 200, "seu"),
         Fault(4, "u_sched.f_insn", "u_sched", 0, 7, 400, "seu"),
     ]

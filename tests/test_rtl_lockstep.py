@@ -3,7 +3,7 @@
 The default (what `make test` and CI run): every program at NUM_SP = 8 and a smoke
 set at 16 and 32; the kernels of programs/kernels/ (CI size) on Verilator at NUM_SP 8. With
 --regress (`make regress`): every program and kernel at 8, 16 and 32 on both simulators, and the
-benchmark size of every kernel (bench/kernels/) on Verilator at 8, 16 and 32. Each run's outcome is
+benchmark size of every kernel (bench/kernels/) on both simulators at 8, 16 and 32. Each run's outcome is
 also recorded as JSON in $REGRESS_DIR when that is set (`golden regress-summary`, golden/regress_summary.py).
 """
 
@@ -69,7 +69,7 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     # minutes) only in the regression, to keep `make test` within a few minutes on two cores
     if full:
         cases += [(k, sim, n) for n in (8, 16, 32) for k in KERNELS for sim in SIMULATORS]
-        cases += [(k, "verilator", n) for n in (8, 16, 32) for k in BENCH_KERNELS]
+        cases += [(k, sim, n) for n in (8, 16, 32) for k in BENCH_KERNELS for sim in SIMULATORS]
     else:
         cases += [(k, "verilator", 8) for k in KERNELS]
     metafunc.parametrize(("program", "sim", "num_sp"), cases, ids=[f"{_tag(p)}-{s}-sp{n}" for p, s, n in cases])
