@@ -112,22 +112,28 @@ SIMT_BINS = [
 ]  # fmt: skip
 
 
-def test_simt_preset_reaches_the_structures(tmp_path: Path) -> None:
-    """The simt preset's programs, sampled on the model (the commit records and the warp's SIMT stack
-    at issue, as `make coverage` samples them), hit every bin above within a few seeds; each program
-    runs to the end. The knobs at 0 add none of it (the older presets do not draw them)."""
+def _hits(tmp_path: Path, preset: str, cfg: Config | None, seeds: range | list[int]) -> set[str]:
+    """The ISA coverage bins that programs of `preset` hit on the model (commit records and the warp's
+    SIMT stack at issue, as `make coverage` samples them); each program runs to the end."""
+    import json
+
     from golden.coverage import Coverage
     from golden.coverage.golden_run import run_with_coverage
 
-    def hits(preset: str, cfg: Config | None, seeds: range) -> set[str]:
-        cov = Coverage(run="randgen test")
-        for seed in seeds:
-            run_with_coverage(load_program(_write(tmp_path, seed, preset, cfg)), G80, cov)
-        path = tmp_path / f"{preset}.json"
-        cov.save(path)
-        import json
+    cov = Coverage(run="randgen test")
+    for seed in seeds:
+        run_with_coverage(load_program(_write(tmp_path, seed, preset, cfg)), G80, cov)
+    path = tmp_path / f"{preset}.json"
+    cov.save(path)
+    return {k for k, v in json.loads(path.read_text())["counts"].items() if v}
 
-        return {k for k, v in json.loads(path.read_text())["counts"].items() if v}
+
+def test_simt_preset_reaches_the_structures(tmp_path: Path) -> None:
+    """The simt preset's programs hit every bin above within a few seeds. The knobs at 0 add none of
+    it (the older presets do not draw them)."""
+
+    def hits(preset: str, cfg: Config | None, seeds: range) -> set[str]:
+        return _hits(tmp_path, preset, cfg, seeds)
 
     got = hits("simt", None, range(1, 13))
     assert not [b for b in SIMT_BINS if b not in got], [b for b in SIMT_BINS if b not in got]
