@@ -317,6 +317,7 @@ class Generator:
         self.families = [fam for fam, w in cfg.mix.items() if w > 0 and fam in self.forms]
         self.weights = [cfg.mix[fam] for fam in self.families]
         self.flag_forms = [f for fam in self.families for f in self.forms[fam] if "cwe" in f.fields and fam not in TEMPLATE_FAMILIES]
+        self.marker_families = [fam for fam in self.families if any("marker" in f.fields for f in self.forms[fam])]
         self.conds = _cond_names()
 
     # -- field values ----------------------------------------------------------------------
@@ -380,6 +381,16 @@ class Generator:
             if f["src1_s"]:
                 shift = 5 if form.fields["src1"].max_value >= 127 else 4  # access size in src1[6:5] (7-bit field) or src1[5:4] (6-bit: 32-bit and 32I forms)
                 f["src1"] = r.randint(0, 3) << shift | r.randint(0, 15)
+        if self.cfg.edges:  # no draw at all when the knob is 0: the older presets keep their programs
+            # values at the edges, which independent random registers almost never give: x - x (ISAD's
+            # zero sum with a zero src3, equal compares), a zero addend, and a shift by 1 (SHR's O flag)
+            # or by the width (random register numbers as counts are 2..27, seldom 0 or 1)
+            if "src1" in f and "src2" in f and not f.get("src1_s") and not f.get("src2_c") and r.random() < self.cfg.edges:
+                f["src2"] = f["src1"]
+            if "src3" in f and not f.get("src3_c") and r.random() < self.cfg.edges:
+                f["src3"] = 124
+            if "shimm" in f and r.random() < self.cfg.edges:
+                f.update(shimm=1, src2_c=0, src2=r.choice([0, 1, 1, 1, 1, 15, 16, 31, 32]))
         if "pcond" in f:
             if r.random() < self.cfg.guard:
                 f["pcond"] = r.randint(0, 31)
@@ -457,7 +468,14 @@ class Generator:
                 if op.bank not in CONST_BANKS:
                     return None
                 if op.areg == 2:  # $a-indexed: A2 is set to a small base first, so the address stays in the defined words
-                    base = self.rng.randrange(0, 2 * CONST_WORDS, 4)
+                    room = 4 * CONST_WORDS - (0 if op.postinc else op.offset) - op.size
+                    if self.cfg.addr_modes and room >= 0:
+                        # a base that fits the offset: drawn independently (below), a large offset almost
+                        # always ran past the defined words and the draw was rejected, so that c[An+x] of
+                        # the forms with a 7-bit offset was hardly ever kept
+                        base = self.rng.randrange(0, min(2 * CONST_WORDS, room) + 1, 4)
+                    else:
+                        base = self.rng.randrange(0, 2 * CONST_WORDS, 4)
                     prefix = [f"ADA A2, A0, {base:#x}"]
                     last = base + (0 if op.postinc else op.offset) + op.size
                     if not base + (0 if op.postinc else op.offset) >= 0 or last > 4 * CONST_WORDS:
@@ -512,11 +530,13 @@ class Generator:
         insn, prefix = self.instruction(ctx, paired=paired)
         lines = self.with_scaffolding(insn, prefix, ctx)
         if insn.form.size == 4 and paired:
-            second = self.short_insn(ctx)
+            # with addr_modes the second one may use $a too (c[A2++x], g[A2+x]): its A2 set-up goes before
+            # the pair, which stays adjacent; only when the first one needs none (it then leaves A2 alone)
+            second = self.short_insn(ctx, with_prefix=bool(self.cfg.addr_modes) and not prefix)
             if second is None and not _promotable(insn.text):
                 return self.op(replace(ctx))  # no second one: this one would not assemble alone
             if second is not None:
-                lines.append(second)
+                lines = [*second[0], *lines, second[1]]
         return Op(lines)
 
     def with_scaffolding(self, insn: Instruction, prefix: list[str], ctx: Ctx) -> list[str]:
@@ -550,8 +570,9 @@ class Generator:
             lines.append(f"MOV R{insn.fields['dst']}, R124")
         return lines
 
-    def short_insn(self, ctx: Ctx) -> str | None:
-        """A random 32-bit instruction of the mix that needs no scaffolding."""
+    def short_insn(self, ctx: Ctx, with_prefix: bool = False) -> tuple[list[str], str] | None:
+        """A random 32-bit instruction of the mix that needs no scaffolding but, when `with_prefix`, its
+        $a set-up: (set-up lines, instruction)."""
 
         def short(form: Form, f: dict) -> bool:
             return form.size == 4 and form.family not in TEMPLATE_FAMILIES
@@ -560,7 +581,7 @@ class Generator:
             insn, prefix = self.instruction(ctx, None, short)
         except RuntimeError:
             return None
-        return None if prefix else insn.text
+        return None if prefix and not with_prefix else (prefix, insn.text)
 
     def cond_tid(self) -> Cond:
         """A condition on the thread index: divergence guaranteed for most masks."""
@@ -605,7 +626,12 @@ class Generator:
             return True
 
         for _ in range(20):
-            insn, prefix = self.instruction(ctx, None, marked)
+            family = None
+            if self.cfg.marker_spread and self.rng.random() < self.cfg.marker_spread:
+                # every family alike: the marker bins are per form, and by the mix the forms of a lightly
+                # weighted family (S2R at 0.3) carried .E once in hundreds of programs
+                family = self.rng.choice(self.marker_families)
+            insn, prefix = self.instruction(ctx, family, marked)
             if insn.fields.get("marker") == marker and not (insn.form.name == "S2R" and insn.fields.get("sreg") == 1):
                 return "\n".join(self.with_scaffolding(insn, prefix, ctx))
         return None
