@@ -136,6 +136,14 @@ def _reader(handle) -> Callable[[], str]:
     return handle._handle.get_signal_val_binstr  # cocotb's own reader of LogicArrayObject.get()
 
 
+# cocotb internals the monitor relies on, and why: cocotb 2.1 has no public way to read a signal's
+# value without building a LogicArray (above), nor to run a plain function when a trigger fires
+# (only `await trigger` in a task, about 5 us more a commit: _follow). cocotb is pinned
+# (requirements.txt); tests/test_commit_monitor.py fails when an upgrade removes or changes either
+# internal, so that the monitor never falls back to the slower path silently.
+INTERNALS = ("cocotb.handle.SimHandleBase._handle -> cocotb.simulator.sim_obj.get_signal_val_binstr", "cocotb.triggers.Trigger._register")
+
+
 # Simulators whose value-change callbacks run only once the whole time step has been evaluated
 # (cocotb's Verilator main loop: eval_step, then the value callbacks), so that every commit field is
 # final when commit_packed changes and the read-only phase need not be awaited (one wake-up a
@@ -250,9 +258,11 @@ class CommitMonitor(BusMonitor):
         # cost a few microseconds a record, and nothing here waits on them
         deliver = self._callbacks[0]
         self._deliver = deliver
-        if cocotb.SIM_NAME.lower().startswith(_SETTLED_ON_CHANGE) and hasattr(changed, "_register"):
-            self._follow(first, changed, deliver)
-            return
+        if cocotb.SIM_NAME.lower().startswith(_SETTLED_ON_CHANGE):
+            if hasattr(changed, "_register"):
+                self._follow(first, changed, deliver)
+                return
+            self.log.warning("cocotb has no Trigger._register (INTERNALS): the commit monitor runs as a task, about 5 us more a commit")
         try:
             await first
             while True:

@@ -109,3 +109,28 @@ def test_an_unknown_part_count_checks_every_part() -> None:
     with pytest.raises(UnknownValue) as info:
         mon._sample()
     assert info.value.fields == ["gpr_count", f"gpr_data (part 3 of the {MAX_PARTS} that carry meaning)"]
+
+
+def test_the_cocotb_internals_the_monitor_relies_on_are_there() -> None:
+    """tb/commit_agent.py INTERNALS: a cocotb upgrade that removes or changes them must fail here,
+    not make every lock-step run silently slower (issue 19's figures) or read values otherwise."""
+    import inspect
+
+    import cocotb.handle
+    import cocotb.simulator
+    import cocotb.triggers
+
+    # the reader: the GPI object's binary string, which is what cocotb's own LogicArrayObject.get() reads
+    assert callable(getattr(cocotb.simulator.sim_obj, "get_signal_val_binstr", None))
+    assert "self._handle.get_signal_val_binstr()" in inspect.getsource(cocotb.handle.LogicArrayObject.get)
+    assert "self._handle = handle" in inspect.getsource(cocotb.handle.SimHandleBase.__init__)
+    # a plain function registered on a trigger, run when it fires, cancellable
+    for trigger in (cocotb.triggers.ValueChange, cocotb.triggers.RisingEdge):
+        register = getattr(trigger, "_register", None)
+        assert callable(register), f"{trigger.__name__}._register is gone"
+        assert list(inspect.signature(register).parameters) == ["self", "func"]
+    source = inspect.getsource(cocotb.triggers.Trigger._register)
+    assert "TriggerCallback(self, func)" in source and "self._prime()" in source
+    from cocotb._base_triggers import TriggerCallback
+
+    assert callable(TriggerCallback.cancel)
