@@ -34,9 +34,10 @@ import time
 from dataclasses import replace
 from pathlib import Path
 
-from golden.flexgrip_export import NotRunnable, flexgrip_image
+from golden.flexgrip_export import NotRunnable
 from golden.flexgrip_findings import expectations
 from golden.profile import FLEXGRIP
+from tb.adapters.flexgrip import check_runnable
 from tb.adapters.flexgrip_build import FlexgripMissing, check_available, chosen_backend, flexgrip_dir
 from tb.lockstep import OUT, LockstepResult, LockstepRun, run_lockstep
 
@@ -184,7 +185,7 @@ def run(args: argparse.Namespace) -> int:
         if path.suffix == ".sass":
             entry["sha256"] = program_hash(path)
         try:
-            flexgrip_image(path, FLEXGRIP)  # what FlexGripPlus cannot run is refused here with the reason
+            check_runnable(path)  # what FlexGripPlus cannot run is refused here with the reason (the adapter's rules)
         except NotRunnable as exc:
             reason = str(exc).removeprefix(f"{path}: ").removeprefix(f"{entry['program']}: ")
             rows.append(f"| {path.stem} | cannot run | | | | | | | | | {reason} |")
