@@ -1,6 +1,6 @@
 """`make regress DUT=flexgrip` and the FlexGripPlus part of `make bench`.
 
-    python scripts/flexgrip_regress.py [-o summary.md] [--json kernels.json] [--kernels] [--reuse | --reuse-only] [--rtl] [PROGRAM ...]
+    python scripts/flexgrip_regress.py [-o summary.md] [--json kernels.json [--update] [--rtl-refresh]] [--kernels] [--reuse | --reuse-only] [--rtl] [PROGRAM ...]
     python scripts/flexgrip_regress.py --bench [--backends mcode,llvm,gcc]
 
 Runs every program of programs/, every kernel of programs/kernels/ (CI sizes) and every kernel
@@ -16,7 +16,11 @@ finding of golden/flexgrip_findings.py. --kernels runs the kernels only; --json 
 kernels' figures with their provenance (bench/flexgrip_kernels.json is such a file); --reuse takes a
 program's outcome from an earlier `make sim DUT=flexgrip` run (build/sim/flexgrip_NAME_ghdl_sp8_s1)
 that is newer than the program instead of running it again; --reuse-only runs nothing and lists a
-program without such a run as not run. --bench runs BENCH programs and prints the figures, once
+program without such a run as not run. --update keeps the --json file's entries for the kernels
+not run this time (each entry says when and at which commit it was measured: `measured`) and
+writes -o as the kernel table of the merged file; --rtl-refresh measures our RTL's cycles again for
+every kernel of the merged file that ran on FlexGripPlus (Verilator, NUM_SP 8, seed 1, lock-step;
+`rtl_measured`). --bench runs BENCH programs and prints the figures, once
 per GHDL back end of --backends (default: the one `ghdl` picks), with the build time, and then the
 same programs on our RTL (Verilator and Icarus, 8 SPs) with the same figures beside them.
 """
@@ -137,6 +141,44 @@ def bench_rtl(todo: list[Path]) -> list[str]:
     return rows
 
 
+def merge(old: dict, new: dict[str, dict]) -> dict[str, dict]:
+    """The kernels of an earlier figures file with this run's entries in place of theirs; an entry kept
+    from the file keeps when it was measured (the file's own date and commit where it has no stamp)."""
+    stamp = {"date": old["provenance"]["date"], "commit": old["provenance"]["commit"]}
+    kept = {name: {"measured": stamp, **entry} for name, entry in old["kernels"].items() if name not in new}
+    return {**kept, **new}
+
+
+def refresh_rtl(kernels: dict[str, dict], stamp: dict) -> None:
+    """Our RTL's cycles again (Verilator, NUM_SP, seed 1, lock-step) for every kernel that ran on FlexGripPlus,
+    when the program is still the one FlexGripPlus ran (same sha256)."""
+    for name, entry in kernels.items():
+        path = ROOT / entry["program"]
+        if entry["outcome"] not in ("pass", "fail") or not path.exists() or program_hash(path) != entry.get("sha256"):
+            continue
+        cycles, text = rtl_cycles(path, NUM_SP, True)
+        entry["rtl_cycles"], entry["rtl_measured"] = cycles, stamp
+        print(f"{name}: our RTL {text or 'not run'}", flush=True)
+
+
+def kernel_table(doc: dict) -> str:
+    """The kernel table of a figures file (the -o of --update)."""
+    rows = ["| kernel | outcome | commits | FlexGripPlus cycles | RTL cycles | ratio | GHDL wall s | GHDL CPU s | numpy .expect (flexgrip profile) | note | measured |",
+            "|---|---|---|---|---|---|---|---|---|---|---|"]  # fmt: skip
+    for name, k in doc["kernels"].items():
+        fg, rtl = k.get("flexgrip_cycles"), k.get("rtl_cycles")
+        ratio = f"{fg / rtl:.1f}x" if fg and rtl and k["outcome"] == "pass" else ""
+        waived = ", ".join(f"{w} x{n}" for w, n in sorted((k.get("waived") or {}).items()))
+        note = "; ".join(x for x in (k.get("reason") or k.get("failure") or "", f"waived: {waived}" if waived else "") if x)
+        when = k.get("measured") or {}
+        cells = [name, k["outcome"], k.get("commits", ""), fg or "", rtl or "", ratio, k.get("ghdl_wall_s", ""), k.get("ghdl_cpu_s", ""),
+                 k.get("numpy_expect", ""), note, f"{when.get('date', '')[:10]} {when.get('commit', '')[:10]}".strip()]  # fmt: skip
+        rows.append("| " + " | ".join("" if c is None else str(c) for c in cells) + " |")
+    p = doc["provenance"]
+    return (f"# FlexGripPlus kernels (GHDL, {p['num_sp']} SPs)\n\n{p['ghdl']}; FlexGripPlus {p['flexgripplus']}; our RTL: {p['rtl']}.\n"
+            f"Last command: `{p['command']}` ({p['date']}).\n\n" + "\n".join(rows) + "\n")  # fmt: skip
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("programs", nargs="*", type=Path)
@@ -147,6 +189,8 @@ def main() -> int:
     ap.add_argument("--json", type=Path, help="write the kernels' figures and their provenance here (bench/flexgrip_kernels.json)")
     ap.add_argument("--reuse", action="store_true", help="take an outcome from an earlier make sim DUT=flexgrip run newer than the program")
     ap.add_argument("--reuse-only", action="store_true", help="as --reuse, and list a program with no earlier run as not run instead of running it")
+    ap.add_argument("--update", action="store_true", help="--json: keep the file's entries for the kernels not run this time")
+    ap.add_argument("--rtl-refresh", action="store_true", help="--json: measure our RTL's cycles again for every kernel FlexGripPlus ran")
     ap.add_argument("--backends", default="", help="comma-separated GHDL back ends to compare (GHDL_BACKEND values)")
     args = ap.parse_args()
     if args.backends:
@@ -233,9 +277,19 @@ def run(args: argparse.Namespace) -> int:
         print(text)
     if args.json and kernels:
         args.json.parent.mkdir(parents=True, exist_ok=True)
-        doc = {"provenance": provenance(), "kernels": dict(sorted(kernels.items()))}
+        prov = provenance()
+        stamp = {"date": prov["date"], "commit": prov["commit"]}
+        kernels = {name: {**entry, "measured": stamp} for name, entry in kernels.items()}
+        if args.update and args.json.exists():
+            kernels = merge(json.loads(args.json.read_text()), kernels)
+        if args.rtl_refresh:
+            refresh_rtl(kernels, stamp)
+        doc = {"provenance": prov, "kernels": dict(sorted(kernels.items()))}
         args.json.write_text(json.dumps(doc, indent=1) + "\n", encoding="utf-8")
         print(f"kernel figures: {args.json}")
+        if args.update and args.output:
+            args.output.write_text(kernel_table(doc), encoding="utf-8")
+            print(f"kernel table: {args.output}")
     return 1 if failed and not args.bench else 0
 
 

@@ -157,3 +157,27 @@ def test_figures_file() -> None:
         elif k["outcome"] in ("pass", "fail"):
             assert k["flexgrip_cycles"] > 0 and k["commits"] > 0, name
             assert (k["outcome"] == "fail") == bool(k["failure"]), name
+
+
+def test_update_merges_and_stamps() -> None:
+    """--update: the kernels not run keep their figures and say when they were measured (the old file's date and
+    commit when they had no stamp); a kernel run again replaces its entry; the table shows each kernel once."""
+    import sys
+
+    sys.path.insert(0, str(ROOT / "scripts"))
+    from flexgrip_regress import kernel_table, merge
+
+    old = {"provenance": {"date": "2026-11-24T16:37:32+00:00", "commit": "49720ed"},
+           "kernels": {"dot": {"program": "programs/kernels/dot.sass", "outcome": "pass", "commits": 2408, "flexgrip_cycles": 277928, "rtl_cycles": 9600},
+                       "bitonic": {"program": "programs/kernels/bitonic.sass", "outcome": "not run", "reason": "not run"}}}  # fmt: skip
+    stamp = {"date": "2026-11-24T19:00:00+00:00", "commit": "abc"}
+    new = {"bitonic": {"program": "programs/kernels/bitonic.sass", "outcome": "pass", "commits": 12224, "flexgrip_cycles": 10, "rtl_cycles": 5,
+                       "failure": "", "measured": stamp}}  # fmt: skip
+    got = merge(old, new)
+    assert got["bitonic"] == new["bitonic"]
+    assert got["dot"]["measured"] == {"date": "2026-11-24T16:37:32+00:00", "commit": "49720ed"} and got["dot"]["flexgrip_cycles"] == 277928
+    table = kernel_table({"provenance": {"num_sp": 8, "ghdl": "GHDL", "flexgripplus": "fg", "rtl": "rtl", "command": "c", "date": "d"},
+                          "kernels": dict(sorted(got.items()))})  # fmt: skip
+    rows = [line for line in table.splitlines() if line.startswith("| bitonic") or line.startswith("| dot")]
+    assert rows == ["| bitonic | pass | 12224 | 10 | 5 | 2.0x |  |  |  |  | 2026-11-24 abc |",
+                    "| dot | pass | 2408 | 277928 | 9600 | 29.0x |  |  |  |  | 2026-11-24 49720ed |"]  # fmt: skip
