@@ -82,6 +82,40 @@ def reused(path: Path) -> LockstepResult | None:
                           {"waived": data.get("waived") or {}, "run_s": data.get("run_s"), "run_cpu_s": data.get("run_cpu_s"), "reused": str(res)})  # fmt: skip
 
 
+def numpy_on_dut(path: Path, out_dir: Path) -> str:
+    """The program's numpy `.expect` lines against the global memory FlexGripPlus left (final_global.bin of
+    the run), not the model's: under a waiver the model took FlexGripPlus's values in lock-step, so a
+    re-run of the model (the `numpy .expect` column) does not show what the waived behaviour did to the
+    results. "" when the run left no dump (it stopped before the end)."""
+    import numpy as np
+
+    from golden.memory import Memory
+    from golden.program import load_program
+    from golden.run import check
+
+    dump = out_dir / "final_global.bin"
+    if path.suffix != ".sass" or not dump.exists():
+        return ""
+    data = np.fromfile(dump, np.uint8)
+    gmem = Memory("global", data.size)
+    gmem.write_bytes(0, data.tobytes())
+    bad = [c for c in check(load_program(path), gmem) if not c.passed]
+    return "fail: " + "; ".join(f"{c.buffer}: {c.detail.split(':')[0]}" for c in bad) if bad else "pass"
+
+
+def first_wrong(path: Path) -> str:
+    """The first instruction where FlexGripPlus departs from the model with no waiver (WAIVE=none, its own
+    run directory): for a kernel that passed lock-step only under waivers and whose results then fail numpy."""
+    run = LockstepRun(str(path), sim="ghdl", profile="flexgrip", dut="flexgrip", num_sp=NUM_SP, waive="none",
+                      out=OUT / f"flexgrip_{path.stem}_ghdl_sp{NUM_SP}_s1_waive_none")  # fmt: skip
+    r = run_lockstep(run, rerun_with_waves=False)
+    if r.passed or r.report is None:
+        return "none: passes with no waiver" if r.passed else "no report"
+    rep = r.report
+    lanes = next((f"; lane {d.lanes[0].lane}: FlexGripPlus {d.lanes[0].actual}, model {d.lanes[0].expected}" for d in rep.diffs if d.lanes), "")
+    return f"PC {rep.pc:#06x} {rep.text} (warp {rep.warp}, cycle {rep.cycle}): {rep.message.splitlines()[0]}{lanes}"
+
+
 def provenance() -> dict:
     """Where the figures come from: date, project commit, GHDL and its back end, the FlexGripPlus checkout."""
     def git(*args: str) -> str:
@@ -163,8 +197,8 @@ def refresh_rtl(kernels: dict[str, dict], stamp: dict) -> None:
 
 def kernel_table(doc: dict) -> str:
     """The kernel table of a figures file (the -o of --update)."""
-    rows = ["| kernel | outcome | commits | FlexGripPlus cycles | RTL cycles | ratio | GHDL wall s | GHDL CPU s | numpy .expect (flexgrip profile) | note | measured |",
-            "|---|---|---|---|---|---|---|---|---|---|---|"]  # fmt: skip
+    rows = ["| kernel | outcome | commits | FlexGripPlus cycles | RTL cycles | ratio | GHDL wall s | GHDL CPU s | numpy .expect (flexgrip profile) "
+            "| numpy .expect on FlexGripPlus's memory | note | measured |", "|---|---|---|---|---|---|---|---|---|---|---|---|"]  # fmt: skip
     for name, k in doc["kernels"].items():
         fg, rtl = k.get("flexgrip_cycles"), k.get("rtl_cycles")
         ratio = f"{fg / rtl:.1f}x" if fg and rtl and k["outcome"] == "pass" else ""
@@ -172,7 +206,7 @@ def kernel_table(doc: dict) -> str:
         note = "; ".join(x for x in (k.get("reason") or k.get("failure") or "", f"waived: {waived}" if waived else "") if x)
         when = k.get("measured") or {}
         cells = [name, k["outcome"], k.get("commits", ""), fg or "", rtl or "", ratio, k.get("ghdl_wall_s", ""), k.get("ghdl_cpu_s", ""),
-                 k.get("numpy_expect", ""), note, f"{when.get('date', '')[:10]} {when.get('commit', '')[:10]}".strip()]  # fmt: skip
+                 k.get("numpy_expect", ""), k.get("numpy_on_flexgrip", ""), note, f"{when.get('date', '')[:10]} {when.get('commit', '')[:10]}".strip()]  # fmt: skip
         rows.append("| " + " | ".join("" if c is None else str(c) for c in cells) + " |")
     p = doc["provenance"]
     return (f"# FlexGripPlus kernels (GHDL, {p['num_sp']} SPs)\n\n{p['ghdl']}; FlexGripPlus {p['flexgripplus']}; our RTL: {p['rtl']}.\n"
@@ -191,6 +225,8 @@ def main() -> int:
     ap.add_argument("--reuse-only", action="store_true", help="as --reuse, and list a program with no earlier run as not run instead of running it")
     ap.add_argument("--update", action="store_true", help="--json: keep the file's entries for the kernels not run this time")
     ap.add_argument("--rtl-refresh", action="store_true", help="--json: measure our RTL's cycles again for every kernel FlexGripPlus ran")
+    ap.add_argument("--first-wrong", action="store_true", help="a kernel that passed only under waivers and fails numpy on FlexGripPlus's "
+                    "memory: run it again with WAIVE=none for its first departure")  # fmt: skip
     ap.add_argument("--backends", default="", help="comma-separated GHDL back ends to compare (GHDL_BACKEND values)")
     args = ap.parse_args()
     if args.backends:
@@ -219,8 +255,8 @@ def run(args: argparse.Namespace) -> int:
         print(f"FlexGripPlus cannot be simulated here: {exc}")
         return 0 if args.bench else 2
     todo = args.programs or ([ROOT / "programs" / f"{n}.sass" for n in BENCH] if args.bench else programs(args.kernels))
-    rows = ["| program | outcome | commits | FlexGripPlus cycles | RTL cycles | GHDL wall s | GHDL CPU s | cycles/s | commits/s | numpy .expect (flexgrip profile) | note |",
-            "|---|---|---|---|---|---|---|---|---|---|---|"]  # fmt: skip
+    rows = ["| program | outcome | commits | FlexGripPlus cycles | RTL cycles | GHDL wall s | GHDL CPU s | cycles/s | commits/s | numpy .expect (flexgrip profile) | numpy .expect on FlexGripPlus's memory | note |",
+            "|---|---|---|---|---|---|---|---|---|---|---|---|"]  # fmt: skip
     kernels: dict[str, dict] = {}
     failed = 0
     for path in todo:
@@ -232,7 +268,7 @@ def run(args: argparse.Namespace) -> int:
             check_runnable(path)  # what FlexGripPlus cannot run is refused here with the reason (the adapter's rules)
         except NotRunnable as exc:
             reason = str(exc).removeprefix(f"{path}: ").removeprefix(f"{entry['program']}: ")
-            rows.append(f"| {path.stem} | cannot run | | | | | | | | | {reason} |")
+            rows.append(f"| {path.stem} | cannot run | | | | | | | | | | {reason} |")
             print(f"{path.stem}: cannot run on FlexGripPlus: {reason}", flush=True)
             if path.parent == KERNELS:
                 kernels[path.stem] = {**entry, "outcome": "refused", "reason": reason}
@@ -240,7 +276,7 @@ def run(args: argparse.Namespace) -> int:
         r = reused(path) if args.reuse or args.reuse_only else None
         if r is None and args.reuse_only:
             reason = f"not run: no earlier make sim DUT=flexgrip TEST={path.relative_to(ROOT / 'programs').with_suffix('')} newer than the program"
-            rows.append(f"| {path.stem} | not run | | | | | | | | | {reason} |")
+            rows.append(f"| {path.stem} | not run | | | | | | | | | | {reason} |")
             if path.parent == KERNELS:
                 kernels[path.stem] = {**entry, "outcome": "not run", "reason": reason,
                                       "numpy_expect": expectations(path, replace(FLEXGRIP, fpu_sync_lanes=NUM_SP), attribute=False)}  # fmt: skip
@@ -259,12 +295,16 @@ def run(args: argparse.Namespace) -> int:
             note = (note + "; " if note else "") + "waived: " + ", ".join(f"{k} x{v}" for k, v in sorted(waived.items()))
         rtl, rtl_text = rtl_cycles(path, r.run.num_sp if path.suffix == ".sass" else None, args.rtl)
         expect = expectations(path, replace(FLEXGRIP, fpu_sync_lanes=NUM_SP)) if path.suffix == ".sass" else ""
+        on_dut = numpy_on_dut(path, r.run.out_dir)  # after expectations(): its model run has loaded numpy's modules
+        wrong = first_wrong(path) if args.first_wrong and r.passed and waived and on_dut.startswith("fail") else ""
+        if wrong:
+            on_dut += f"; first wrong: {wrong}"
         cpu_text = f"{cpu:.1f}" if cpu is not None else ""
-        rows.append(f"| {path.stem} | {'PASS' if r.passed else 'FAIL'} | {commits} | {cycles} | {rtl_text} | {wall:.1f} | {cpu_text} | {rate[0]} | {rate[1]} | {expect} | {note} |")
+        rows.append(f"| {path.stem} | {'PASS' if r.passed else 'FAIL'} | {commits} | {cycles} | {rtl_text} | {wall:.1f} | {cpu_text} | {rate[0]} | {rate[1]} | {expect} | {on_dut} | {note} |")
         print(rows[-1], flush=True)
         if path.parent == KERNELS:
             kernels[path.stem] = {**entry, "outcome": "pass" if r.passed else "fail", "waived": waived, "failure": "" if r.passed else note,
-                                  "commits": commits, "flexgrip_cycles": cycles, "rtl_cycles": rtl, "numpy_expect": expect,
+                                  "commits": commits, "flexgrip_cycles": cycles, "rtl_cycles": rtl, "numpy_expect": expect, "numpy_on_flexgrip": on_dut,
                                   "ghdl_wall_s": round(wall, 1), "ghdl_cpu_s": round(cpu, 1) if cpu is not None else None}  # fmt: skip
     if args.bench:
         rows += ["", *bench_rtl(todo)]

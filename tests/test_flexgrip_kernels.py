@@ -179,5 +179,5 @@ def test_update_merges_and_stamps() -> None:
     table = kernel_table({"provenance": {"num_sp": 8, "ghdl": "GHDL", "flexgripplus": "fg", "rtl": "rtl", "command": "c", "date": "d"},
                           "kernels": dict(sorted(got.items()))})  # fmt: skip
     rows = [line for line in table.splitlines() if line.startswith("| bitonic") or line.startswith("| dot")]
-    assert rows == ["| bitonic | pass | 12224 | 10 | 5 | 2.0x |  |  |  |  | 2026-11-24 abc |",
-                    "| dot | pass | 2408 | 277928 | 9600 | 29.0x |  |  |  |  | 2026-11-24 49720ed |"]  # fmt: skip
+    assert rows == ["| bitonic | pass | 12224 | 10 | 5 | 2.0x |  |  |  |  |  | 2026-11-24 abc |",
+                    "| dot | pass | 2408 | 277928 | 9600 | 29.0x |  |  |  |  |  | 2026-11-24 49720ed |"]  # fmt: skip

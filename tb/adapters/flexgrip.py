@@ -55,7 +55,7 @@ def decode_departures(words: list[int], where: object) -> None:
     depends on the warp layout of its register file, so the model cannot follow it.
 
     R2A An, Rk: the source register comes from bits 14:9, six of the field's seven bits, so Rk with k >= 64
-    reads R(k-64): `R2A A2, R124` (nvcc's way of zeroing an address register) reads R60, not the zero
+    reads R(k-64): `R2A A2, R124` (zeroing an address register on G80) reads R60, not the zero
     register, which is another warp's register when a warp has fewer than 61 (nbody: warp 0's R60 is
     block 1's R12, so FlexGripPlus set $a2 = 0x100 + 0x10 lane). A shared-memory source (g [n]) is the
     waiver r2a_shared_source's."""
