@@ -125,6 +125,41 @@ def test_r2a_source_bits_in_the_vhdl() -> None:
     assert len(rule) == 1 and re.search(r"instruction_in\(14 downto 9\)\s+when", rule[0]), rule
 
 
+R2A_PROBE = """// R2A A1, R124 with R60 = 0x100 + 16 tid, the refusal bypassed: G80 writes 0, FlexGripPlus R60
+.grid 1
+.block 32
+.registers 64
+.buffer out u32 32
+.param out
+        I2I.U32.U16 R1, R0L
+        SHL R60, R1, 0x4
+        IADD32I R60, R60, 0x100
+        R2A A1, R124
+        A2R R2, A1
+        SHL R3, R1, 0x2
+        IADD32 R3, g [0x4], R3
+        GST.U32 global14[R3], R2
+"""
+
+
+def test_r2a_r124_reads_r60_on_flexgrip(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """On FlexGripPlus itself (GHDL, about a second of simulation): with the refusal bypassed, `R2A A1, R124`
+    sets $a1 to R60's value, 0x100 + 0x10 tid (what the program put there), in every lane; the model (G80's
+    zero register) gives 0, so lock-step stops there, at PC 0x18, naming the instruction."""
+    _flexgrip_or_skip()
+    import tb.adapters.flexgrip as fa
+    from tb.lockstep import LockstepRun, run_lockstep
+
+    monkeypatch.setattr(fa, "decode_departures", lambda *a, **k: None)
+    src = tmp_path / "r2a_r124.sass"
+    src.write_text(R2A_PROBE)
+    r = run_lockstep(LockstepRun(str(src), sim="ghdl", profile="flexgrip", dut="flexgrip", out=tmp_path / "run"), rerun_with_waves=False)
+    assert not r.passed and r.report is not None
+    assert (r.report.pc, r.report.text) == (0x18, "R2A A1, R124")
+    (diff,) = [d for d in r.report.diffs if d.field == "addr"]
+    assert {(d.lane, int(d.actual, 16), int(d.expected, 16)) for d in diff.lanes} == {(lane, 0x100 + 0x10 * lane, 0) for lane in range(32)}
+
+
 def test_adapter_refuses_before_building(tmp_path: Path) -> None:
     """A lock-step run of nbody on the flexgrip DUT ends in the adapter's run_test with the instruction named,
     before GHDL is called (no build, no simulation: this test needs neither)."""
@@ -148,6 +183,7 @@ def test_figures_file() -> None:
     assert doc["kernels"]
     for name, k in doc["kernels"].items():
         assert k["outcome"] in ("pass", "fail", "refused", "not run"), name
+        assert k["measured"]["date"] and k["measured"]["commit"], name  # each entry says when it was measured
         path = ROOT / k["program"]
         if k["outcome"] == "refused":
             assert k["reason"], name
