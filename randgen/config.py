@@ -143,7 +143,7 @@ PRESETS: dict[str, dict] = {
              "exit_marker": 0.8, "depth": 3, "subroutines": 3, "control": {"ops": 5, "if": 2, "loop": 1.2, "pbk": 0.8, "call": 1.5, "skip": 0.6},
              "mix": {"a2r": 1.5, "r2a": 1.5, "ada": 1.5, "r2g": 1.5, "i2i": 3, "nop": 1, "s2r": 1, "lld": 1.5, "fmad": 3}},
     # the rarer operand forms: shared and constant operands with $a and post-increment (every size, the short
-    # forms paired), the exit marker on every form, guards everywhere; short programs, the simt structures kept
+    # forms paired), the exit marker swept over every form (marker_sweep), guards everywhere; short programs, the simt structures kept
     "cover": {"bar_variants": 0.5, "aregs_high": 0.3, "back_calls": 0.5, "exit_depth": 1.0, "diverge": 0.3, "clock": 0.1, "addr_modes": 0.4,
               "edges": 0.5, "marker_spread": 0.8, "marker_sweep": True, "exit_marker": 1.0, "marked_join": 0.8, "pair_short": 0.9, "guard": 0.5, "length": 40, "grid_max": (2, 2), "threads_max": 96,
               "mix": {"fmad": 5, "fmul": 4, "fadd": 3, "iminmax": 3, "fminmax": 3, "isad": 3, "shift": 4, "fslct": 2, "fset": 2, "imul": 4, "imad": 3,
