@@ -157,7 +157,7 @@ def test_report_counts_per_module(tmp_path: Path, monkeypatch: pytest.MonkeyPatc
         json.dumps({"mutants": 5, "candidates": 40, "seed": 1, "directed": 2, "programs": [{}, {}, {}]}), encoding="utf-8"
     )
     verdicts = [{"mutant": 1, "status": "unresolved", "runs": 2}, {"mutant": 2, "status": "killed", "program": "p", "kind": "mismatch", "runs": 1},
-                {"mutant": 3, "status": "survived", "runs": 3}, {"mutant": 4, "status": "killed", "program": "p", "kind": "hang", "runs": 2},
+                {"mutant": 3, "status": "survived", "runs": 3, "alone": True}, {"mutant": 4, "status": "killed", "program": "p", "kind": "hang", "runs": 2},
                 {"mutant": 5, "status": "unresolved", "runs": 2}]  # fmt: skip
     (tmp_path / "results.jsonl").write_text("".join(json.dumps(v) + "\n" for v in verdicts), encoding="utf-8")
     text = campaign.report(tmp_path)
@@ -234,3 +234,100 @@ def test_program_digest_follows_the_text(tmp_path: Path) -> None:
     before = campaign.program_digest({"name": "p", "config": str(config)})
     prog.write_text(".block 32\n        NOP\n        NOP\n", encoding="utf-8")
     assert campaign.program_digest({"name": "p", "config": str(config)}) != before
+
+
+def test_stuck_wires_follow_the_parameters(tmp_path: Path) -> None:
+    """Every stuck-output wire of the instrumented design has, at NUM_SP 32, the width Verilator
+    itself gives the signal it replaces (the tree's widths come from the default parameters, where
+    a NUM_SP x 32 bus is 256 bits; at 32 it is 1,024). Verilator elaborates the instrumented
+    sources at NUM_SP 32 here; the widths compared are both its own."""
+    from tb.faults.sites import _children, _Netlist
+
+    stuck = [c for c in mutate.candidates() if c.kind.startswith("stuck")]
+    assert stuck
+    _, files = mutate.instrument(stuck, tmp_path / "rtl")
+    mutate._environment("verilator")
+    cmd = ["verilator", "--json-only", "-Wno-fatal", "-GNUM_SP=32", "--top-module", mutate.TOPLEVEL, "-Mdir", str(tmp_path / "obj"),
+           *(f"-I{d}" for d in files.includes), *map(str, files.sources)]  # fmt: skip
+    done = subprocess.run(cmd, capture_output=True, text=True, cwd=ROOT)
+    assert done.returncode == 0, done.stderr[-2000:]
+    tree = json.loads((tmp_path / "obj" / f"V{mutate.TOPLEVEL}.tree.json").read_text(encoding="utf-8"))
+    net = _Netlist(tree)
+    compared, wider = 0, 0
+    default_width = {c.extra["ident"]: c.extra["width"] for c in stuck}
+    for module in net.modules.values():
+        variables: dict[str, str] = {}
+        stack = [module]
+        while stack:
+            n = stack.pop()
+            if n.get("type") == "VAR":
+                variables[n["name"]] = n["dtypep"]
+            stack.extend(_children(n))
+        for name, dtype in variables.items():
+            if name.endswith("__mut"):
+                base = name.removesuffix("__mut")
+                width = net.shape(dtype)[0]
+                assert width == net.shape(variables[base])[0], f"{module['name']}.{name}"
+                compared += 1
+                wider += width > default_width[base]
+    assert compared >= len({c.extra["ident"] for c in stuck}) // 2
+    assert wider > 0  # NUM_SP 32 widens some of them (the lane buses), so the check can fail
+
+
+def test_confirming_pass_runs_survivors_alone(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A survivor of the shared processes is not final: the confirming pass runs it again alone,
+    in a process of its own, on every program (no skip, no budget); a verdict already confirmed, a
+    killed one, an equivalent one or one that has not met every program is left. The report counts
+    an unconfirmed survivor as unresolved and says how many the pass killed. The simulator is
+    replaced by a stand-in that writes the verdict a lone run would (mutant 3 killed by `b`)."""
+    eq = tmp_path / "equivalent.toml"
+    eq.write_text('["m:drop:eee"]\nreason = "a default that every path that reads it overwrites first"\n', encoding="utf-8")
+    monkeypatch.setattr(campaign, "EQUIVALENT", eq)
+    keys = {1: "m:drop:aaa", 2: "m:drop:bbb", 3: "m:drop:ccc", 4: "m:drop:ddd", 5: "m:drop:eee", 6: "m:drop:fff"}
+    mutants = [
+        {"id": i, "module": "m", "file": "rtl/m.v", "line": i, "kind": "drop", "original": "x = y;", "mutated": "", "key": k} for i, k in keys.items()
+    ]
+    (tmp_path / "mutants.json").write_text(json.dumps(mutants), encoding="utf-8")
+    programs = []
+    for name in ("a", "b"):
+        (tmp_path / f"{name}.sass").write_text(f"// {name}\n", encoding="utf-8")
+        (tmp_path / f"{name}.json").write_text(json.dumps({"program": str(tmp_path / f"{name}.sass")}), encoding="utf-8")
+        programs.append({"name": name, "config": str(tmp_path / f"{name}.json")})
+    meta = {"mutants": 6, "candidates": 9, "seed": 1, "directed": 2, "programs": programs}
+    (tmp_path / "campaign.json").write_text(json.dumps(meta), encoding="utf-8")
+    (tmp_path / "design.json").write_text(json.dumps({"sources": [], "includes": []}), encoding="utf-8")
+    both = ["a", "b"]
+    verdicts = [
+        {"mutant": 1, "status": "survived", "runs": 2, "tried": both},  # from before the pass existed: no mark
+        {"mutant": 2, "status": "survived", "runs": 2, "tried": both, "alone": True},  # confirmed already
+        {"mutant": 3, "status": "survived", "runs": 2, "tried": both},
+        {"mutant": 4, "status": "killed", "runs": 1, "tried": ["a"], "program": "a", "kind": "mismatch"},
+        {"mutant": 5, "status": "survived", "runs": 2, "tried": both},  # equivalent.toml
+        {"mutant": 6, "status": "survived", "runs": 1, "tried": ["a"]},
+    ]  # fmt: skip  (b is new: the retry pass first)
+    (tmp_path / "results.jsonl").write_text("".join(json.dumps(v) + "\n" for v in verdicts), encoding="utf-8")
+    text = campaign.report(tmp_path)
+    assert "| **all** | 6 | 1 | 1 | 1 | 3 | 0 | **50.0%** |" in text  # 1, 3 (unconfirmed) and 6 unresolved
+    assert "3 survivor(s) of the shared processes not yet confirmed alone" in text  # 6 too: the retry pass, then this one
+
+    jobs: list[dict] = []
+
+    def spawn(folder: Path, job: dict, stall_s: float) -> tuple[int, bool]:
+        jobs.append(job)
+        (k,) = job["mutants"]
+        lone = {"mutant": k, "status": "survived", "runs": 2, "tried": both}
+        if k == 3:
+            lone = {"mutant": k, "status": "killed", "runs": 2, "tried": both, "program": "b", "kind": "mismatch", "control_passed": True}
+        Path(job["log"]).write_text(json.dumps({"start": k}) + "\n" + json.dumps(lone) + "\n", encoding="utf-8")
+        return 0, False
+
+    monkeypatch.setattr(campaign, "spawn", spawn)
+    assert campaign.confirm(tmp_path, meta, {"a": 1.0, "b": 1.0}, quiet=True) == 2
+    assert [j["mutants"] for j in jobs] == [[1], [3]]  # one process each
+    assert all(j["skip"] == {} and j["budget_s"] is None and [p["name"] for p in j["programs"]] == both for j in jobs)
+    assert campaign.confirm(tmp_path, meta, {"a": 1.0, "b": 1.0}, quiet=True) == 0  # on resume: nothing left to confirm
+    text = campaign.report(tmp_path)
+    assert "| **all** | 6 | 2 | 2 | 1 | 1 | 0 | **50.0%** |" in text  # 1 and 2 survived alone, 3 killed alone, 6 still unresolved
+    assert "3 ran, 1 killed there, 2 survived" in text and "1 survivor(s) of the shared processes not yet confirmed alone" in text
+    summary = json.loads((tmp_path / "summary.json").read_text(encoding="utf-8"))
+    assert summary["survivors"] == [1, 2] and summary["killed_alone"] == 1

@@ -5,7 +5,8 @@ programs detect.
             Verilator build with all of them, a reference pass (id 0: the instrumented design must
             pass every program), then every mutant against the directed programs (programs/*.sass,
             programs/kernels/*.sass) and the random tier (randgen programs, RANDOM="preset:count,..."),
-            stopping at the first failing program (test_mutation.py); the report last. Resumes: a
+            stopping at the first failing program (test_mutation.py); then each survivor again alone
+            in a fresh process on every program (confirm); the report last. Resumes: a
             mutant with an outcome in results.jsonl is not run again (remove the folder to start over).
     report  the report of a campaign folder: killed / survived / equivalent per module, the score,
             every survivor (file, line, change, key)
@@ -370,6 +371,64 @@ def execute(out: Path, meta: dict, walls: dict[str, float], jobs: int, quiet: bo
         attempt += 1
 
 
+def confirm(out: Path, meta: dict, walls: dict[str, float], quiet: bool) -> int:
+    """The confirming pass: each survivor runs again ALONE, in a fresh simulator process, on every
+    program. In a shared process a mutant starts from what the runs before it left: a dropped
+    assignment in a combinational block is a latch under its id, which keeps the value of the
+    previous mutant's (or id 0's) last evaluation, so a survivor there may only have met a lucky
+    value (the decoder's `carry_reg = longf` dropped survives after a 64-bit instruction left the
+    latch at 1, and `iadd` kills it from the simulator's initial 0). A survivor is final only once
+    it survived alone (its verdict says `"alone": true`); the report counts the others as not
+    resolved. Only survivors run here (a handful), so the pass costs little. A verdict written
+    before this pass existed has no mark and is confirmed on resume. Returns how many it ran."""
+    results = out / "results.jsonl"
+    verdicts = {x["mutant"]: x for x in _read(results) if "mutant" in x}
+    mutants = {m["id"]: m for m in json.loads((out / "mutants.json").read_text(encoding="utf-8"))}
+    eq = equivalents()  # argued equivalent: the argument does not depend on a run
+    programs = [{**p, "digest": program_digest(p)} for p in meta["programs"]]
+    digests = {p["name"]: p["digest"] for p in programs}
+    todo = [k for k, v in sorted(verdicts.items()) if needs_confirming(v, digests) and mutants[k]["key"] not in eq]
+    if not todo:
+        return 0
+    if not quiet:
+        print(f"mutants: confirming pass, {len(todo)} survivor(s) each alone in a fresh process on all {len(programs)} programs", flush=True)
+    kills: dict[str, int] = {}
+    for v in verdicts.values():
+        if v.get("program"):
+            kills[v["program"]] = kills.get(v["program"], 0) + 1
+    stall = 3 * sum(walls.values()) + 120
+    for k in todo:
+        tag = f"alone_{k}"
+        log = out / f"{tag}.jsonl"
+        log.unlink(missing_ok=True)  # an interrupted confirmation starts over: it must cover every program in one process
+        job = {**design("verilator", _files(out), (), (DEFINE,)), "programs": programs, "mutants": [k], "log": str(log), "kills": kills,
+               "walls": walls, "budget_s": None, "skip": {}, "modules": {str(k): mutants[k]["module"]}, "module_kills": {},
+               "expected": expected_outcomes(out), "hints": {}}  # fmt: skip
+        code, stalled = spawn(out / tag, job, stall)
+        lines = _read(log)
+        done = [x for x in lines if x.get("mutant") == k]
+        if done:
+            x = done[-1]
+        elif any(x.get("start") == k for x in lines):  # the simulator died or stalled inside it: killed, and named so
+            why = "stall" if stalled else f"crash (exit {code})"
+            x = {"mutant": k, "status": "killed", "program": None, "kind": why, "runs": 0, "wall_s": 0,
+                 "message": f"the simulator {'stopped making progress' if stalled else 'died'} inside this mutant"}  # fmt: skip
+        else:
+            raise RuntimeError(f"the confirming process of mutant {k} ran nothing; see {out / tag / 'sim.log'}")
+        x["alone"] = True
+        with results.open("a", encoding="utf-8") as f:
+            f.write(json.dumps(x) + "\n")
+        if not quiet:
+            by = f" by {x['program']}" if x.get("program") else ""
+            print(f"  mutant {k} alone: {x['status']}{by} ({x['runs']} runs, {x['wall_s']} s)", flush=True)
+    return len(todo)
+
+
+def needs_confirming(verdict: dict, programs: dict[str, str]) -> bool:
+    """A survivor of every program in its present text that has not survived alone yet."""
+    return verdict["status"] == "survived" and not verdict.get("alone") and set(programs) <= set(tried(verdict, programs))
+
+
 def _recover(out: Path) -> None:
     """Verdicts that processes of an interrupted campaign wrote to their logs, into results.jsonl."""
     results = out / "results.jsonl"
@@ -397,11 +456,15 @@ def report(out: Path) -> str:
     eq = equivalents()
     rows: dict[str, dict[str, int]] = {}
     survivors, killers = [], {}
+    unconfirmed = 0
     for mid, m in mutants.items():
         v = verdicts.get(mid)
         status = "pending" if v is None else v["status"]
         if status in ("survived", "unresolved") and m["key"] in eq:  # cannot be killed: no need to run it everywhere
             status = "equivalent"
+        elif status == "survived" and not v.get("alone"):  # not final until it survived alone (confirm): not resolved yet
+            status = "unresolved"
+            unconfirmed += 1
         r = rows.setdefault(m["module"], {"mutants": 0, "killed": 0, "survived": 0, "equivalent": 0, "unresolved": 0, "pending": 0})
         r["mutants"] += 1
         r[status] += 1
@@ -432,8 +495,16 @@ def report(out: Path) -> str:
     )
     base = total["mutants"] - total["equivalent"] - total["pending"]
     if total["unresolved"] and base:
-        lines += ["", f"unresolved: not killed within the per-mutant time budget of the passes, not run on every program; the score leaves them out. "
+        lines += ["", f"unresolved: not killed within the per-mutant time budget of the passes, not run on every program, or a survivor not yet "
+                      f"confirmed alone; the score leaves them out. "
                       f"Counting them as survivors: {100 * total['killed'] / base:.1f}%"]  # fmt: skip
+    alone = [v for v in verdicts.values() if v.get("alone")]
+    lines += ["", f"Confirming pass (each survivor of the shared processes again alone, in a fresh simulator process, on every program): "
+                  f"{len(alone)} ran, {sum(v['status'] == 'killed' for v in alone)} killed there, {sum(v['status'] == 'survived' for v in alone)} survived"]  # fmt: skip
+    if unconfirmed:
+        lines.append(
+            f"{unconfirmed} survivor(s) of the shared processes not yet confirmed alone: counted unresolved (`make mutants` runs the confirming pass)"
+        )
     kinds: dict[str, int] = {}
     for v in verdicts.values():
         if v["status"] == "killed":
@@ -461,7 +532,8 @@ def report(out: Path) -> str:
         lines += ["", f"Keys of equivalent.toml not among this campaign's mutants (not drawn, or the RTL changed): {len(stale)}"]
     text = "\n".join(lines) + "\n"
     (out / "report.md").write_text(text, encoding="utf-8")
-    (out / "summary.json").write_text(json.dumps({"modules": rows, "total": total, "score": score(total), "survivors": [m["id"] for m in survivors]}, indent=1),
+    (out / "summary.json").write_text(json.dumps({"modules": rows, "total": total, "score": score(total), "survivors": [m["id"] for m in survivors],
+                                                   "confirmed_alone": len(alone), "killed_alone": sum(v["status"] == "killed" for v in alone)}, indent=1),
                                       encoding="utf-8")  # fmt: skip
     return text
 
@@ -487,6 +559,7 @@ def run_campaign(
         execute(out, meta, walls, jobs, quiet, quick)
     if second:
         execute(out, meta, walls, jobs, quiet, second_budget or None, retry=True)
+    confirm(out, meta, walls, quiet)
     # the time of this session (a resumed campaign adds one): wall, and CPU of this process and the
     # simulator processes it waited for (builds included)
     own, kids = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)

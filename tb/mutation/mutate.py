@@ -693,7 +693,11 @@ def _rewrite(text: str, items: list[tuple[int, _Candidate]]) -> str:
             mask = 1 << c.extra["bit"]
             forced = f"({wire} | {width}'h{mask:x})" if c.extra["stuck"] else f"({wire} & ~{width}'h{mask:x})"
             value = f"{_guard(k)} ? {forced} : {value}"
-        inserts.setdefault(insert, []).append(f"    wire [{width - 1}:0] {wire};  // tb/mutation: stuck bits of {ident}\n"
+        # the wire takes the signal's width at the parameters of the build ($bits), not the width the
+        # tree gave at the default ones (`width`, which names the mutant's top bit in its key): a bus of
+        # NUM_SP x 32 bits is 1,024 wide at NUM_SP 32. The masks are sized at `width`; in the wider
+        # context of the expression Verilog extends them with zeros before `~`, so the upper bits pass.
+        inserts.setdefault(insert, []).append(f"    wire [$bits({ident}) - 1:0] {wire};  // tb/mutation: stuck bits of {ident}\n"
                                               f"    assign {ident} = {value};\n")  # fmt: skip
         edits.append((a, b, wire))
     for pos, lines in inserts.items():
