@@ -275,17 +275,29 @@ def test_stuck_wires_follow_the_parameters(tmp_path: Path) -> None:
 
 
 def test_confirming_pass_runs_survivors_alone(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """A survivor of the shared processes is not final: the confirming pass runs it again alone,
-    in a process of its own, on every program (no skip, no budget); a verdict already confirmed, a
-    killed one, an equivalent one or one that has not met every program is left. The report counts
-    an unconfirmed survivor as unresolved and says how many the pass killed. The simulator is
-    replaced by a stand-in that writes the verdict a lone run would (mutant 3 killed by `b`)."""
+    """A survivor of the shared processes is not final, nor a kill of a `drop` mutant (a latch under
+    its id holds what the run before left): the confirming pass runs each again alone, in a process
+    of its own, on every program (no skip, no budget; a kill's program first). A verdict already
+    confirmed, another kind's kill, an equivalent one or one that has not met every program is
+    left. The report counts an unconfirmed survivor as unresolved and says what the pass found.
+    The simulator is replaced by a stand-in that writes the verdict a lone run would: mutant 3
+    killed by `b`, mutant 7 (killed in the shared process) surviving, mutant 8 killed again."""
     eq = tmp_path / "equivalent.toml"
     eq.write_text('["m:drop:eee"]\nreason = "a default that every path that reads it overwrites first"\n', encoding="utf-8")
     monkeypatch.setattr(campaign, "EQUIVALENT", eq)
-    keys = {1: "m:drop:aaa", 2: "m:drop:bbb", 3: "m:drop:ccc", 4: "m:drop:ddd", 5: "m:drop:eee", 6: "m:drop:fff"}
+    keys = {
+        1: "m:drop:aaa",
+        2: "m:drop:bbb",
+        3: "m:drop:ccc",
+        4: "m:operator:ddd",
+        5: "m:drop:eee",
+        6: "m:drop:fff",
+        7: "m:drop:ggg",
+        8: "m:drop:hhh",
+    }
     mutants = [
-        {"id": i, "module": "m", "file": "rtl/m.v", "line": i, "kind": "drop", "original": "x = y;", "mutated": "", "key": k} for i, k in keys.items()
+        {"id": i, "module": "m", "file": "rtl/m.v", "line": i, "kind": k.split(":")[1], "original": "x", "mutated": "y", "key": k}
+        for i, k in keys.items()
     ]
     (tmp_path / "mutants.json").write_text(json.dumps(mutants), encoding="utf-8")
     programs = []
@@ -293,41 +305,46 @@ def test_confirming_pass_runs_survivors_alone(tmp_path: Path, monkeypatch: pytes
         (tmp_path / f"{name}.sass").write_text(f"// {name}\n", encoding="utf-8")
         (tmp_path / f"{name}.json").write_text(json.dumps({"program": str(tmp_path / f"{name}.sass")}), encoding="utf-8")
         programs.append({"name": name, "config": str(tmp_path / f"{name}.json")})
-    meta = {"mutants": 6, "candidates": 9, "seed": 1, "directed": 2, "programs": programs}
+    meta = {"mutants": 8, "candidates": 9, "seed": 1, "directed": 2, "programs": programs}
     (tmp_path / "campaign.json").write_text(json.dumps(meta), encoding="utf-8")
     (tmp_path / "design.json").write_text(json.dumps({"sources": [], "includes": []}), encoding="utf-8")
     both = ["a", "b"]
-    verdicts = [
-        {"mutant": 1, "status": "survived", "runs": 2, "tried": both},  # from before the pass existed: no mark
-        {"mutant": 2, "status": "survived", "runs": 2, "tried": both, "alone": True},  # confirmed already
-        {"mutant": 3, "status": "survived", "runs": 2, "tried": both},
-        {"mutant": 4, "status": "killed", "runs": 1, "tried": ["a"], "program": "a", "kind": "mismatch"},
-        {"mutant": 5, "status": "survived", "runs": 2, "tried": both},  # equivalent.toml
-        {"mutant": 6, "status": "survived", "runs": 1, "tried": ["a"]},
-    ]  # fmt: skip  (b is new: the retry pass first)
+    verdicts = [{"mutant": 1, "status": "survived", "runs": 2, "tried": both},  # from before the pass existed: no mark
+                {"mutant": 2, "status": "survived", "runs": 2, "tried": both, "alone": True},  # confirmed already
+                {"mutant": 3, "status": "survived", "runs": 2, "tried": both},
+                {"mutant": 4, "status": "killed", "runs": 1, "tried": ["a"], "program": "a", "kind": "mismatch"},  # no state of its own
+                {"mutant": 5, "status": "survived", "runs": 2, "tried": both},  # equivalent.toml
+                {"mutant": 6, "status": "survived", "runs": 1, "tried": ["a"]},  # b is new: the retry pass first
+                {"mutant": 7, "status": "killed", "runs": 1, "tried": ["a"], "program": "a", "kind": "mismatch"},
+                {"mutant": 8, "status": "killed", "runs": 1, "tried": ["a"], "program": "a", "kind": "mismatch"}]  # fmt: skip
     (tmp_path / "results.jsonl").write_text("".join(json.dumps(v) + "\n" for v in verdicts), encoding="utf-8")
     text = campaign.report(tmp_path)
-    assert "| **all** | 6 | 1 | 1 | 1 | 3 | 0 | **50.0%** |" in text  # 1, 3 (unconfirmed) and 6 unresolved
-    assert "3 survivor(s) of the shared processes not yet confirmed alone" in text  # 6 too: the retry pass, then this one
+    assert "| **all** | 8 | 3 | 1 | 1 | 3 | 0 | **75.0%** |" in text  # 1, 3 (unconfirmed) and 6 unresolved
+    assert "3 survivor(s) of the shared processes not yet confirmed alone" in text
 
     jobs: list[dict] = []
+    alone = {1: ("survived", None), 3: ("killed", "b"), 7: ("survived", None), 8: ("killed", "a")}
 
     def spawn(folder: Path, job: dict, stall_s: float) -> tuple[int, bool]:
         jobs.append(job)
         (k,) = job["mutants"]
-        lone = {"mutant": k, "status": "survived", "runs": 2, "tried": both}
-        if k == 3:
-            lone = {"mutant": k, "status": "killed", "runs": 2, "tried": both, "program": "b", "kind": "mismatch", "control_passed": True}
+        status, program = alone[k]
+        lone = {"mutant": k, "status": status, "runs": 2, "tried": both, "program": program, "kind": "mismatch" if program else None}
         Path(job["log"]).write_text(json.dumps({"start": k}) + "\n" + json.dumps(lone) + "\n", encoding="utf-8")
         return 0, False
 
     monkeypatch.setattr(campaign, "spawn", spawn)
-    assert campaign.confirm(tmp_path, meta, {"a": 1.0, "b": 1.0}, quiet=True) == 2
-    assert [j["mutants"] for j in jobs] == [[1], [3]]  # one process each
+    assert campaign.confirm(tmp_path, meta, {"a": 1.0, "b": 1.0}, quiet=True) == 4
+    assert [j["mutants"] for j in jobs] == [[1], [3], [7], [8]]  # one process each
     assert all(j["skip"] == {} and j["budget_s"] is None and [p["name"] for p in j["programs"]] == both for j in jobs)
+    assert jobs[0]["hints"] == {} and jobs[2]["hints"] == {"7": "a"}  # a kill's program first
     assert campaign.confirm(tmp_path, meta, {"a": 1.0, "b": 1.0}, quiet=True) == 0  # on resume: nothing left to confirm
     text = campaign.report(tmp_path)
-    assert "| **all** | 6 | 2 | 2 | 1 | 1 | 0 | **50.0%** |" in text  # 1 and 2 survived alone, 3 killed alone, 6 still unresolved
-    assert "3 ran, 1 killed there, 2 survived" in text and "1 survivor(s) of the shared processes not yet confirmed alone" in text
+    assert "| **all** | 8 | 3 | 3 | 1 | 1 | 0 | **50.0%** |" in text  # 1, 2 and 7 survived alone; 3 killed alone; 6 still unresolved
+    assert (
+        "survivors of the shared processes 3, killed alone 1; kills of drop mutants 2, killed alone by the same program 1, by another 0, survived alone 1"
+        in text
+    )
+    assert "1 survivor(s) of the shared processes not yet confirmed alone" in text
     summary = json.loads((tmp_path / "summary.json").read_text(encoding="utf-8"))
-    assert summary["survivors"] == [1, 2] and summary["killed_alone"] == 1
+    assert summary["survivors"] == [1, 2, 7] and summary["confirming"]["drop_kills_survived"] == 1

@@ -372,38 +372,47 @@ def execute(out: Path, meta: dict, walls: dict[str, float], jobs: int, quiet: bo
 
 
 def confirm(out: Path, meta: dict, walls: dict[str, float], quiet: bool) -> int:
-    """The confirming pass: each survivor runs again ALONE, in a fresh simulator process, on every
-    program. In a shared process a mutant starts from what the runs before it left: a dropped
-    assignment in a combinational block is a latch under its id, which keeps the value of the
-    previous mutant's (or id 0's) last evaluation, so a survivor there may only have met a lucky
-    value (the decoder's `carry_reg = longf` dropped survives after a 64-bit instruction left the
-    latch at 1, and `iadd` kills it from the simulator's initial 0). A survivor is final only once
-    it survived alone (its verdict says `"alone": true`); the report counts the others as not
-    resolved. Only survivors run here (a handful), so the pass costs little. A verdict written
-    before this pass existed has no mark and is confirmed on resume. Returns how many it ran."""
+    """The confirming pass: verdicts that the runs before a mutant can decide run again ALONE, each
+    in a fresh simulator process (the simulator's initial state), on every program. In a shared
+    process a mutant starts from what the runs before it left: a dropped assignment in a
+    combinational block is a latch under its id, which keeps the value of the previous id's last
+    evaluation. So a survivor may only have met a lucky value (the decoder's `carry_reg = longf`
+    dropped survives after a 64-bit instruction left the latch at 1; `iadd` kills it from 0), and
+    a kill of a `drop` mutant may come from an unlucky one (the decoder's `units = {9'd0, field}`
+    dropped, killed by cf_guard_self after a short-form constant set `units`, passes it alone).
+    Every survivor, and every kill of a `drop` mutant, runs here (the killing program first: a
+    kill that repeats costs one program); other kinds hold no state of their own under their id
+    (the state reset leaves is the state id 0 meets too, and after each kill the killing program
+    runs with id 0). A verdict is final once it says `"alone": true` (with `before`, the shared
+    process's status and program); the report counts an unconfirmed survivor as not resolved. A
+    verdict written before this pass existed has no mark and is confirmed on resume. Returns how
+    many mutants it ran."""
     results = out / "results.jsonl"
     verdicts = {x["mutant"]: x for x in _read(results) if "mutant" in x}
     mutants = {m["id"]: m for m in json.loads((out / "mutants.json").read_text(encoding="utf-8"))}
     eq = equivalents()  # argued equivalent: the argument does not depend on a run
     programs = [{**p, "digest": program_digest(p)} for p in meta["programs"]]
     digests = {p["name"]: p["digest"] for p in programs}
-    todo = [k for k, v in sorted(verdicts.items()) if needs_confirming(v, digests) and mutants[k]["key"] not in eq]
+    todo = [k for k, v in sorted(verdicts.items()) if needs_confirming(v, mutants[k]["kind"], digests) and mutants[k]["key"] not in eq]
     if not todo:
         return 0
     if not quiet:
-        print(f"mutants: confirming pass, {len(todo)} survivor(s) each alone in a fresh process on all {len(programs)} programs", flush=True)
+        print(f"mutants: confirming pass, {len(todo)} mutant(s) each alone in a fresh process (survivors, kills of drop mutants)", flush=True)
     kills: dict[str, int] = {}
     for v in verdicts.values():
         if v.get("program"):
             kills[v["program"]] = kills.get(v["program"], 0) + 1
     stall = 3 * sum(walls.values()) + 120
+    expected = expected_outcomes(out)
     for k in todo:
+        before = {"status": verdicts[k]["status"], "program": verdicts[k].get("program")}
         tag = f"alone_{k}"
         log = out / f"{tag}.jsonl"
         log.unlink(missing_ok=True)  # an interrupted confirmation starts over: it must cover every program in one process
+        hints = {str(k): before["program"]} if before["program"] else {}
         job = {**design("verilator", _files(out), (), (DEFINE,)), "programs": programs, "mutants": [k], "log": str(log), "kills": kills,
                "walls": walls, "budget_s": None, "skip": {}, "modules": {str(k): mutants[k]["module"]}, "module_kills": {},
-               "expected": expected_outcomes(out), "hints": {}}  # fmt: skip
+               "expected": expected, "hints": hints}  # fmt: skip
         code, stalled = spawn(out / tag, job, stall)
         lines = _read(log)
         done = [x for x in lines if x.get("mutant") == k]
@@ -415,18 +424,24 @@ def confirm(out: Path, meta: dict, walls: dict[str, float], quiet: bool) -> int:
                  "message": f"the simulator {'stopped making progress' if stalled else 'died'} inside this mutant"}  # fmt: skip
         else:
             raise RuntimeError(f"the confirming process of mutant {k} ran nothing; see {out / tag / 'sim.log'}")
-        x["alone"] = True
+        x.update(alone=True, before=before)
         with results.open("a", encoding="utf-8") as f:
             f.write(json.dumps(x) + "\n")
         if not quiet:
             by = f" by {x['program']}" if x.get("program") else ""
-            print(f"  mutant {k} alone: {x['status']}{by} ({x['runs']} runs, {x['wall_s']} s)", flush=True)
+            was = f"{before['status']} by {before['program']}" if before["program"] else before["status"]
+            print(f"  mutant {k} alone: {x['status']}{by} ({x['runs']} runs, {x['wall_s']} s; shared process: {was})", flush=True)
     return len(todo)
 
 
-def needs_confirming(verdict: dict, programs: dict[str, str]) -> bool:
-    """A survivor of every program in its present text that has not survived alone yet."""
-    return verdict["status"] == "survived" and not verdict.get("alone") and set(programs) <= set(tried(verdict, programs))
+def needs_confirming(verdict: dict, kind: str, programs: dict[str, str]) -> bool:
+    """Not confirmed alone yet, and either a survivor of every program in its present text or a
+    kill of a `drop` mutant by a program (confirm)."""
+    if verdict.get("alone"):
+        return False
+    if verdict["status"] == "killed":
+        return kind == "drop" and verdict.get("program") is not None
+    return verdict["status"] == "survived" and set(programs) <= set(tried(verdict, programs))
 
 
 def _recover(out: Path) -> None:
@@ -499,8 +514,20 @@ def report(out: Path) -> str:
                       f"confirmed alone; the score leaves them out. "
                       f"Counting them as survivors: {100 * total['killed'] / base:.1f}%"]  # fmt: skip
     alone = [v for v in verdicts.values() if v.get("alone")]
-    lines += ["", f"Confirming pass (each survivor of the shared processes again alone, in a fresh simulator process, on every program): "
-                  f"{len(alone)} ran, {sum(v['status'] == 'killed' for v in alone)} killed there, {sum(v['status'] == 'survived' for v in alone)} survived"]  # fmt: skip
+    was_survivor = [v for v in alone if v.get("before", {}).get("status", "survived") != "killed"]
+    was_killed = [v for v in alone if v.get("before", {}).get("status") == "killed"]
+    confirming = {
+        "survivors": len(was_survivor),
+        "survivors_killed": sum(v["status"] == "killed" for v in was_survivor),
+        "drop_kills": len(was_killed),
+        "drop_kills_same_program": sum(v["status"] == "killed" and v.get("program") == v["before"]["program"] for v in was_killed),
+        "drop_kills_other_program": sum(v["status"] == "killed" and v.get("program") != v["before"]["program"] for v in was_killed),
+        "drop_kills_survived": sum(v["status"] == "survived" for v in was_killed),
+    }
+    lines += ["", f"Confirming pass (alone, each in a fresh simulator process, on every program): survivors of the shared processes "
+                  f"{confirming['survivors']}, killed alone {confirming['survivors_killed']}; kills of drop mutants {confirming['drop_kills']}, "
+                  f"killed alone by the same program {confirming['drop_kills_same_program']}, by another {confirming['drop_kills_other_program']}, "
+                  f"survived alone {confirming['drop_kills_survived']}"]  # fmt: skip
     if unconfirmed:
         lines.append(
             f"{unconfirmed} survivor(s) of the shared processes not yet confirmed alone: counted unresolved (`make mutants` runs the confirming pass)"
@@ -533,7 +560,7 @@ def report(out: Path) -> str:
     text = "\n".join(lines) + "\n"
     (out / "report.md").write_text(text, encoding="utf-8")
     (out / "summary.json").write_text(json.dumps({"modules": rows, "total": total, "score": score(total), "survivors": [m["id"] for m in survivors],
-                                                   "confirmed_alone": len(alone), "killed_alone": sum(v["status"] == "killed" for v in alone)}, indent=1),
+                                                   "confirming": confirming}, indent=1),
                                       encoding="utf-8")  # fmt: skip
     return text
 
