@@ -82,9 +82,16 @@ def write(sm: SM, b: Batch, op: object, value: np.ndarray, half: bool | None = N
     raise TypeError(f"cannot write operand {op!r}")
 
 
-def flags_out(sm: SM, b: Batch, insn: Instruction, flags: np.ndarray) -> None:
+def flags_out(sm: SM, b: Batch, insn: Instruction, flags: np.ndarray | None) -> None:
     if insn.fields.get("cwe"):
+        assert flags is not None, "the flags of an instruction that writes $c were not computed"
         sm.write_cc(b, insn.fields["cdst"], flags)
+
+
+def cwe(insn: Instruction) -> bool:
+    """The instruction writes $c: only then are the integer ALU's flags computed (they cost as much
+    as the result on a 32-lane step)."""
+    return bool(insn.fields.get("cwe"))
 
 
 def carry_in(sm: SM, b: Batch, insn: Instruction, mad: bool) -> np.ndarray:
@@ -250,7 +257,7 @@ def exe_iadd(sm: SM, b: Batch, insn: Instruction, ops: dict) -> None:
     other = ops.get("src3") or ops.get("src2") or ops["imm"]
     c = read(sm, b, other)
     cin = carry_in(sm, b, insn, mad=False) if op == 3 else np.zeros(b.n, U32)
-    res, flags = intops.iadd(op, width, sat, a, c, cin, sm.profile)
+    res, flags = intops.iadd(op, width, sat, a, c, cin, sm.profile, flags=cwe(insn))
     write(sm, b, ops["dst"], res)
     flags_out(sm, b, insn, flags)
 
@@ -277,7 +284,7 @@ def exe_imul(sm: SM, b: Batch, insn: Instruction, ops: dict) -> None:
         s2 = s1
     a = read(sm, b, ops["src1"])
     c = read(sm, b, ops.get("src2") or ops["imm"])
-    res, flags = intops.imul24(s1, s2, a, c) if wide else intops.imul16(s1, s2, a, c)
+    res, flags = intops.imul24(s1, s2, a, c, flags=cwe(insn)) if wide else intops.imul16(s1, s2, a, c, flags=cwe(insn))
     write(sm, b, ops["dst"], res)
     flags_out(sm, b, insn, flags)
 
@@ -290,7 +297,7 @@ def exe_imad(sm: SM, b: Batch, insn: Instruction, ops: dict) -> None:
     c2 = read(sm, b, ops.get("src2") or ops["imm"])
     c3 = read(sm, b, ops["src3"])
     cin = carry_in(sm, b, insn, mad=True) if addop == 3 else np.zeros(b.n, U32)
-    res, flags = intops.imad(f["kind"], addop, a, c2, c3, cin, sm.profile)
+    res, flags = intops.imad(f["kind"], addop, a, c2, c3, cin, sm.profile, flags=cwe(insn))
     write(sm, b, ops["dst"], res)
     flags_out(sm, b, insn, flags)
 
@@ -306,7 +313,7 @@ def _typed(insn: Instruction) -> tuple[bool, int]:
 @family("isad")
 def exe_isad(sm: SM, b: Batch, insn: Instruction, ops: dict) -> None:
     signed, width = _typed(insn)
-    res, flags = intops.isad(signed, width, read(sm, b, ops["src1"]), read(sm, b, ops["src2"]), read(sm, b, ops["src3"]))
+    res, flags = intops.isad(signed, width, read(sm, b, ops["src1"]), read(sm, b, ops["src2"]), read(sm, b, ops["src3"]), flags=cwe(insn))
     write(sm, b, ops["dst"], res)
     flags_out(sm, b, insn, flags)
 
@@ -326,7 +333,7 @@ def exe_iset(sm: SM, b: Batch, insn: Instruction, ops: dict) -> None:
 @family("iminmax")
 def exe_iminmax(sm: SM, b: Batch, insn: Instruction, ops: dict) -> None:
     signed, width = _typed(insn)
-    res, flags = intops.iminmax(insn.form.name == "IMIN", signed, width, read(sm, b, ops["src1"]), read(sm, b, ops["src2"]), sm.profile)
+    res, flags = intops.iminmax(insn.form.name == "IMIN", signed, width, read(sm, b, ops["src1"]), read(sm, b, ops["src2"]), sm.profile, flags=cwe(insn))
     write(sm, b, ops["dst"], res)
     flags_out(sm, b, insn, flags)
 
@@ -337,9 +344,9 @@ def exe_shift(sm: SM, b: Batch, insn: Instruction, ops: dict) -> None:
     a = read(sm, b, ops["src1"])
     count = read(sm, b, ops["src2"])
     if insn.form.name == "SHL":
-        res, flags = intops.shl(width, a, count, sm.profile)
+        res, flags = intops.shl(width, a, count, sm.profile, flags=cwe(insn))
     else:
-        res, flags = intops.shr(signed, width, a, count, sm.profile)
+        res, flags = intops.shr(signed, width, a, count, sm.profile, flags=cwe(insn))
     write(sm, b, ops["dst"], res)
     flags_out(sm, b, insn, flags)
 
@@ -362,7 +369,7 @@ def exe_lop(sm: SM, b: Batch, insn: Instruction, ops: dict) -> None:
         # in LOP32I those are bits 19:18 of the immediate, so the operation is 0 AND, 1 OR, 2 XOR, 3 NEG_OP (not
         # src1, as pass_b_is_not1), whatever LOP32I's own lop field says (GHDL, lop PC 0x2c0)
         op = (int(ops["imm"].value) >> 18) & 3
-    res, flags = intops.logic(op, width, not1, not2, a, c, sm.profile)
+    res, flags = intops.logic(op, width, not1, not2, a, c, sm.profile, flags=cwe(insn))
     write(sm, b, ops["dst"], res)
     flags_out(sm, b, insn, flags)
 
@@ -384,7 +391,8 @@ def exe_i2i(sm: SM, b: Batch, insn: Instruction, ops: dict) -> None:
         # convert_int_int's cases "011" (U32.BEXT) and "111" (S32.BEXT) pass the register unchanged: no byte
         # extraction from a full register (GHDL, i2i PC 0x150: I2I.S32.U32.BEXT of 0xffffffff gives 0xffffffff)
         srct = 1 if srct == 3 else 5
-    res, flags = intops.i2i(bool(f["signed"]), dst_bits, srct, bool(f["m20"]), bool(f["m29"]), read(sm, b, ops["src1"]), sm.profile)
+    res, flags = intops.i2i(bool(f["signed"]), dst_bits, srct, bool(f["m20"]), bool(f["m29"]), read(sm, b, ops["src1"]), sm.profile,
+                             flags=cwe(insn))
     if dst_bits == 8 and f["width"] and f["signed"]:
         # an 8-bit result in a full register: the width bit w1[26] is independent of the clamp (ISA.md 3.9)
         res = res.astype(np.uint16).view(np.int16).astype(np.int32).view(U32)
@@ -658,7 +666,7 @@ def exe_fmad(sm: SM, b: Batch, insn: Instruction, ops: dict) -> None:
     c = fsrc(sm, b, ops.get("src2") or ops["imm"])
     d = fsrc(sm, b, ops["src3"])
     sat = bool(f["m29"]) if insn.form.fmt == "long" else bool(f["m8"])
-    res, flags = fp.fmad(a, c, d, sat)
+    res, flags = fp.fmad(a, c, d, sat, flags=cwe(insn))
     write(sm, b, ops["dst"], res)
     flags_out(sm, b, insn, flags)
 
