@@ -369,7 +369,7 @@ class SM:
         lanes = np.flatnonzero(b.exec)
         out = np.zeros(b.n, U32)
         if lanes.size:
-            out[lanes] = mem.load(addr[lanes], size, signed, self.where(b), lanes % WARP)
+            out[lanes] = mem.load(addr[lanes], size, signed, lambda: self.where(b), lanes % WARP)
         return out
 
     def _global_wrap(self, addr: np.ndarray) -> np.ndarray:
@@ -411,6 +411,10 @@ class SM:
         self._store(self._local(), "local", b, self._local_abs(b, addr, size), size, values, record_addr=addr)
 
     def _load(self, mem: Memory, b: Batch, addr: np.ndarray, size: int, signed: bool) -> list[np.ndarray]:
+        if size == 4 and b.full:  # every lane loads a word: the common case, in a few array operations
+            words = mem.load_words(addr)
+            if words is not None:
+                return [words]
         lanes = np.flatnonzero(b.exec)
         parts = max(size // 4, 1)
         out = [np.zeros(b.n, U32) for _ in range(parts)]
@@ -419,20 +423,26 @@ class SM:
                 lane = int(lanes[np.flatnonzero(addr[lanes] % size)[0]])
                 raise MemoryFault(mem.name, int(addr[lane]), size, mem.size, f"{self.where(b)}, lane {lane % WARP}: misaligned")
             for part in range(parts):
-                out[part][lanes] = mem.load(addr[lanes] + 4 * part, min(size, 4), signed, self.where(b), lanes % WARP)
+                out[part][lanes] = mem.load(addr[lanes] + 4 * part, min(size, 4), signed, lambda: self.where(b), lanes % WARP)
         return out
 
     def _store(self, mem: Memory, space: str, b: Batch, addr: np.ndarray, size: int, values: list[np.ndarray],
                record_addr: np.ndarray | None = None) -> None:  # fmt: skip
-        lanes = np.flatnonzero(b.exec)
-        if lanes.size:
-            for part, value in enumerate(values):
-                mem.store(addr[lanes] + 4 * part, min(size, 4), value[lanes], self.where(b), lanes % WARP)
+        # every lane stores a word: the common case, in a few array operations
+        if not (size == 4 and b.full and mem.store_words(addr, values[0])):
+            lanes = np.flatnonzero(b.exec)
+            if lanes.size:
+                for part, value in enumerate(values):
+                    mem.store(addr[lanes] + 4 * part, min(size, 4), value[lanes], lambda: self.where(b), lanes % WARP)
         if b.records is not None:
             shown = addr if record_addr is None else record_addr
             for part, value in enumerate(values):
                 data = value & U32((1 << (8 * size)) - 1) if size < 4 else value
-                b.records[0].mem.append(MemWrite(space, min(size, 4), bits_mask(b.exec), np.where(b.exec, shown + 4 * part, 0), np.where(b.exec, data, 0).astype(U32)))
+                if b.full:  # every lane executes: nothing to zero (copies: the record must not change with the registers)
+                    b.records[0].mem.append(MemWrite(space, min(size, 4), FULL, shown + 4 * part, data.astype(U32)))
+                else:
+                    b.records[0].mem.append(MemWrite(space, min(size, 4), bits_mask(b.exec), np.where(b.exec, shown + 4 * part, 0),
+                                                     np.where(b.exec, data, 0).astype(U32)))  # fmt: skip
 
     def special(self, b: Batch, sreg: int) -> np.ndarray:
         """S2R: SR0 physid = warp << 8 | lane (MP and TPC 0), SR1 the clock (one tick per executed
