@@ -41,6 +41,12 @@ class Plan:
     run: object  # the family routine, or None for control instructions
     text: str
     size: int
+    # what every execution of the instruction asks of its fields, decided once (issue 19: a step's fixed cost)
+    guarded: bool = False  # a condition other than "always": the executing lanes depend on $c
+    pcond: int = 0
+    preg: int = 0
+    marker: int = 0  # a long form's marker field (1 exit, 2 join), else 0
+    float_result: bool = False  # tracked like a float: a float result, or an RRO code (computed by the SFU)
 
 
 _LANE_SETS: dict[tuple[int, ...], tuple[slice | np.ndarray, np.ndarray]] = {}
@@ -224,7 +230,11 @@ class SM:
                 ops[role or f"op{len(ops)}"] = op
             ops = flexgrip_decode.adapt(self.profile, insn, ops)
             run = None if insn.form.fmt in (CTRL, "sctrl") else FAMILIES[insn.form.family]
-            plan = Plan(insn, ops, run, insn.text, insn.size)
+            f = insn.fields
+            plan = Plan(insn, ops, run, insn.text, insn.size, guarded="pcond" in f and f["pcond"] != conditions.ALWAYS, pcond=f.get("pcond", 0),
+                        preg=f.get("preg", 0), marker=f.get("marker", 0) if insn.form.fmt == LONG else 0,
+                        # FlexGripPlus does not reproduce the SFU's RRO codes bit for bit either
+                        float_result=insn.form.float_result or insn.form.unit == "sfu")  # fmt: skip
             self.plans[pc] = plan
         return plan
 
@@ -477,37 +487,40 @@ class SM:
         return commits[0] if commits else None
 
     def _execute(self, warps: list[Warp], record: bool) -> list[Commit]:
-        pc = warps[0].pc
-        plan = self.plan(pc)
+        w = warps[0]
+        pc = w.pc
+        plan = self.plans.get(pc) or self.plan(pc)
         insn = plan.insn
         b = Batch(warps)
-        f = insn.fields
-        guarded = "pcond" in f and f["pcond"] != conditions.ALWAYS
+        one = len(warps) == 1
+        guarded = plan.guarded
         if guarded:
-            b.exec = b.active & _CONDS[f["pcond"], self.cc[f["preg"], b.sel]]
+            b.exec = b.active & _CONDS[plan.pcond, self.cc[plan.preg, b.sel]]
         elif b.exec is b.active and b.active.flags.writeable:
             b.exec = b.active.copy()  # (a cached, read-only mask needs no copy: writing into it would raise)
-        b.full = not guarded and len(warps) == 1 and warps[0].active == 0xFFFFFFFF
+        b.full = not guarded and one and w.active == FULL
         commits: list[Commit] = []
         if record:
-            w = warps[0]
             # unguarded, one warp: the lanes that execute are the active ones
-            exec_mask = bits_mask(b.exec) if guarded or len(warps) > 1 else w.active
+            exec_mask = bits_mask(b.exec) if guarded or not one else w.active
             c = Commit(w.block.slot, w.wid, w.seq, pc, insn.word, insn.size, w.active, exec_mask, 0, 0, False, text=plan.text)
             commits.append(c)
             b.records = commits
-        self.steps += len(warps)
-        self.thread_steps += sum(int(w.active).bit_count() for w in warps)
+        if one:
+            self.steps += 1
+            self.thread_steps += w.active.bit_count()
+            w.seq += 1
+        else:
+            self.steps += len(warps)
+            self.thread_steps += sum(x.active.bit_count() for x in warps)
+            for x in warps:
+                x.seq += 1
         self.clock += 1
         if self.steps > self.max_steps:
             raise RunawayError(f"more than {self.max_steps} warp-instructions: runaway program? last PCs " + self.last_pcs())
-        for w in warps:
-            w.seq += 1
         if plan.run is not None:
-            if (warps[0].active != 0 if not guarded and len(warps) == 1 else b.exec.any()):
-                # tracked like a float: a float result, or an RRO code (computed by the SFU, which
-                # FlexGripPlus does not reproduce bit for bit either)
-                b.float_result = insn.form.float_result or insn.form.unit == "sfu"
+            if (w.active != 0 if not guarded and one else b.exec.any()):
+                b.float_result = plan.float_result
                 plan.run(self, b, insn, plan.ops)  # type: ignore[operator]
             for areg, value, size in b.pending:
                 if self.profile.postinc_a4:
@@ -517,11 +530,11 @@ class SM:
                     areg, value = 4, self.areg_of(b, 4) + U32(_postinc_a4_step(insn, size))
                 self.write_areg(b, areg, value)
             nxt = pc + plan.size
-            for w in warps:
-                w.pc = nxt
-            if insn.form.fmt == LONG and f.get("marker"):
-                for w in warps:
-                    self._marker(w, f["marker"], pc)
+            for x in warps:
+                x.pc = nxt
+            if plan.marker:
+                for x in warps:
+                    self._marker(x, plan.marker, pc)
         else:
             if self.profile.bit25_incr_a4 and (insn.words[0] >> 25) & 1:
                 # Decode/pipeline_decode.vhd: addr_incr_i <= instruction_in(25) for every instruction, and
