@@ -341,17 +341,17 @@ class SM:
         addr = offset & ((1 << bits) - 1) if bits else offset
         if addr < 0 or addr + size > SHARED_BYTES:
             return None
-        base = int(self.thread_block[b.warps[0].base]) * SHARED_BYTES  # a warp's threads are in one block
+        base = b.warps[0].block.slot * SHARED_BYTES  # a warp's threads are in one block (thread_block of its threads)
         data = self.shared.data
-
-        def value(at: int) -> int:
-            v = int.from_bytes(data[at : at + size].tobytes(), "little")
-            return (v ^ (1 << (8 * size - 1))) - (1 << (8 * size - 1)) & 0xFFFFFFFF if signed and size < 4 else v
-
-        here = value(base + addr)
-        if b.exec.all():
+        here = int.from_bytes(data[base + addr : base + addr + size].tobytes(), "little")
+        if signed and size < 4:
+            here = (here ^ (1 << (8 * size - 1))) - (1 << (8 * size - 1)) & 0xFFFFFFFF
+        if b.full or b.exec.all():
             return np.full(WARP, here, np.uint32)
-        return np.where(b.exec, np.uint32(here), np.uint32(value(base)))
+        first = int.from_bytes(data[base : base + size].tobytes(), "little")
+        if signed and size < 4:
+            first = (first ^ (1 << (8 * size - 1))) - (1 << (8 * size - 1)) & 0xFFFFFFFF
+        return np.where(b.exec, np.uint32(here), np.uint32(first))
 
     def shared_store(self, b: Batch, addr: np.ndarray, size: int, value: np.ndarray) -> None:
         addr = self._shared_wrap(addr)

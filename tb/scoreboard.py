@@ -202,13 +202,17 @@ class Scoreboard(uvm_subscriber):
         before = (model.regs[:, threads].copy(), model.cc[:, threads].copy(), model.areg[:, threads].copy()) if self.waivers else None
         c = model.step(warp)
         assert c is not None
-        history = self.history.setdefault(d.warp, deque(maxlen=HISTORY))
+        history = self.history.get(d.warp)
+        if history is None:
+            history = self.history[d.warp] = deque(maxlen=HISTORY)
         history.append((warp.block.index, warp.block.slot, c.pc, c.text, ""))
         # the port's stores since the last store are this one's: a store's requests are all accepted
         # before it commits, and only one instruction issues requests at a time, but another warp's
         # load may commit in between (a parked load, rtl/README.md "Memory-level parallelism")
         is_store = plan.insn.form.family in STORE_FAMILIES
-        diffs = self._diffs(dut, c) + (self._port_diffs(c, warp.base) if self.check_stores and is_store else [])
+        diffs = self._diffs(dut, c)
+        if is_store and self.check_stores:
+            diffs += self._port_diffs(c, warp.base)
         waiver = self._waiver(plan.insn, diffs) if diffs and before is not None else None
         if waiver is not None and before is not None:
             self._take_dut_writes(threads, before, d)
