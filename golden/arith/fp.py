@@ -371,20 +371,18 @@ def _fmad_normal(a: U32, b: U32, c: U32) -> U32 | None:
     """`_fmad_bits`'s float64 shortcut for lane arrays (uint32, one shape) in which every lane
     takes it, without the int64 widening and chunking of `run_lanes` (a model step's fmad on 32
     lanes; issue 19); None when any lane needs the datapath. The same operations as the shortcut
-    in `_fmad_bits` (see there why it is exact): an f32 is normal iff its magnitude is in
-    [2^-126, MAXF] (a NaN compares false, an infinity is above MAXF)."""
-    f = np.stack((a, b, c)).view(np.float32).astype(np.float64)
-    mag = np.abs(f)
-    if not ((mag >= 2.0**-126) & (mag <= _MAXF64)).all():
+    in `_fmad_bits` (see there why it is exact). Normal operands are checked on the bits, before
+    any conversion (a signalling NaN would raise numpy's invalid-value warning)."""
+    bits = np.stack((a, b, c))
+    if not ((((bits >> np.uint32(23)) & np.uint32(0xFF)) - np.uint32(1)) < np.uint32(254)).all():  # exponent 1..254 (0 wraps around)
         return None
+    f = bits.view(np.float32).astype(np.float64)
     total = ((f[0] * f[1]).view(np.int64) & _TRUNC24).view(np.float64) + f[2]  # |product| <= 2^256: no overflow
     mag = np.abs(total)
     if not (((mag >= _NORMAL_MIN) & (mag < _NORMAL_MAX)) | (total == 0)).all():
         return None
     return total.astype(np.float32).view(np.uint32)
 
-
-_MAXF64 = float(np.uint32(MAXF).view(np.float32))
 
 
 def fmad(a: ArrayLike, b: ArrayLike, c: ArrayLike, sat: bool = False, flags: bool = True) -> tuple[U32, Flags | None]:
