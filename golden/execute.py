@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from .arith import intops
+from .arith import fp, intops  # fp at import: a local import in each FP family cost about 1 us a step
 from .isa.decoder import Instruction
 from .isa.memsyntax import MEM_SIZES
 from .isa.operands import (
@@ -620,8 +620,6 @@ def _fg_arith(sm: SM, b: Batch, insn: Instruction, ops: dict, fam: str) -> None:
 
 @family("fadd")
 def exe_fadd(sm: SM, b: Batch, insn: Instruction, ops: dict) -> None:
-    from .arith import fp
-
     if sm.profile.flexgrip_fpu:
         return _fg_arith(sm, b, insn, ops, "fadd")
     f = insn.fields
@@ -639,8 +637,6 @@ def exe_fadd(sm: SM, b: Batch, insn: Instruction, ops: dict) -> None:
 
 @family("fmul")
 def exe_fmul(sm: SM, b: Batch, insn: Instruction, ops: dict) -> None:
-    from .arith import fp
-
     if sm.profile.flexgrip_fpu:
         return _fg_arith(sm, b, insn, ops, "fmul")
 
@@ -656,8 +652,6 @@ def exe_fmul(sm: SM, b: Batch, insn: Instruction, ops: dict) -> None:
 
 @family("fmad")
 def exe_fmad(sm: SM, b: Batch, insn: Instruction, ops: dict) -> None:
-    from .arith import fp
-
     if sm.profile.flexgrip_fpu:
         return _fg_arith(sm, b, insn, ops, "fmad")
 
@@ -673,8 +667,6 @@ def exe_fmad(sm: SM, b: Batch, insn: Instruction, ops: dict) -> None:
 
 @family("fminmax")
 def exe_fminmax(sm: SM, b: Batch, insn: Instruction, ops: dict) -> None:
-    from .arith import fp
-
     fn = fp.fmin if insn.form.name == "FMIN" else fp.fmax
     res, flags = fn(fsrc(sm, b, ops["src1"]), fsrc(sm, b, ops["src2"]))
     write(sm, b, ops["dst"], res)
@@ -683,8 +675,6 @@ def exe_fminmax(sm: SM, b: Batch, insn: Instruction, ops: dict) -> None:
 
 @family("fset")
 def exe_fset(sm: SM, b: Batch, insn: Instruction, ops: dict) -> None:
-    from .arith import fp
-
     if sm.profile.flexgrip_fpu:  # condition bits 48:46, |.| as a comparison mode (bit 52), no negations
         from .arith import flexgrip_fp as ffp
 
@@ -700,8 +690,6 @@ def exe_fset(sm: SM, b: Batch, insn: Instruction, ops: dict) -> None:
 
 @family("fslct")
 def exe_fslct(sm: SM, b: Batch, insn: Instruction, ops: dict) -> None:
-    from .arith import fp
-
     res, flags = fp.fslct(read(sm, b, ops["src1"]), read(sm, b, ops["src2"]), fsrc(sm, b, ops["src3"]))
     write(sm, b, ops["dst"], res)
     flags_out(sm, b, insn, flags)
@@ -755,8 +743,6 @@ def _fg_cvt(insn: Instruction, mode: str, x: np.ndarray) -> np.ndarray:
 
 @family("i2f")
 def exe_i2f(sm: SM, b: Batch, insn: Instruction, ops: dict) -> None:
-    from .arith import fp
-
     f = insn.fields
     if sm.profile.flexgrip_fpu:  # fpu_conv: 32-bit integers only, to nearest even, no abs/neg
         from .arith import flexgrip_fp as ffp
@@ -776,8 +762,6 @@ def exe_i2f(sm: SM, b: Batch, insn: Instruction, ops: dict) -> None:
 
 @family("f2i")
 def exe_f2i(sm: SM, b: Batch, insn: Instruction, ops: dict) -> None:
-    from .arith import fp
-
     f = insn.fields
     if sm.profile.flexgrip_fpu:  # fpu_conv: 32-bit results, to nearest even whatever the rounding mode
         from .arith import flexgrip_fp as ffp
@@ -795,8 +779,6 @@ def exe_f2i(sm: SM, b: Batch, insn: Instruction, ops: dict) -> None:
 
 @family("f2f")
 def exe_f2f(sm: SM, b: Batch, insn: Instruction, ops: dict) -> None:
-    from .arith import fp
-
     f = insn.fields
     if sm.profile.flexgrip_fpu and _fg_bit(insn, 62, 2) == 3:
         # fpu_conv: sub-op 111 negates, 110 moves (|.| with bit 52), after the source negation of bit 48

@@ -287,6 +287,11 @@ class SM:
 
     def write_cc(self, b: Batch, reg: int, flags: np.ndarray) -> None:
         flags = np.asarray(flags, np.uint8) & np.uint8(0xF)
+        if b.full and flags.shape == (b.n,):  # every lane written: no select
+            if b.records is not None:
+                b.records[0].cc.append(RegWrite("cc", reg, flags.astype(U32)))
+            self.cc[reg, b.sel] = flags
+            return
         if b.records is not None:
             b.records[0].cc.append(RegWrite("cc", reg, np.where(b.exec, flags, 0).astype(U32)))
         self.cc[reg, b.sel] = np.where(b.exec, flags, self.cc[reg, b.sel])
