@@ -50,19 +50,22 @@ class Plan:
 
 
 _LANE_SETS: dict[tuple[int, ...], tuple[slice | np.ndarray, np.ndarray]] = {}
+_WARP_LANES: dict[int, tuple[slice, np.ndarray]] = {}  # one warp's, by its first thread (a lock-step step's batch)
 
 
 def _lanes_of(warps: list[Warp]) -> tuple[slice | np.ndarray, np.ndarray]:
     """(selector, thread numbers) of a group of warps; groups recur, so they are cached."""
+    if len(warps) == 1:
+        base = warps[0].base
+        one = _WARP_LANES.get(base)
+        if one is None:
+            one = _WARP_LANES[base] = (slice(base, base + WARP), base + LANES)
+        return one
     key = tuple(w.base for w in warps)
     got = _LANE_SETS.get(key)
     if got is None:
-        if len(warps) == 1:
-            got = (slice(key[0], key[0] + WARP), key[0] + LANES)
-        else:
-            threads = np.concatenate([base + LANES for base in key])
-            got = (threads, threads)
-        _LANE_SETS[key] = got
+        threads = np.concatenate([base + LANES for base in key])
+        got = _LANE_SETS[key] = (threads, threads)
     return got
 
 
@@ -508,7 +511,7 @@ class SM:
         if record:
             # unguarded, one warp: the lanes that execute are the active ones
             exec_mask = bits_mask(b.exec) if guarded or not one else w.active
-            c = Commit(w.block.slot, w.wid, w.seq, pc, insn.word, insn.size, w.active, exec_mask, 0, 0, False, text=plan.text)
+            c = Commit(w.block.slot, w.wid, w.seq, pc, insn.word, plan.size, w.active, exec_mask, 0, 0, False, text=plan.text)
             commits.append(c)
             b.records = commits
         if one:
