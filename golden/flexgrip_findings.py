@@ -746,6 +746,17 @@ FINDINGS += (
         "profile:fadd_read_in_sm",
         False,
     ),
+    Finding(
+        "r2a_source_6bit",
+        "R2A An, Rk takes Rk from bits 14:9 of the word (Decode/pipeline_decode.vhd, src1_i for ADDRESS_MEM), where its "
+        "manual's R2A page and G80 give bits 9-15: a source R64-R127 reads R(k-64), which under FlexGripPlus's register "
+        "layout is another warp's register (with nbody's 24 registers a warp, warp 0's R60 is warp 2's R12), so no "
+        "profile switch can follow it.",
+        "nbody PC 0xd8: R2A A2, R124 (FlexGripPlus writes $a2 = 0x100 + 0x10 x lane, warp 2's R12; G80 reads the zero register)",
+        "programs/kernels/nbody.sass",
+        "loader (tb/adapters/flexgrip.py refuses an R2A from R64-R127 before anything is built, naming the instruction)",
+        True,
+    ),
 )
 
 BY_NAME = {f.name: f for f in FINDINGS}

@@ -1,6 +1,6 @@
 """`make regress DUT=flexgrip` and the FlexGripPlus part of `make bench`.
 
-    python scripts/flexgrip_regress.py [-o summary.md] [--json kernels.json] [--kernels] [--reuse | --reuse-only] [--rtl] [PROGRAM ...]
+    python scripts/flexgrip_regress.py [-o summary.md] [--json kernels.json [--update] [--rtl-refresh]] [--kernels] [--reuse | --reuse-only] [--rtl] [PROGRAM ...]
     python scripts/flexgrip_regress.py --bench [--backends mcode,llvm,gcc]
 
 Runs every program of programs/, every kernel of programs/kernels/ (CI sizes) and every kernel
@@ -16,7 +16,11 @@ finding of golden/flexgrip_findings.py. --kernels runs the kernels only; --json 
 kernels' figures with their provenance (bench/flexgrip_kernels.json is such a file); --reuse takes a
 program's outcome from an earlier `make sim DUT=flexgrip` run (build/sim/flexgrip_NAME_ghdl_sp8_s1)
 that is newer than the program instead of running it again; --reuse-only runs nothing and lists a
-program without such a run as not run. --bench runs BENCH programs and prints the figures, once
+program without such a run as not run. --update keeps the --json file's entries for the kernels
+not run this time (each entry says when and at which commit it was measured: `measured`) and
+writes -o as the kernel table of the merged file; --rtl-refresh measures our RTL's cycles again for
+every kernel of the merged file that ran on FlexGripPlus (Verilator, NUM_SP 8, seed 1, lock-step;
+`rtl_measured`). --bench runs BENCH programs and prints the figures, once
 per GHDL back end of --backends (default: the one `ghdl` picks), with the build time, and then the
 same programs on our RTL (Verilator and Icarus, 8 SPs) with the same figures beside them.
 """
@@ -34,9 +38,10 @@ import time
 from dataclasses import replace
 from pathlib import Path
 
-from golden.flexgrip_export import NotRunnable, flexgrip_image
+from golden.flexgrip_export import NotRunnable
 from golden.flexgrip_findings import expectations
 from golden.profile import FLEXGRIP
+from tb.adapters.flexgrip import check_runnable
 from tb.adapters.flexgrip_build import FlexgripMissing, check_available, chosen_backend, flexgrip_dir
 from tb.lockstep import OUT, LockstepResult, LockstepRun, run_lockstep
 
@@ -75,6 +80,40 @@ def reused(path: Path) -> LockstepResult | None:
     return LockstepResult(run, data["status"] == "pass", data["commits"], data["cycles"], data["mem_requests"], data["thread_instructions"],
                           data.get("run_s") or 0.0, report,
                           {"waived": data.get("waived") or {}, "run_s": data.get("run_s"), "run_cpu_s": data.get("run_cpu_s"), "reused": str(res)})  # fmt: skip
+
+
+def numpy_on_dut(path: Path, out_dir: Path) -> str:
+    """The program's numpy `.expect` lines against the global memory FlexGripPlus left (final_global.bin of
+    the run), not the model's: under a waiver the model took FlexGripPlus's values in lock-step, so a
+    re-run of the model (the `numpy .expect` column) does not show what the waived behaviour did to the
+    results. "" when the run left no dump (it stopped before the end)."""
+    import numpy as np
+
+    from golden.memory import Memory
+    from golden.program import load_program
+    from golden.run import check
+
+    dump = out_dir / "final_global.bin"
+    if path.suffix != ".sass" or not dump.exists():
+        return ""
+    data = np.fromfile(dump, np.uint8)
+    gmem = Memory("global", data.size)
+    gmem.write_bytes(0, data.tobytes())
+    bad = [c for c in check(load_program(path), gmem) if not c.passed]
+    return "fail: " + "; ".join(f"{c.buffer}: {c.detail.split(':')[0]}" for c in bad) if bad else "pass"
+
+
+def first_wrong(path: Path) -> str:
+    """The first instruction where FlexGripPlus departs from the model with no waiver (WAIVE=none, its own
+    run directory): for a kernel that passed lock-step only under waivers and whose results then fail numpy."""
+    run = LockstepRun(str(path), sim="ghdl", profile="flexgrip", dut="flexgrip", num_sp=NUM_SP, waive="none",
+                      out=OUT / f"flexgrip_{path.stem}_ghdl_sp{NUM_SP}_s1_waive_none")  # fmt: skip
+    r = run_lockstep(run, rerun_with_waves=False)
+    if r.passed or r.report is None:
+        return "none: passes with no waiver" if r.passed else "no report"
+    rep = r.report
+    lanes = next((f"; lane {d.lanes[0].lane}: FlexGripPlus {d.lanes[0].actual}, model {d.lanes[0].expected}" for d in rep.diffs if d.lanes), "")
+    return f"PC {rep.pc:#06x} {rep.text} (warp {rep.warp}, cycle {rep.cycle}): {rep.message.splitlines()[0]}{lanes}"
 
 
 def provenance() -> dict:
@@ -136,6 +175,44 @@ def bench_rtl(todo: list[Path]) -> list[str]:
     return rows
 
 
+def merge(old: dict, new: dict[str, dict]) -> dict[str, dict]:
+    """The kernels of an earlier figures file with this run's entries in place of theirs; an entry kept
+    from the file keeps when it was measured (the file's own date and commit where it has no stamp)."""
+    stamp = {"date": old["provenance"]["date"], "commit": old["provenance"]["commit"]}
+    kept = {name: {"measured": stamp, **entry} for name, entry in old["kernels"].items() if name not in new}
+    return {**kept, **new}
+
+
+def refresh_rtl(kernels: dict[str, dict], stamp: dict) -> None:
+    """Our RTL's cycles again (Verilator, NUM_SP, seed 1, lock-step) for every kernel that ran on FlexGripPlus,
+    when the program is still the one FlexGripPlus ran (same sha256)."""
+    for name, entry in kernels.items():
+        path = ROOT / entry["program"]
+        if entry["outcome"] not in ("pass", "fail") or not path.exists() or program_hash(path) != entry.get("sha256"):
+            continue
+        cycles, text = rtl_cycles(path, NUM_SP, True)
+        entry["rtl_cycles"], entry["rtl_measured"] = cycles, stamp
+        print(f"{name}: our RTL {text or 'not run'}", flush=True)
+
+
+def kernel_table(doc: dict) -> str:
+    """The kernel table of a figures file (the -o of --update)."""
+    rows = ["| kernel | outcome | commits | FlexGripPlus cycles | RTL cycles | ratio | GHDL wall s | GHDL CPU s | numpy .expect (flexgrip profile) "
+            "| numpy .expect on FlexGripPlus's memory | note | measured |", "|---|---|---|---|---|---|---|---|---|---|---|---|"]  # fmt: skip
+    for name, k in doc["kernels"].items():
+        fg, rtl = k.get("flexgrip_cycles"), k.get("rtl_cycles")
+        ratio = f"{fg / rtl:.1f}x" if fg and rtl and k["outcome"] == "pass" else ""
+        waived = ", ".join(f"{w} x{n}" for w, n in sorted((k.get("waived") or {}).items()))
+        note = "; ".join(x for x in (k.get("reason") or k.get("failure") or "", f"waived: {waived}" if waived else "") if x)
+        when = k.get("measured") or {}
+        cells = [name, k["outcome"], k.get("commits", ""), fg or "", rtl or "", ratio, k.get("ghdl_wall_s", ""), k.get("ghdl_cpu_s", ""),
+                 k.get("numpy_expect", ""), k.get("numpy_on_flexgrip", ""), note, f"{when.get('date', '')[:10]} {when.get('commit', '')[:10]}".strip()]  # fmt: skip
+        rows.append("| " + " | ".join("" if c is None else str(c) for c in cells) + " |")
+    p = doc["provenance"]
+    return (f"# FlexGripPlus kernels (GHDL, {p['num_sp']} SPs)\n\n{p['ghdl']}; FlexGripPlus {p['flexgripplus']}; our RTL: {p['rtl']}.\n"
+            f"Last command: `{p['command']}` ({p['date']}).\n\n" + "\n".join(rows) + "\n")  # fmt: skip
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("programs", nargs="*", type=Path)
@@ -146,6 +223,10 @@ def main() -> int:
     ap.add_argument("--json", type=Path, help="write the kernels' figures and their provenance here (bench/flexgrip_kernels.json)")
     ap.add_argument("--reuse", action="store_true", help="take an outcome from an earlier make sim DUT=flexgrip run newer than the program")
     ap.add_argument("--reuse-only", action="store_true", help="as --reuse, and list a program with no earlier run as not run instead of running it")
+    ap.add_argument("--update", action="store_true", help="--json: keep the file's entries for the kernels not run this time")
+    ap.add_argument("--rtl-refresh", action="store_true", help="--json: measure our RTL's cycles again for every kernel FlexGripPlus ran")
+    ap.add_argument("--first-wrong", action="store_true", help="a kernel that passed only under waivers and fails numpy on FlexGripPlus's "
+                    "memory: run it again with WAIVE=none for its first departure")  # fmt: skip
     ap.add_argument("--backends", default="", help="comma-separated GHDL back ends to compare (GHDL_BACKEND values)")
     args = ap.parse_args()
     if args.backends:
@@ -174,8 +255,8 @@ def run(args: argparse.Namespace) -> int:
         print(f"FlexGripPlus cannot be simulated here: {exc}")
         return 0 if args.bench else 2
     todo = args.programs or ([ROOT / "programs" / f"{n}.sass" for n in BENCH] if args.bench else programs(args.kernels))
-    rows = ["| program | outcome | commits | FlexGripPlus cycles | RTL cycles | GHDL wall s | GHDL CPU s | cycles/s | commits/s | numpy .expect (flexgrip profile) | note |",
-            "|---|---|---|---|---|---|---|---|---|---|---|"]  # fmt: skip
+    rows = ["| program | outcome | commits | FlexGripPlus cycles | RTL cycles | GHDL wall s | GHDL CPU s | cycles/s | commits/s | numpy .expect (flexgrip profile) | numpy .expect on FlexGripPlus's memory | note |",
+            "|---|---|---|---|---|---|---|---|---|---|---|---|"]  # fmt: skip
     kernels: dict[str, dict] = {}
     failed = 0
     for path in todo:
@@ -184,10 +265,10 @@ def run(args: argparse.Namespace) -> int:
         if path.suffix == ".sass":
             entry["sha256"] = program_hash(path)
         try:
-            flexgrip_image(path, FLEXGRIP)  # what FlexGripPlus cannot run is refused here with the reason
+            check_runnable(path)  # what FlexGripPlus cannot run is refused here with the reason (the adapter's rules)
         except NotRunnable as exc:
             reason = str(exc).removeprefix(f"{path}: ").removeprefix(f"{entry['program']}: ")
-            rows.append(f"| {path.stem} | cannot run | | | | | | | | | {reason} |")
+            rows.append(f"| {path.stem} | cannot run | | | | | | | | | | {reason} |")
             print(f"{path.stem}: cannot run on FlexGripPlus: {reason}", flush=True)
             if path.parent == KERNELS:
                 kernels[path.stem] = {**entry, "outcome": "refused", "reason": reason}
@@ -195,7 +276,7 @@ def run(args: argparse.Namespace) -> int:
         r = reused(path) if args.reuse or args.reuse_only else None
         if r is None and args.reuse_only:
             reason = f"not run: no earlier make sim DUT=flexgrip TEST={path.relative_to(ROOT / 'programs').with_suffix('')} newer than the program"
-            rows.append(f"| {path.stem} | not run | | | | | | | | | {reason} |")
+            rows.append(f"| {path.stem} | not run | | | | | | | | | | {reason} |")
             if path.parent == KERNELS:
                 kernels[path.stem] = {**entry, "outcome": "not run", "reason": reason,
                                       "numpy_expect": expectations(path, replace(FLEXGRIP, fpu_sync_lanes=NUM_SP), attribute=False)}  # fmt: skip
@@ -214,12 +295,16 @@ def run(args: argparse.Namespace) -> int:
             note = (note + "; " if note else "") + "waived: " + ", ".join(f"{k} x{v}" for k, v in sorted(waived.items()))
         rtl, rtl_text = rtl_cycles(path, r.run.num_sp if path.suffix == ".sass" else None, args.rtl)
         expect = expectations(path, replace(FLEXGRIP, fpu_sync_lanes=NUM_SP)) if path.suffix == ".sass" else ""
+        on_dut = numpy_on_dut(path, r.run.out_dir)  # after expectations(): its model run has loaded numpy's modules
+        wrong = first_wrong(path) if args.first_wrong and r.passed and waived and on_dut.startswith("fail") else ""
+        if wrong:
+            on_dut += f"; first wrong: {wrong}"
         cpu_text = f"{cpu:.1f}" if cpu is not None else ""
-        rows.append(f"| {path.stem} | {'PASS' if r.passed else 'FAIL'} | {commits} | {cycles} | {rtl_text} | {wall:.1f} | {cpu_text} | {rate[0]} | {rate[1]} | {expect} | {note} |")
+        rows.append(f"| {path.stem} | {'PASS' if r.passed else 'FAIL'} | {commits} | {cycles} | {rtl_text} | {wall:.1f} | {cpu_text} | {rate[0]} | {rate[1]} | {expect} | {on_dut} | {note} |")
         print(rows[-1], flush=True)
         if path.parent == KERNELS:
             kernels[path.stem] = {**entry, "outcome": "pass" if r.passed else "fail", "waived": waived, "failure": "" if r.passed else note,
-                                  "commits": commits, "flexgrip_cycles": cycles, "rtl_cycles": rtl, "numpy_expect": expect,
+                                  "commits": commits, "flexgrip_cycles": cycles, "rtl_cycles": rtl, "numpy_expect": expect, "numpy_on_flexgrip": on_dut,
                                   "ghdl_wall_s": round(wall, 1), "ghdl_cpu_s": round(cpu, 1) if cpu is not None else None}  # fmt: skip
     if args.bench:
         rows += ["", *bench_rtl(todo)]
@@ -232,9 +317,19 @@ def run(args: argparse.Namespace) -> int:
         print(text)
     if args.json and kernels:
         args.json.parent.mkdir(parents=True, exist_ok=True)
-        doc = {"provenance": provenance(), "kernels": dict(sorted(kernels.items()))}
+        prov = provenance()
+        stamp = {"date": prov["date"], "commit": prov["commit"]}
+        kernels = {name: {**entry, "measured": stamp} for name, entry in kernels.items()}
+        if args.update and args.json.exists():
+            kernels = merge(json.loads(args.json.read_text()), kernels)
+        if args.rtl_refresh:
+            refresh_rtl(kernels, stamp)
+        doc = {"provenance": prov, "kernels": dict(sorted(kernels.items()))}
         args.json.write_text(json.dumps(doc, indent=1) + "\n", encoding="utf-8")
         print(f"kernel figures: {args.json}")
+        if args.update and args.output:
+            args.output.write_text(kernel_table(doc), encoding="utf-8")
+            print(f"kernel table: {args.output}")
     return 1 if failed and not args.bench else 0
 
 

@@ -59,10 +59,11 @@ def main() -> int:
         print(f"no program {r.path}", file=sys.stderr)
         return 2
     if args.dut == "flexgrip":
-        from golden.flexgrip_export import NotRunnable, flexgrip_image
+        from golden.flexgrip_export import NotRunnable
+        from tb.adapters.flexgrip import check_runnable
 
         try:
-            flexgrip_image(r.path)
+            check_runnable(r.path)
         except NotRunnable as exc:
             print(f"{r.name}: cannot run on FlexGripPlus: {exc}", file=sys.stderr)
             return 2

@@ -4,6 +4,13 @@
 by side) changes, which each record does, samples while `commit_valid` is 1 (on Verilator at
 once, in a function registered on the trigger; elsewhere in the read-only phase; a lane vector
 only while its write enable is 1), checks that none of the fields it read is X or Z, and hands an `RtlCommit` to its callback: the rtl adapter (tb/adapters/rtl.py), which turns it into the golden model's `Commit`.
+
+Order against the RTL's `error` (README "The lock-step testbench", "DUT errors and the commits
+before them"): a record and an error can land at the same clock edge. On Verilator the record is
+taken in the value-change callbacks, which cocotb's Verilator loop runs before any read-only
+callback, so before the test looks at `error`; on Icarus both wait for the read-only phase, in the
+order their value changes came, so the test calls `settle()` there first: it takes the record of
+this time step if the monitor has not yet.
 """
 
 from __future__ import annotations
@@ -13,10 +20,10 @@ from dataclasses import make_dataclass
 from typing import ClassVar
 
 import cocotb
-from cocotb.triggers import ReadOnly, ValueChange
+from cocotb.triggers import ReadOnly, RisingEdge, ValueChange
 from cocotb_bus.monitors import BusMonitor
 
-from golden.hw import commit_field_names, commit_packed_fields, commit_qualified
+from golden.hw import COMMIT_FIELDS, MAX_PARTS, WARP_SIZE, commit_field_names, commit_packed_fields, commit_qualified
 
 from .dut import UnknownValue
 from .mem_agent import Cycles
@@ -47,6 +54,34 @@ for _f in commit_packed_fields():
 PACKED_WIDTH = _offset
 # the wide fields (lane vectors), each with the write enable that qualifies it (None: read on every record)
 WIDE = [(name, next((we for we, fields in QUALIFIED.items() if name in fields), None)) for name in FIELDS if name not in {n for n, _, _ in PACKED}]
+
+# What must be driven when (the X/Z check). A qualified field carries meaning while its write
+# enable is 1 (QUALIFIED); a lane vector of parts ("part k of lane i" in golden/hw.py: MAX_PARTS
+# parts of 32 lanes x 32 bits, one per register of a 64/128-bit access) carries meaning in its
+# first parts only, as many as a narrow field of the same record says: `gpr_count` registers
+# written, `mem_size` bytes per lane stored (over 4 bytes: one part per 32 bits). Those parts are
+# read and checked, whole (every lane: an undriven lane is a failure even where the compare masks
+# it, DESIGN.md section 4); the parts beyond are don't-care, like a field whose enable is 0. The
+# rtl adapter (tb/adapters/rtl.py) converts the same parts.
+PART_BITS = WARP_SIZE * 32
+
+
+def gpr_parts(count: int) -> int:
+    """Parts of `commit_gpr_data` that carry meaning: one per register written (`gpr_count`)."""
+    return min(count, MAX_PARTS)
+
+
+def mem_parts(size: int) -> int:
+    """Parts of `commit_mem_data` that carry meaning for a store of `size` bytes per lane (golden/commit.py
+    splits a wider store into 32-bit records the same way)."""
+    return min((size + 3) // 4, MAX_PARTS) if size > 4 else 1
+
+
+# multi-part field -> (the narrow field that counts its parts, the count)
+PARTS: dict[str, tuple[str, Callable[[int], int]]] = {"gpr_data": ("gpr_count", gpr_parts), "mem_data": ("mem_size", mem_parts)}
+_MULTI = {f.name for f in COMMIT_FIELDS if f.width == MAX_PARTS * PART_BITS and f.doc.startswith("part k")}
+if set(PARTS) != _MULTI:  # a new multi-part field in golden/hw.py needs its rule here (import time: a build cannot miss it)
+    raise ImportError(f"tb/commit_agent.py PARTS covers {sorted(PARTS)}, golden/hw.py COMMIT_FIELDS has multi-part fields {sorted(_MULTI)}")
 
 
 def _packed_decoder() -> Callable[[int], list[int]]:
@@ -83,7 +118,13 @@ def unpack(text: str) -> tuple[dict[str, int], list[str]]:
 
 
 _INDEX = {name: i for i, name in enumerate(FIELDS)}  # a field's place in a record's value list
-_GPR_DATA, _GPR_COUNT = _INDEX["gpr_data"], _INDEX["gpr_count"]
+_GPR_DATA = _INDEX["gpr_data"]
+
+
+def _unknown_parts(text: str, parts: int) -> list[int]:
+    """The parts (0 first, from the LSB end of the binary string) among the first `parts` that hold X or Z."""
+    n = len(text)
+    return [k for k in range(parts) if not set(text[n - (k + 1) * PART_BITS : n - k * PART_BITS]) <= {"0", "1"}]
 
 
 def _reader(handle) -> Callable[[], str]:
@@ -93,6 +134,14 @@ def _reader(handle) -> Callable[[], str]:
     `handle.value` builds a LogicArray first, which cost about 17 us for each of the
     1,024-4,096-bit lane vectors (issue 19)."""
     return handle._handle.get_signal_val_binstr  # cocotb's own reader of LogicArrayObject.get()
+
+
+# cocotb internals the monitor relies on, and why: cocotb 2.1 has no public way to read a signal's
+# value without building a LogicArray (above), nor to run a plain function when a trigger fires
+# (only `await trigger` in a task, about 5 us more a commit: _follow). cocotb is pinned
+# (requirements.txt); tests/test_commit_monitor.py fails when an upgrade removes or changes either
+# internal, so that the monitor never falls back to the slower path silently.
+INTERNALS = ("cocotb.handle.SimHandleBase._handle -> cocotb.simulator.sim_obj.get_signal_val_binstr", "cocotb.triggers.Trigger._register")
 
 
 # Simulators whose value-change callbacks run only once the whole time step has been evaluated
@@ -107,7 +156,13 @@ class CommitMonitor(BusMonitor):
     """Wakes when `commit_packed` changes (once per record: consecutive records differ in warp or
     sequence number; the commit registers hold their values between records), samples (on Icarus
     in the read-only phase, see _SETTLED_ON_CHANGE) and takes the record if `commit_valid` is 1:
-    one or two wake-ups a record, where following `commit_valid` and the clock took four."""
+    one or two wake-ups a record, where following `commit_valid` and the clock took four.
+
+    The first record of a run is awaited on a rising `commit_valid` instead: the commit registers
+    are not reset, so in a simulation that runs several tests (tb/faults, tb/mutation, randgen's
+    batches) it may equal the previous run's last record field for field (programs/bad/trap run
+    twice: its only record, MVI, with sequence number 0 both times), and `commit_packed` would
+    not change."""
 
     _signals: ClassVar[list[str]] = ["valid", "packed", "gpr_data0", *FIELDS]
 
@@ -117,41 +172,65 @@ class CommitMonitor(BusMonitor):
         super().__init__(dut, "commit", clock, callback=callback)
         self._armed = None  # the trigger registration of _follow, while it waits
         self._killed = False
-        self._packed = _reader(self.bus.packed)
-        self._gpr0 = _reader(self.bus.gpr_data0)
-        self._valid = _reader(self.bus.valid)
-        self._wide = [(name, we, _reader(getattr(self.bus, name))) for name, we in WIDE]
-        self._wide_at = [(_INDEX[name], None if we is None else _INDEX[we], read) for name, we, read in self._wide]
+        self._due = False  # Icarus: commit_packed changed in this time step, its record not yet taken (settle)
+        self._deliver: Callable[[RtlCommit], None] = callback
+        self._bind(lambda name: _reader(getattr(self.bus, name)))
+
+    def _bind(self, reader: Callable[[str], Callable[[], str]]) -> None:
+        """The readers of the port's signals (by name after `commit_`): the simulator's, or a unit test's."""
+        self._packed = reader("packed")
+        self._gpr0 = reader("gpr_data0")
+        self._valid = reader("valid")
+        self._wide = [(name, we, reader(name), PARTS.get(name)) for name, we in WIDE]
+        self._wide_at = [(_INDEX[name], None if we is None else _INDEX[we], read, None if parts is None else (_INDEX[parts[0]], parts[1]))
+                         for name, we, read, parts in self._wide]  # fmt: skip
 
     def _sample(self) -> RtlCommit:
         """The record on the port: the narrow fields from one read of `commit_packed`; a lane vector
         only while its write enable is 1 (most records write one register: most lane vectors are
-        never read), 0 otherwise. X or Z anywhere in what was read goes to `_sample_checked`."""
+        never read), 0 otherwise, and of a multi-part one only the parts that carry meaning (PARTS;
+        one register's data from `commit_gpr_data0`, a quarter of the bits). X or Z anywhere in what
+        was read goes to `_sample_checked`."""
         packed = self._packed()
         try:
             values = decode_packed(int(packed, 2))
-            for i, we, read in self._wide_at:
+            for i, we, read, parts in self._wide_at:
                 if we is None or values[we]:
-                    values[i] = int((self._gpr0 if i == _GPR_DATA and values[_GPR_COUNT] == 1 else read)(), 2)
+                    if parts is None:
+                        values[i] = int(read(), 2)
+                        continue
+                    n = parts[1](values[parts[0]])
+                    if n == 1 and i == _GPR_DATA:
+                        values[i] = int(self._gpr0(), 2)
+                    else:
+                        values[i] = int(read()[-n * PART_BITS :], 2) if n else 0
         except ValueError:  # X or Z somewhere (int() of a binary string with x or z in it)
             return self._sample_checked(packed)
         return RtlCommit(self.cycles.now(), *values)
 
     def _sample_checked(self, packed: str) -> RtlCommit:
         """`_sample` field by field, for a record holding X or Z: 0 for each unknown field, and a
-        failure naming them unless they are qualified fields whose write enable is 0 (don't-care)."""
+        failure naming them (a multi-part field with the parts that hold X or Z) unless they are
+        qualified fields whose write enable is 0 (don't-care). A multi-part field whose part count
+        is itself unknown is checked whole."""
         values, unknown = unpack(packed)
-        for name, we, read in self._wide:
+        detail: dict[str, str] = {}
+        for name, we, read, parts in self._wide:
             if we is not None and values[we] == 0 and we not in unknown:
                 values[name] = 0
                 continue
-            if name == "gpr_data" and values["gpr_count"] == 1 and "gpr_count" not in unknown:
-                read = self._gpr0  # one register: part 0 only, a quarter of the bits (the others are 0)
+            text = read()
+            n = MAX_PARTS if parts is None or parts[0] in unknown else parts[1](values[parts[0]])
+            if parts is not None:
+                text = text[-n * PART_BITS :] if n else "0"
             try:
-                values[name] = int(read(), 2)
+                values[name] = int(text, 2)
             except ValueError:
                 unknown.append(name)
                 values[name] = 0
+                if parts is not None:
+                    bad = _unknown_parts(text, n)
+                    detail[name] = f" (part{'s' if len(bad) > 1 else ''} {', '.join(map(str, bad))} of the {n} that carry meaning)"
         for we, fields in QUALIFIED.items():  # don't-care while the enable is 0
             if values[we] == 0 and we not in unknown:
                 unknown = [n for n in unknown if n not in fields]
@@ -159,7 +238,7 @@ class CommitMonitor(BusMonitor):
         if unknown:
             known = {k: None if k in unknown else values[k] for k in ("warp", "pc", "cta")}
             where = f"warp {known['warp']} PC {known['pc']:#06x}" if None not in (known["warp"], known["pc"]) else "warp/PC unknown"
-            raise UnknownValue(cycle, [n for n in FIELDS if n in unknown], where, **known)
+            raise UnknownValue(cycle, [n + detail.get(n, "") for n in FIELDS if n in unknown], where, **known)
         return RtlCommit(cycle, **values)
 
     def _take(self, deliver: Callable[[RtlCommit], None]) -> None:
@@ -172,21 +251,44 @@ class CommitMonitor(BusMonitor):
 
     async def _monitor_recv(self) -> None:
         changed = ValueChange(self.bus.packed)
+        # the run's first record (class docstring); a port already valid (no record is expected
+        # before the launch) is followed on its changes from the start
+        first = changed if self._valid() == "1" else RisingEdge(self.bus.valid)
         # the callback straight, not BusMonitor._recv: its statistics and wait-event notification
         # cost a few microseconds a record, and nothing here waits on them
         deliver = self._callbacks[0]
-        if cocotb.SIM_NAME.lower().startswith(_SETTLED_ON_CHANGE) and hasattr(changed, "_register"):
-            self._follow(changed, deliver)
-            return
+        self._deliver = deliver
+        if cocotb.SIM_NAME.lower().startswith(_SETTLED_ON_CHANGE):
+            if hasattr(changed, "_register"):
+                self._follow(first, changed, deliver)
+                return
+            self.log.warning("cocotb has no Trigger._register (INTERNALS): the commit monitor runs as a task, about 5 us more a commit")
         try:
+            await first
             while True:
-                await changed
+                self._due = True
                 await ReadOnly()
-                self._take(deliver)
+                if self._due:  # not yet taken by settle()
+                    self._due = False
+                    self._take(deliver)
+                await changed
         except Exception as exc:  # reported through the test's verdict, not lost in a background task
             self.on_error(exc)
 
-    def _follow(self, changed: ValueChange, deliver: Callable[[RtlCommit], None]) -> None:
+    def settle(self) -> None:
+        """In the read-only phase: take the record of this time step now if it has not been taken
+        yet (Icarus: the monitor's own read-only wake-up may come after the caller's), so that it
+        is compared before the caller judges an error of the same step. A no-op on Verilator, where
+        the record was taken in the value-change callbacks, before any read-only one."""
+        if not self._due:
+            return
+        self._due = False
+        try:
+            self._take(self._deliver)
+        except Exception as exc:  # as in _monitor_recv: through the test's verdict
+            self.on_error(exc)
+
+    def _follow(self, first, changed: ValueChange, deliver: Callable[[RtlCommit], None]) -> None:
         """Where the fields are final when commit_packed changes (_SETTLED_ON_CHANGE): a plain
         function on the trigger instead of a task awaiting it. cocotb runs it from the trigger's
         firing like a task's wake-up (its scheduler then runs whatever it set going: the end of
@@ -204,7 +306,7 @@ class CommitMonitor(BusMonitor):
             if not self._killed:
                 self._armed = changed._register(fired)
 
-        self._armed = changed._register(fired)
+        self._armed = first._register(fired)
 
     def kill(self) -> None:
         self._killed = True

@@ -96,8 +96,8 @@ class DutBfm(ABC):
 
     Call order (tb/sm_env.py): `reset`; the load items in sequence order (`load_instructions`,
     `load_constants` per bank image, `load_launch`, `load_params`, `load_global`); `start_monitors`;
-    `launch`; then the test waits on `end_triggers` (with its watchdog) and asks `end_state` in the
-    read-only phase after each; at the end `read_global`. Every coroutine returns with the DUT
+    `launch`; then the test waits on `end_triggers` (with its watchdog) and in the read-only phase
+    after each calls `settle` and asks `end_state`; at the end `read_global`. Every coroutine returns with the DUT
     ready for the next call. Errors seen by background monitors go to `DutSink.error`, never
     raised into the simulator's scheduler."""
 
@@ -146,6 +146,13 @@ class DutBfm(ABC):
     @abstractmethod
     def end_state(self) -> DutEnd | None:
         """Read in the read-only phase: None while running, else how the DUT stopped."""
+
+    def settle(self) -> None:
+        """Called in the read-only phase before an error or the end is judged: deliver what the DUT
+        committed up to and including this time step that the monitors have not delivered yet, so
+        that a wrong record at the edge of a DUT error is compared before the error is reported.
+        Default: the monitors deliver each record before the read-only phase."""
+        return None
 
     async def drain(self) -> None:
         """After `end_state` said done: let what the DUT commits in that same cycle reach the monitors

@@ -66,6 +66,12 @@ VARIANTS: dict[str, Mutant] = {
             "                if (sh_mask[q]) begin\n",
             "the lanes of a pass that do not write a register are left undriven in the commit record",
         ),
+        Mutant(
+            "MUTANT_LOAD_RECORD", "sm_commit.v",
+            "commit_gpr_data <= s_gpr_data[{{(20-LSB){1'b0}}, cpl_slot, 12'd0} +: 4096];",
+            "commit_gpr_data <= s_gpr_data[{{(20-LSB){1'b0}}, cpl_slot, 12'd0} +: 4096] ^ 4096'd1;",
+            "a parked load's commit record has bit 0 of lane 0's value flipped (the register file gets the right value)",
+        ),
     )
 }  # fmt: skip
 

@@ -23,7 +23,7 @@ from pathlib import Path
 
 import cocotb
 import numpy as np
-from cocotb.triggers import Event, First, ReadOnly, Timer
+from cocotb.triggers import Event, First, ReadOnly, Timer, current_gpi_trigger
 from pyuvm import ConfigDB, uvm_analysis_port, uvm_component, uvm_env, uvm_sequencer, uvm_test
 
 from golden.errors import ModelError
@@ -121,8 +121,20 @@ class SmEnv(uvm_env):
             mem.clear_local(warp * WARP, WARP)
 
     def error(self, exc: Exception) -> None:
-        """A failure raised inside a monitor's task (they run outside the test's own code)."""
+        """A failure raised inside a monitor's task (they run outside the test's own code).
+
+        A memory fault is judged in the read-only phase of its time step, after the commit records
+        of the same clock edge (the memory port takes the request at an edge, where a parked load's
+        record may land too): a wrong record there is the run's first failure, as at a DUT error."""
+        in_read_only = isinstance(current_gpi_trigger(), ReadOnly)
+        if isinstance(exc, MemoryFault) and not in_read_only:
+            cocotb.start_soon(self._error_in_read_only(exc))
+            return
+        if in_read_only:
+            self.bfm.settle()
         self.catch_up()  # a mismatch before the error is the run's first failure, as in lock-step
+        if self.verdict.report is not None:  # the first failure stands; it has ended the run
+            return
         if isinstance(exc, UnknownValue):
             block = self.scoreboard.block_of(exc.warp) if exc.warp is not None else None
             self.verdict.fail(FailureReport("x_or_z", str(exc), cycle=exc.cycle, cta=exc.cta, block=block, warp=exc.warp, pc=exc.pc,
@@ -140,6 +152,10 @@ class SmEnv(uvm_env):
             self.verdict.fail(FailureReport("memory_fault", message, cycle=self.cycles.now(), **why))
         else:
             self.verdict.fail(FailureReport("testbench", f"{type(exc).__name__}: {exc}", cycle=self.cycles.now()))
+
+    async def _error_in_read_only(self, exc: Exception) -> None:
+        await ReadOnly()
+        self.error(exc)
 
     def _text(self, pc: int | None) -> str:
         """Disassembly of the instruction at pc, for a report that has no model commit to quote."""
@@ -225,6 +241,11 @@ class LockstepTest(uvm_test):
             if fired is ended or self.verdict.report is not None:
                 return  # set from a monitor, already in the read-only phase
             await ReadOnly()
+            # the records of this time step first (Icarus: the commit monitor's read-only wake-up may
+            # come after this one), so that a wrong record at the edge of a DUT error is the failure
+            bfm.settle()
+            if self.verdict.report is not None:
+                return
             end = bfm.end_state()
             if end is not None and not end.done:
                 self.env.catch_up()  # free-running: the model's state is needed (a no-op in lock-step)

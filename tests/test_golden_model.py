@@ -55,6 +55,7 @@ BAD_EXPECT = {
     "join_empty": (StackError, r"PC 0x0000: join \(.S\) with an empty SIMT stack"),
     "brk_no_pbk": (StackError, r"BRK without a PBK entry"),
     "brk_after_pbk": (StackError, r"PC 0x0010: BRK without a PBK entry"),
+    "const_oob": (MemoryFault, r"block 0 warp 0 PC 0x0010, lane 0: constant bank c\[0x0\] access of 4 byte\(s\) at 0x10000 is outside 0..0xffff"),
     "r2g_oob": (MemoryFault, r"block 0 warp 0 PC 0x0020, lane 1: shared access of 4 byte\(s\) at 0x4000 is outside 0..0x3fff"),
     "pc_outside": (ModelError, r"^PC 0x100000 is outside the program \(0x0..0x10\)"),
     "tex": (UnimplementedError, r"^TEX at PC 0x0008 is not implemented \(TEX.FETCH.1D R0, 0x0, 0x0, 0x1; block 0 warp 0\)"),

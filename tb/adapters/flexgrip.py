@@ -32,6 +32,7 @@ from .flexgrip_build import GHDL_FLAGS, TOP, WRAPPER, backend_env, build, flexgr
 from .flexgrip_probe import Probe, to_commit
 
 CONFIG_PARAMS = 0x20  # configuration register of parameter word 0
+R2A_SOURCE_BITS = 6  # pipeline_decode.vhd, src1_i for R2A (ADDRESS_MEM): instruction_in(14 downto 9)
 CONST_BYTES = 8 * 1024  # FlexGripPlus's constant memory: one flat space
 READBACK_MAX = 64 * 1024  # global bytes read back through the host port (the rest: the probe's record of writes)
 UNCHECKED = frozenset({"seq", "mem"})  # no sequence counter; stores are checked as bytes at the memory (observes_stores)
@@ -46,6 +47,41 @@ def cores_of(config: LockstepConfig) -> int:
         if m:
             return int(m.group(1))
     return config.num_sp
+
+
+def decode_departures(words: list[int], where: object) -> None:
+    """NotRunnable naming the first instruction whose operand FlexGripPlus's decoder reads from fewer bits
+    than G80 (FlexGripPlus 4.4, RTL/SMP/Pipeline/Decode/pipeline_decode.vhd), where what it reads instead
+    depends on the warp layout of its register file, so the model cannot follow it.
+
+    R2A An, Rk: the source register comes from bits 14:9, six of the field's seven bits, so Rk with k >= 64
+    reads R(k-64): `R2A A2, R124` (zeroing an address register on G80) reads R60, not the zero
+    register, which is another warp's register when a warp has fewer than 61 (nbody: warp 0's R60 is
+    block 1's R12, so FlexGripPlus set $a2 = 0x100 + 0x10 lane). A shared-memory source (g [n]) is the
+    waiver r2a_shared_source's."""
+    from golden.flexgrip_export import NotRunnable
+    from golden.isa.decoder import IllegalInstruction, decode_program
+
+    try:
+        insns = decode_program(words)
+    except IllegalInstruction:
+        return  # the lock-step reports an illegal word where it is fetched
+    for insn in insns:
+        f = insn.fields
+        if insn.form.name == "R2A" and not f.get("src1_s") and f["src1"] >> R2A_SOURCE_BITS:
+            raise NotRunnable(f"{where}: {insn.text} at {insn.addr or 0:#06x}: FlexGripPlus 4.4 decodes R2A's source register from bits 14:9 "
+                              f"(six bits, pipeline_decode.vhd src1_i for ADDRESS_MEM), so it reads R{f['src1'] & 63} where G80 reads "
+                              f"R{f['src1']}{' (the zero register)' if f['src1'] == 124 else ''}")  # fmt: skip
+
+
+def check_runnable(path: Path, cores: int | None = None) -> None:
+    """Refuse up front, with the reason naming what does not fit, a program (.sass) or bundle (.txt) that
+    FlexGripPlus cannot run as given: the loader's limits and its unimplemented instructions
+    (golden.flexgrip_export.flexgrip_image), then the decode departures above."""
+    from golden.flexgrip_export import flexgrip_image
+
+    image = flexgrip_image(path, cores=cores)
+    decode_departures(image.words, path)
 
 
 _CLOCKED: set[int] = set()  # the top levels whose clock runs (one clock per simulation)
@@ -230,9 +266,10 @@ class FlexgripAdapter(DutAdapter):
 
         from ..kernels import load_kernel
 
+        kernel = load_kernel(Path(config.program), PROFILES[config.profile])
+        decode_departures(kernel.words, config.program)  # before any build: refused, with the instruction named
         build_dir = self.build(config)
         test_dir.mkdir(parents=True, exist_ok=True)
-        kernel = load_kernel(Path(config.program), PROFILES[config.profile])
         (test_dir / "global_mem.mif").write_text(mif(bytes(kernel.gmem.data)))
         for name in ("constant_mem.mif", "system_mem.mif", "dummy.mif"):
             (test_dir / name).write_text("")

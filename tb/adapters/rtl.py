@@ -23,7 +23,7 @@ from cocotb_bus.drivers import BusDriver
 from golden.commit import Commit, MemWrite, RegWrite
 from golden.hw import CfgSel, GprHalf, LaunchReg, MemSpace, error_message
 
-from ..commit_agent import CommitMonitor, RtlCommit
+from ..commit_agent import CommitMonitor, RtlCommit, gpr_parts, mem_parts
 from ..config import LockstepConfig
 from ..dut import DutAdapter, DutBfm, DutCommit, DutEnd, DutSink, LaunchConfig
 from ..mem_agent import Cycles, MemoryPort, TbMemory
@@ -74,7 +74,9 @@ def to_dut_commit(r: RtlCommit) -> DutCommit:
                r.next_pc, r.next_mask, bool(r.done), barrier=bool(r.barrier))  # fmt: skip
     if r.gpr_we:  # only the parts written (most writes: one of four)
         half = HALVES.get(r.gpr_half, "?")
-        c.gpr = [RegWrite("gpr", r.gpr_reg + k, _part(r.gpr_data, k) * keep if k < 4 else np.zeros(32, np.uint32), half) for k in range(r.gpr_count)]
+        # the parts the monitor read and X-checked (commit_agent.PARTS); a count over 4 names registers without data
+        c.gpr = [RegWrite("gpr", r.gpr_reg + k, _part(r.gpr_data, k) * keep if k < gpr_parts(r.gpr_count) else np.zeros(32, np.uint32), half)
+                 for k in range(r.gpr_count)]  # fmt: skip
     if r.cc_we:
         c.cc = [RegWrite("cc", r.cc_reg, _narrow(r.cc_data, 4, keep))]
     if r.a_we:
@@ -82,10 +84,10 @@ def to_dut_commit(r: RtlCommit) -> DutCommit:
     if r.mem_we:
         space = SPACES.get(r.mem_space, f"space {r.mem_space}")
         size = r.mem_size
-        parts = (size + 3) // 4 if size > 4 else 1  # one record per 32-bit part, as the model's
+        parts = (size + 3) // 4 if size > 4 else 1  # one record per 32-bit part, as the model's (the monitor read mem_parts(size) of them)
         lanes = _keep(r.mem_lanes)
         addr = _part(r.mem_addr, 0) * lanes
-        c.mem = [MemWrite(space, min(size, 4), r.mem_lanes, (addr + np.uint32(4 * k)) * lanes, _part(r.mem_data, k) * lanes if k < 4 else np.zeros(32, np.uint32))
+        c.mem = [MemWrite(space, min(size, 4), r.mem_lanes, (addr + np.uint32(4 * k)) * lanes, _part(r.mem_data, k) * lanes if k < mem_parts(size) else np.zeros(32, np.uint32))
                  for k in range(parts)]  # fmt: skip
     return DutCommit(r.cycle, c, unimplemented=bool(r.unimpl))
 
@@ -183,9 +185,14 @@ class RtlBfm(DutBfm):
             return DutEnd(True)
         return None
 
+    def settle(self) -> None:
+        if getattr(self, "monitor", None) is not None:
+            self.monitor.settle()
+
     async def drain(self) -> None:
         await RisingEdge(self.dut.clk)  # a commit in the same cycle as done is still being compared
         await ReadOnly()
+        self.settle()
 
     async def read_global(self) -> np.ndarray:
         assert self.memory is not None
