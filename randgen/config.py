@@ -53,6 +53,7 @@ class Config:
     diverge: float = 0.0  # probability of a divergent BRA with no SSY in the tail of main (the two sides run to the end one after the other)
     edges: float = 0.0  # probability that a register source repeats src1 (x - x), that src3 is zero (R124), and that an immediate shift count is 0, 1, 15, 16, 31 or 32
     marker_spread: float = 0.0  # probability that a marked instruction's family is drawn uniformly (not by the mix): .E/.S on the rarely weighted families
+    marker_sweep: bool = False  # the exit-marked forms walk through every form with a marker, seed by seed, and the early exits spare thread 0 (the final .E runs)
     # instruction mix
     mix: dict[str, float] = field(default_factory=lambda: dict(DEFAULT_MIX))
     control: dict[str, float] = field(default_factory=lambda: dict(DEFAULT_CONTROL))
@@ -105,6 +106,8 @@ class Config:
                      "diverge", "clock", "addr_modes", "edges", "marker_spread"):
             if not 0 <= getattr(self, name) <= 1:
                 raise ValueError(f"{name} {getattr(self, name)} is a probability: 0..1")
+        if not isinstance(self.marker_sweep, bool):
+            raise ValueError(f"marker_sweep {self.marker_sweep!r} is true or false")
         if self.data_regs < 2 or self.data_regs > 40:
             raise ValueError(f"data_regs {self.data_regs} out of 2..40")
 
@@ -140,9 +143,9 @@ PRESETS: dict[str, dict] = {
              "exit_marker": 0.8, "depth": 3, "subroutines": 3, "control": {"ops": 5, "if": 2, "loop": 1.2, "pbk": 0.8, "call": 1.5, "skip": 0.6},
              "mix": {"a2r": 1.5, "r2a": 1.5, "ada": 1.5, "r2g": 1.5, "i2i": 3, "nop": 1, "s2r": 1, "lld": 1.5, "fmad": 3}},
     # the rarer operand forms: shared and constant operands with $a and post-increment (every size, the short
-    # forms paired), the exit marker on every form, guards everywhere; short programs, the simt structures kept
+    # forms paired), the exit marker swept over every form (marker_sweep), guards everywhere; short programs, the simt structures kept
     "cover": {"bar_variants": 0.5, "aregs_high": 0.3, "back_calls": 0.5, "exit_depth": 1.0, "diverge": 0.3, "clock": 0.1, "addr_modes": 0.4,
-              "edges": 0.5, "marker_spread": 0.8, "exit_marker": 1.0, "marked_join": 0.8, "pair_short": 0.9, "guard": 0.5, "length": 40, "grid_max": (2, 2), "threads_max": 96,
+              "edges": 0.5, "marker_spread": 0.8, "marker_sweep": True, "exit_marker": 1.0, "marked_join": 0.8, "pair_short": 0.9, "guard": 0.5, "length": 40, "grid_max": (2, 2), "threads_max": 96,
               "mix": {"fmad": 5, "fmul": 4, "fadd": 3, "iminmax": 3, "fminmax": 3, "isad": 3, "shift": 4, "fslct": 2, "fset": 2, "imul": 4, "imad": 3,
                       "nop": 1, "i2i": 5, "s2r": 1, "r2g": 2, "sfu": 2, "gld": 1.5, "gst": 1.5, "lst": 1.5}},
     "fp": {"special": 0.7, "mix": {"fadd": 5, "fmul": 5, "fmad": 5, "fset": 2, "fminmax": 2, "fslct": 2, "rro": 3, "sfu": 4, "f2f": 3, "f2i": 3, "i2f": 3}},

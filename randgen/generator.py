@@ -318,6 +318,8 @@ class Generator:
         self.weights = [cfg.mix[fam] for fam in self.families]
         self.flag_forms = [f for fam in self.families for f in self.forms[fam] if "cwe" in f.fields and fam not in TEMPLATE_FAMILIES]
         self.marker_families = [fam for fam in self.families if any("marker" in f.fields for f in self.forms[fam])]
+        # every form that can carry a marker, in table order: what knob marker_sweep walks through
+        self.marker_forms = [f for fam in self.marker_families for f in self.forms[fam] if "marker" in f.fields]
         self.conds = _cond_names()
 
     # -- field values ----------------------------------------------------------------------
@@ -613,12 +615,13 @@ class Generator:
             return None
         return self.marked_insn(ctx, 2)
 
-    def marked_insn(self, ctx: Ctx, marker: int) -> str | None:
+    def marked_insn(self, ctx: Ctx, marker: int, want: Form | None = None) -> str | None:
         """A random instruction of the mix carrying a marker (2: join `.S`, 1: exit `.E`), unguarded,
-        after its scaffolding (lines joined by newlines: the last one carries the marker)."""
+        after its scaffolding (lines joined by newlines: the last one carries the marker); of form
+        `want` when given (its fields still random)."""
 
         def marked(form: Form, f: dict) -> bool:
-            if "marker" not in f:
+            if "marker" not in f or (want is not None and form is not want):
                 return False
             f["marker"] = marker
             if "pcond" in f:
@@ -627,7 +630,9 @@ class Generator:
 
         for _ in range(20):
             family = None
-            if self.cfg.marker_spread and self.rng.random() < self.cfg.marker_spread:
+            if want is not None:
+                family = want.family
+            elif self.cfg.marker_spread and self.rng.random() < self.cfg.marker_spread:
                 # every family alike: the marker bins are per form, and by the mix the forms of a lightly
                 # weighted family (S2R at 0.3) carried .E once in hundreds of programs
                 family = self.rng.choice(self.marker_families)
@@ -763,16 +768,22 @@ def generate(seed: int, cfg: Config, preset: str = "custom") -> Prog:
             if cfg.bar_variants and r.random() < cfg.bar_variants:
                 ex = replace(ex, bars=(_bar_text(r), _bar_text(r)), ssy=r.choice([0, 1, 1, 2]))
             main.append(ex)
+    # knob marker_sweep: the two exit-marked instructions of seed s take forms 2s and 2s+1 of the
+    # marker forms (table order, modulo their number), so that any run of len(forms) consecutive seeds
+    # puts .E on every form as the final instruction and inside divergence, instead of leaving it to
+    # the mix (FMIN carried .E once in 80 seeds); the early exits then test the thread index
+    # (`tid & mask != 0`), so that thread 0 of every block reaches the final one
+    sweep = g.marker_forms if cfg.marker_sweep else []
     if r.random() < cfg.early_exit:
-        main.insert(r.randint(len(main) - _tail_len(main), len(main)), Exit(g.cond(base)))
+        main.insert(r.randint(len(main) - _tail_len(main), len(main)), Exit(g.cond_tid() if sweep else g.cond(base)))
     # drawn last, so that the rest of a seed's program does not depend on this knob
-    last = g.marked_insn(base, 1) if r.random() < cfg.exit_marker else None
+    last = g.marked_insn(base, 1, sweep[2 * seed % len(sweep)] if sweep else None) if r.random() < cfg.exit_marker else None
     # the knobs below draw nothing when they are 0, so the older presets' seeds give the programs they always gave
     last_ssy = back = False
     if cfg.exit_depth and r.random() < cfg.exit_depth:
-        insn = g.marked_insn(base, 1)
+        insn = g.marked_insn(base, 1, sweep[(2 * seed + 1) % len(sweep)] if sweep else None)
         if insn is not None:
-            main.insert(r.randint(len(main) - _tail_len(main), len(main)), ExitMarked(g.cond(base), insn))
+            main.insert(r.randint(len(main) - _tail_len(main), len(main)), ExitMarked(g.cond_tid() if sweep else g.cond(base), insn))
         last_ssy = last is not None and r.random() < 0.5
     if cfg.diverge and r.random() < cfg.diverge:
         at = r.randint(len(main) - _tail_len(main), len(main))
