@@ -284,7 +284,7 @@ def exe_imul(sm: SM, b: Batch, insn: Instruction, ops: dict) -> None:
         s2 = s1
     a = read(sm, b, ops["src1"])
     c = read(sm, b, ops.get("src2") or ops["imm"])
-    res, flags = intops.imul24(s1, s2, a, c, flags=cwe(insn)) if wide else intops.imul16(s1, s2, a, c, flags=cwe(insn))
+    res, flags = intops.imul24(s1, s2, a, c, sm.profile, flags=cwe(insn)) if wide else intops.imul16(s1, s2, a, c, sm.profile, flags=cwe(insn))
     write(sm, b, ops["dst"], res)
     flags_out(sm, b, insn, flags)
 
@@ -313,7 +313,7 @@ def _typed(insn: Instruction) -> tuple[bool, int]:
 @family("isad")
 def exe_isad(sm: SM, b: Batch, insn: Instruction, ops: dict) -> None:
     signed, width = _typed(insn)
-    res, flags = intops.isad(signed, width, read(sm, b, ops["src1"]), read(sm, b, ops["src2"]), read(sm, b, ops["src3"]), flags=cwe(insn))
+    res, flags = intops.isad(signed, width, read(sm, b, ops["src1"]), read(sm, b, ops["src2"]), read(sm, b, ops["src3"]), sm.profile, flags=cwe(insn))
     write(sm, b, ops["dst"], res)
     flags_out(sm, b, insn, flags)
 
