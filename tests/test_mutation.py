@@ -275,11 +275,11 @@ def test_stuck_wires_follow_the_parameters(tmp_path: Path) -> None:
 
 
 def test_confirming_pass_runs_survivors_alone(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """A survivor of the shared processes is not final, nor a kill of a `drop` mutant (a latch under
-    its id holds what the run before left): the confirming pass runs each again alone, in a process
-    of its own, on every program (no skip, no budget; a kill's program first). A verdict already
-    confirmed, another kind's kill, an equivalent one or one that has not met every program is
-    left. The report counts an unconfirmed survivor as unresolved and says what the pass found.
+    """A survivor of the shared processes is not final, nor a kill (state the runs before left, a
+    latch of a dropped assignment or storage reset does not clear): the confirming pass runs each
+    again alone, in a process of its own, on every program (no skip, no budget; a kill's program
+    first). A verdict already confirmed, a kill by a simulator crash, an equivalent one or one that
+    has not met every program is left. The report counts an unconfirmed survivor as unresolved and says what the pass found.
     The simulator is replaced by a stand-in that writes the verdict a lone run would: mutant 3
     killed by `b`, mutant 7 (killed in the shared process) surviving, mutant 8 killed again."""
     eq = tmp_path / "equivalent.toml"
@@ -312,7 +312,7 @@ def test_confirming_pass_runs_survivors_alone(tmp_path: Path, monkeypatch: pytes
     verdicts = [{"mutant": 1, "status": "survived", "runs": 2, "tried": both},  # from before the pass existed: no mark
                 {"mutant": 2, "status": "survived", "runs": 2, "tried": both, "alone": True},  # confirmed already
                 {"mutant": 3, "status": "survived", "runs": 2, "tried": both},
-                {"mutant": 4, "status": "killed", "runs": 1, "tried": ["a"], "program": "a", "kind": "mismatch"},  # no state of its own
+                {"mutant": 4, "status": "killed", "runs": 0, "tried": [], "program": None, "kind": "crash (exit 1)"},  # the simulator died
                 {"mutant": 5, "status": "survived", "runs": 2, "tried": both},  # equivalent.toml
                 {"mutant": 6, "status": "survived", "runs": 1, "tried": ["a"]},  # b is new: the retry pass first
                 {"mutant": 7, "status": "killed", "runs": 1, "tried": ["a"], "program": "a", "kind": "mismatch"},
@@ -341,10 +341,7 @@ def test_confirming_pass_runs_survivors_alone(tmp_path: Path, monkeypatch: pytes
     assert campaign.confirm(tmp_path, meta, {"a": 1.0, "b": 1.0}, quiet=True) == 0  # on resume: nothing left to confirm
     text = campaign.report(tmp_path)
     assert "| **all** | 8 | 3 | 3 | 1 | 1 | 0 | **50.0%** |" in text  # 1, 2 and 7 survived alone; 3 killed alone; 6 still unresolved
-    assert (
-        "survivors of the shared processes 3, killed alone 1; kills of drop mutants 2, killed alone by the same program 1, by another 0, survived alone 1"
-        in text
-    )
+    assert "survivors of the shared processes 3, killed alone 1; kills 2, killed alone by the same program 1, by another 0, survived alone 1" in text
     assert "1 survivor(s) of the shared processes not yet confirmed alone" in text
     summary = json.loads((tmp_path / "summary.json").read_text(encoding="utf-8"))
-    assert summary["survivors"] == [1, 2, 7] and summary["confirming"]["drop_kills_survived"] == 1
+    assert summary["survivors"] == [1, 2, 7] and summary["confirming"]["kills_survived"] == 1

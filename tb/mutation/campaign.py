@@ -5,8 +5,8 @@ programs detect.
             Verilator build with all of them, a reference pass (id 0: the instrumented design must
             pass every program), then every mutant against the directed programs (programs/*.sass,
             programs/kernels/*.sass) and the random tier (randgen programs, RANDOM="preset:count,..."),
-            stopping at the first failing program (test_mutation.py); then each survivor again alone
-            in a fresh process on every program (confirm); the report last. Resumes: a
+            stopping at the first failing program (test_mutation.py); then each survivor and each kill
+            again alone in a fresh process on every program (confirm); the report last. Resumes: a
             mutant with an outcome in results.jsonl is not run again (remove the folder to start over).
     report  the report of a campaign folder: killed / survived / equivalent per module, the score,
             every survivor (file, line, change, key)
@@ -380,10 +380,10 @@ def confirm(out: Path, meta: dict, walls: dict[str, float], quiet: bool) -> int:
     dropped survives after a 64-bit instruction left the latch at 1; `iadd` kills it from 0), and
     a kill of a `drop` mutant may come from an unlucky one (the decoder's `units = {9'd0, field}`
     dropped, killed by cf_guard_self after a short-form constant set `units`, passes it alone).
-    Every survivor, and every kill of a `drop` mutant, runs here (the killing program first: a
-    kill that repeats costs one program); other kinds hold no state of their own under their id
-    (the state reset leaves is the state id 0 meets too, and after each kill the killing program
-    runs with id 0). A verdict is final once it says `"alone": true` (with `before`, the shared
+    Other kinds too: a stuck output (sm_top's `u_mem.ld_we[15]` stuck at 1) was killed by
+    cf_barrier in a shared process and passes it alone (state that reset does not clear, left by
+    the runs before). So every survivor and every kill runs here (the killing program first: a
+    kill that repeats costs one program and a process start). A verdict is final once it says `"alone": true` (with `before`, the shared
     process's status and program); the report counts an unconfirmed survivor as not resolved. A
     verdict written before this pass existed has no mark and is confirmed on resume. Returns how
     many mutants it ran."""
@@ -397,7 +397,7 @@ def confirm(out: Path, meta: dict, walls: dict[str, float], quiet: bool) -> int:
     if not todo:
         return 0
     if not quiet:
-        print(f"mutants: confirming pass, {len(todo)} mutant(s) each alone in a fresh process (survivors, kills of drop mutants)", flush=True)
+        print(f"mutants: confirming pass, {len(todo)} mutant(s) each alone in a fresh process (survivors, kills)", flush=True)
     kills: dict[str, int] = {}
     for v in verdicts.values():
         if v.get("program"):
@@ -436,11 +436,12 @@ def confirm(out: Path, meta: dict, walls: dict[str, float], quiet: bool) -> int:
 
 def needs_confirming(verdict: dict, kind: str, programs: dict[str, str]) -> bool:
     """Not confirmed alone yet, and either a survivor of every program in its present text or a
-    kill of a `drop` mutant by a program (confirm)."""
+    kill by a program (confirm; a simulator that died inside the mutant is not rerun). `kind`: the
+    mutant's kind (every kind is confirmed; kept for the report's split)."""
     if verdict.get("alone"):
         return False
     if verdict["status"] == "killed":
-        return kind == "drop" and verdict.get("program") is not None
+        return verdict.get("program") is not None
     return verdict["status"] == "survived" and set(programs) <= set(tried(verdict, programs))
 
 
@@ -519,15 +520,15 @@ def report(out: Path) -> str:
     confirming = {
         "survivors": len(was_survivor),
         "survivors_killed": sum(v["status"] == "killed" for v in was_survivor),
-        "drop_kills": len(was_killed),
-        "drop_kills_same_program": sum(v["status"] == "killed" and v.get("program") == v["before"]["program"] for v in was_killed),
-        "drop_kills_other_program": sum(v["status"] == "killed" and v.get("program") != v["before"]["program"] for v in was_killed),
-        "drop_kills_survived": sum(v["status"] == "survived" for v in was_killed),
+        "kills": len(was_killed),
+        "kills_same_program": sum(v["status"] == "killed" and v.get("program") == v["before"]["program"] for v in was_killed),
+        "kills_other_program": sum(v["status"] == "killed" and v.get("program") != v["before"]["program"] for v in was_killed),
+        "kills_survived": sum(v["status"] == "survived" for v in was_killed),
     }
     lines += ["", f"Confirming pass (alone, each in a fresh simulator process, on every program): survivors of the shared processes "
-                  f"{confirming['survivors']}, killed alone {confirming['survivors_killed']}; kills of drop mutants {confirming['drop_kills']}, "
-                  f"killed alone by the same program {confirming['drop_kills_same_program']}, by another {confirming['drop_kills_other_program']}, "
-                  f"survived alone {confirming['drop_kills_survived']}"]  # fmt: skip
+                  f"{confirming['survivors']}, killed alone {confirming['survivors_killed']}; kills {confirming['kills']}, "
+                  f"killed alone by the same program {confirming['kills_same_program']}, by another {confirming['kills_other_program']}, "
+                  f"survived alone {confirming['kills_survived']}"]  # fmt: skip
     if unconfirmed:
         lines.append(
             f"{unconfirmed} survivor(s) of the shared processes not yet confirmed alone: counted unresolved (`make mutants` runs the confirming pass)"
