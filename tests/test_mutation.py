@@ -345,3 +345,12 @@ def test_confirming_pass_runs_survivors_alone(tmp_path: Path, monkeypatch: pytes
     assert "1 survivor(s) of the shared processes not yet confirmed alone" in text
     summary = json.loads((tmp_path / "summary.json").read_text(encoding="utf-8"))
     assert summary["survivors"] == [1, 2, 7] and summary["confirming"]["kills_survived"] == 1
+
+
+def test_equivalent_keys_are_candidates(cands: list) -> None:
+    """The keys of equivalent.toml name mutants of the current rtl/: a change of how keys are made
+    (the stuck wires' widths now follow the parameters, the keys still name the bits at the
+    defaults) would orphan the arguments written under them."""
+    keys = {c.key for c in cands}
+    missing = sorted(set(campaign.equivalents()) - keys)
+    assert not missing, missing
