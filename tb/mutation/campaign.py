@@ -405,7 +405,7 @@ def confirm(out: Path, meta: dict, walls: dict[str, float], quiet: bool) -> int:
     stall = 3 * sum(walls.values()) + 120
     expected = expected_outcomes(out)
     for k in todo:
-        before = {"status": verdicts[k]["status"], "program": verdicts[k].get("program")}
+        before = {"status": verdicts[k]["status"], "program": verdicts[k].get("program"), "runs": verdicts[k].get("runs")}
         tag = f"alone_{k}"
         log = out / f"{tag}.jsonl"
         log.unlink(missing_ok=True)  # an interrupted confirmation starts over: it must cover every program in one process
@@ -538,9 +538,12 @@ def report(out: Path) -> str:
         if v["status"] == "killed":
             kinds[v["kind"] or "?"] = kinds.get(v["kind"] or "?", 0) + 1
     lines += ["", "Killed by: " + ", ".join(f"{k} {n}" for k, n in sorted(kinds.items(), key=lambda x: -x[1]))]
-    runs = [v["runs"] for v in verdicts.values() if v["status"] == "killed" and v["runs"]]
+    # the shared processes' count where the verdict was confirmed alone (which runs the killing program first)
+    runs = [v.get("before", {}).get("runs") or v["runs"] for v in verdicts.values() if v["status"] == "killed" and v["runs"]]
     if runs:
-        lines.append(f"Programs run per killed mutant: mean {sum(runs) / len(runs):.1f}, median {sorted(runs)[len(runs) // 2]}, max {max(runs)}")
+        lines.append(
+            f"Programs run per killed mutant (in the shared processes where known): mean {sum(runs) / len(runs):.1f}, median {sorted(runs)[len(runs) // 2]}, max {max(runs)}"
+        )
     lines.append("Top killing programs: " + ", ".join(f"{p} {n}" for p, n in sorted(killers.items(), key=lambda x: -x[1])[:10]))
     if meta.get("sessions"):
         ss = meta["sessions"]
