@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from .arith import intops
+from .arith import fp, intops  # fp at import: a local import in each FP family cost about 1 us a step
 from .isa.decoder import Instruction
 from .isa.memsyntax import MEM_SIZES
 from .isa.operands import (
@@ -82,9 +82,16 @@ def write(sm: SM, b: Batch, op: object, value: np.ndarray, half: bool | None = N
     raise TypeError(f"cannot write operand {op!r}")
 
 
-def flags_out(sm: SM, b: Batch, insn: Instruction, flags: np.ndarray) -> None:
+def flags_out(sm: SM, b: Batch, insn: Instruction, flags: np.ndarray | None) -> None:
     if insn.fields.get("cwe"):
+        assert flags is not None, "the flags of an instruction that writes $c were not computed"
         sm.write_cc(b, insn.fields["cdst"], flags)
+
+
+def cwe(insn: Instruction) -> bool:
+    """The instruction writes $c: only then are the integer ALU's flags computed (they cost as much
+    as the result on a 32-lane step)."""
+    return bool(insn.fields.get("cwe"))
 
 
 def carry_in(sm: SM, b: Batch, insn: Instruction, mad: bool) -> np.ndarray:
@@ -250,7 +257,7 @@ def exe_iadd(sm: SM, b: Batch, insn: Instruction, ops: dict) -> None:
     other = ops.get("src3") or ops.get("src2") or ops["imm"]
     c = read(sm, b, other)
     cin = carry_in(sm, b, insn, mad=False) if op == 3 else np.zeros(b.n, U32)
-    res, flags = intops.iadd(op, width, sat, a, c, cin, sm.profile)
+    res, flags = intops.iadd(op, width, sat, a, c, cin, sm.profile, flags=cwe(insn))
     write(sm, b, ops["dst"], res)
     flags_out(sm, b, insn, flags)
 
@@ -277,7 +284,7 @@ def exe_imul(sm: SM, b: Batch, insn: Instruction, ops: dict) -> None:
         s2 = s1
     a = read(sm, b, ops["src1"])
     c = read(sm, b, ops.get("src2") or ops["imm"])
-    res, flags = intops.imul24(s1, s2, a, c) if wide else intops.imul16(s1, s2, a, c)
+    res, flags = intops.imul24(s1, s2, a, c, sm.profile, flags=cwe(insn)) if wide else intops.imul16(s1, s2, a, c, sm.profile, flags=cwe(insn))
     write(sm, b, ops["dst"], res)
     flags_out(sm, b, insn, flags)
 
@@ -290,7 +297,7 @@ def exe_imad(sm: SM, b: Batch, insn: Instruction, ops: dict) -> None:
     c2 = read(sm, b, ops.get("src2") or ops["imm"])
     c3 = read(sm, b, ops["src3"])
     cin = carry_in(sm, b, insn, mad=True) if addop == 3 else np.zeros(b.n, U32)
-    res, flags = intops.imad(f["kind"], addop, a, c2, c3, cin, sm.profile)
+    res, flags = intops.imad(f["kind"], addop, a, c2, c3, cin, sm.profile, flags=cwe(insn))
     write(sm, b, ops["dst"], res)
     flags_out(sm, b, insn, flags)
 
@@ -306,7 +313,7 @@ def _typed(insn: Instruction) -> tuple[bool, int]:
 @family("isad")
 def exe_isad(sm: SM, b: Batch, insn: Instruction, ops: dict) -> None:
     signed, width = _typed(insn)
-    res, flags = intops.isad(signed, width, read(sm, b, ops["src1"]), read(sm, b, ops["src2"]), read(sm, b, ops["src3"]))
+    res, flags = intops.isad(signed, width, read(sm, b, ops["src1"]), read(sm, b, ops["src2"]), read(sm, b, ops["src3"]), sm.profile, flags=cwe(insn))
     write(sm, b, ops["dst"], res)
     flags_out(sm, b, insn, flags)
 
@@ -326,7 +333,7 @@ def exe_iset(sm: SM, b: Batch, insn: Instruction, ops: dict) -> None:
 @family("iminmax")
 def exe_iminmax(sm: SM, b: Batch, insn: Instruction, ops: dict) -> None:
     signed, width = _typed(insn)
-    res, flags = intops.iminmax(insn.form.name == "IMIN", signed, width, read(sm, b, ops["src1"]), read(sm, b, ops["src2"]), sm.profile)
+    res, flags = intops.iminmax(insn.form.name == "IMIN", signed, width, read(sm, b, ops["src1"]), read(sm, b, ops["src2"]), sm.profile, flags=cwe(insn))
     write(sm, b, ops["dst"], res)
     flags_out(sm, b, insn, flags)
 
@@ -337,9 +344,9 @@ def exe_shift(sm: SM, b: Batch, insn: Instruction, ops: dict) -> None:
     a = read(sm, b, ops["src1"])
     count = read(sm, b, ops["src2"])
     if insn.form.name == "SHL":
-        res, flags = intops.shl(width, a, count, sm.profile)
+        res, flags = intops.shl(width, a, count, sm.profile, flags=cwe(insn))
     else:
-        res, flags = intops.shr(signed, width, a, count, sm.profile)
+        res, flags = intops.shr(signed, width, a, count, sm.profile, flags=cwe(insn))
     write(sm, b, ops["dst"], res)
     flags_out(sm, b, insn, flags)
 
@@ -362,7 +369,7 @@ def exe_lop(sm: SM, b: Batch, insn: Instruction, ops: dict) -> None:
         # in LOP32I those are bits 19:18 of the immediate, so the operation is 0 AND, 1 OR, 2 XOR, 3 NEG_OP (not
         # src1, as pass_b_is_not1), whatever LOP32I's own lop field says (GHDL, lop PC 0x2c0)
         op = (int(ops["imm"].value) >> 18) & 3
-    res, flags = intops.logic(op, width, not1, not2, a, c, sm.profile)
+    res, flags = intops.logic(op, width, not1, not2, a, c, sm.profile, flags=cwe(insn))
     write(sm, b, ops["dst"], res)
     flags_out(sm, b, insn, flags)
 
@@ -384,7 +391,8 @@ def exe_i2i(sm: SM, b: Batch, insn: Instruction, ops: dict) -> None:
         # convert_int_int's cases "011" (U32.BEXT) and "111" (S32.BEXT) pass the register unchanged: no byte
         # extraction from a full register (GHDL, i2i PC 0x150: I2I.S32.U32.BEXT of 0xffffffff gives 0xffffffff)
         srct = 1 if srct == 3 else 5
-    res, flags = intops.i2i(bool(f["signed"]), dst_bits, srct, bool(f["m20"]), bool(f["m29"]), read(sm, b, ops["src1"]), sm.profile)
+    res, flags = intops.i2i(bool(f["signed"]), dst_bits, srct, bool(f["m20"]), bool(f["m29"]), read(sm, b, ops["src1"]), sm.profile,
+                             flags=cwe(insn))
     if dst_bits == 8 and f["width"] and f["signed"]:
         # an 8-bit result in a full register: the width bit w1[26] is independent of the clamp (ISA.md 3.9)
         res = res.astype(np.uint16).view(np.int16).astype(np.int32).view(U32)
@@ -612,8 +620,6 @@ def _fg_arith(sm: SM, b: Batch, insn: Instruction, ops: dict, fam: str) -> None:
 
 @family("fadd")
 def exe_fadd(sm: SM, b: Batch, insn: Instruction, ops: dict) -> None:
-    from .arith import fp
-
     if sm.profile.flexgrip_fpu:
         return _fg_arith(sm, b, insn, ops, "fadd")
     f = insn.fields
@@ -631,8 +637,6 @@ def exe_fadd(sm: SM, b: Batch, insn: Instruction, ops: dict) -> None:
 
 @family("fmul")
 def exe_fmul(sm: SM, b: Batch, insn: Instruction, ops: dict) -> None:
-    from .arith import fp
-
     if sm.profile.flexgrip_fpu:
         return _fg_arith(sm, b, insn, ops, "fmul")
 
@@ -648,8 +652,6 @@ def exe_fmul(sm: SM, b: Batch, insn: Instruction, ops: dict) -> None:
 
 @family("fmad")
 def exe_fmad(sm: SM, b: Batch, insn: Instruction, ops: dict) -> None:
-    from .arith import fp
-
     if sm.profile.flexgrip_fpu:
         return _fg_arith(sm, b, insn, ops, "fmad")
 
@@ -658,15 +660,13 @@ def exe_fmad(sm: SM, b: Batch, insn: Instruction, ops: dict) -> None:
     c = fsrc(sm, b, ops.get("src2") or ops["imm"])
     d = fsrc(sm, b, ops["src3"])
     sat = bool(f["m29"]) if insn.form.fmt == "long" else bool(f["m8"])
-    res, flags = fp.fmad(a, c, d, sat)
+    res, flags = fp.fmad(a, c, d, sat, flags=cwe(insn))
     write(sm, b, ops["dst"], res)
     flags_out(sm, b, insn, flags)
 
 
 @family("fminmax")
 def exe_fminmax(sm: SM, b: Batch, insn: Instruction, ops: dict) -> None:
-    from .arith import fp
-
     fn = fp.fmin if insn.form.name == "FMIN" else fp.fmax
     res, flags = fn(fsrc(sm, b, ops["src1"]), fsrc(sm, b, ops["src2"]))
     write(sm, b, ops["dst"], res)
@@ -675,8 +675,6 @@ def exe_fminmax(sm: SM, b: Batch, insn: Instruction, ops: dict) -> None:
 
 @family("fset")
 def exe_fset(sm: SM, b: Batch, insn: Instruction, ops: dict) -> None:
-    from .arith import fp
-
     if sm.profile.flexgrip_fpu:  # condition bits 48:46, |.| as a comparison mode (bit 52), no negations
         from .arith import flexgrip_fp as ffp
 
@@ -692,8 +690,6 @@ def exe_fset(sm: SM, b: Batch, insn: Instruction, ops: dict) -> None:
 
 @family("fslct")
 def exe_fslct(sm: SM, b: Batch, insn: Instruction, ops: dict) -> None:
-    from .arith import fp
-
     res, flags = fp.fslct(read(sm, b, ops["src1"]), read(sm, b, ops["src2"]), fsrc(sm, b, ops["src3"]))
     write(sm, b, ops["dst"], res)
     flags_out(sm, b, insn, flags)
@@ -747,8 +743,6 @@ def _fg_cvt(insn: Instruction, mode: str, x: np.ndarray) -> np.ndarray:
 
 @family("i2f")
 def exe_i2f(sm: SM, b: Batch, insn: Instruction, ops: dict) -> None:
-    from .arith import fp
-
     f = insn.fields
     if sm.profile.flexgrip_fpu:  # fpu_conv: 32-bit integers only, to nearest even, no abs/neg
         from .arith import flexgrip_fp as ffp
@@ -768,8 +762,6 @@ def exe_i2f(sm: SM, b: Batch, insn: Instruction, ops: dict) -> None:
 
 @family("f2i")
 def exe_f2i(sm: SM, b: Batch, insn: Instruction, ops: dict) -> None:
-    from .arith import fp
-
     f = insn.fields
     if sm.profile.flexgrip_fpu:  # fpu_conv: 32-bit results, to nearest even whatever the rounding mode
         from .arith import flexgrip_fp as ffp
@@ -787,8 +779,6 @@ def exe_f2i(sm: SM, b: Batch, insn: Instruction, ops: dict) -> None:
 
 @family("f2f")
 def exe_f2f(sm: SM, b: Batch, insn: Instruction, ops: dict) -> None:
-    from .arith import fp
-
     f = insn.fields
     if sm.profile.flexgrip_fpu and _fg_bit(insn, 62, 2) == 3:
         # fpu_conv: sub-op 111 negates, 110 moves (|.| with bit 52), after the source negation of bit 48

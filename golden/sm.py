@@ -41,22 +41,31 @@ class Plan:
     run: object  # the family routine, or None for control instructions
     text: str
     size: int
+    # what every execution of the instruction asks of its fields, decided once (issue 19: a step's fixed cost)
+    guarded: bool = False  # a condition other than "always": the executing lanes depend on $c
+    pcond: int = 0
+    preg: int = 0
+    marker: int = 0  # a long form's marker field (1 exit, 2 join), else 0
+    float_result: bool = False  # tracked like a float: a float result, or an RRO code (computed by the SFU)
 
 
 _LANE_SETS: dict[tuple[int, ...], tuple[slice | np.ndarray, np.ndarray]] = {}
+_WARP_LANES: dict[int, tuple[slice, np.ndarray]] = {}  # one warp's, by its first thread (a lock-step step's batch)
 
 
 def _lanes_of(warps: list[Warp]) -> tuple[slice | np.ndarray, np.ndarray]:
     """(selector, thread numbers) of a group of warps; groups recur, so they are cached."""
+    if len(warps) == 1:
+        base = warps[0].base
+        one = _WARP_LANES.get(base)
+        if one is None:
+            one = _WARP_LANES[base] = (slice(base, base + WARP), base + LANES)
+        return one
     key = tuple(w.base for w in warps)
     got = _LANE_SETS.get(key)
     if got is None:
-        if len(warps) == 1:
-            got = (slice(key[0], key[0] + WARP), key[0] + LANES)
-        else:
-            threads = np.concatenate([base + LANES for base in key])
-            got = (threads, threads)
-        _LANE_SETS[key] = got
+        threads = np.concatenate([base + LANES for base in key])
+        got = _LANE_SETS[key] = (threads, threads)
     return got
 
 
@@ -224,7 +233,11 @@ class SM:
                 ops[role or f"op{len(ops)}"] = op
             ops = flexgrip_decode.adapt(self.profile, insn, ops)
             run = None if insn.form.fmt in (CTRL, "sctrl") else FAMILIES[insn.form.family]
-            plan = Plan(insn, ops, run, insn.text, insn.size)
+            f = insn.fields
+            plan = Plan(insn, ops, run, insn.text, insn.size, guarded="pcond" in f and f["pcond"] != conditions.ALWAYS, pcond=f.get("pcond", 0),
+                        preg=f.get("preg", 0), marker=f.get("marker", 0) if insn.form.fmt == LONG else 0,
+                        # FlexGripPlus does not reproduce the SFU's RRO codes bit for bit either
+                        float_result=insn.form.float_result or insn.form.unit == "sfu")  # fmt: skip
             self.plans[pc] = plan
         return plan
 
@@ -277,6 +290,11 @@ class SM:
 
     def write_cc(self, b: Batch, reg: int, flags: np.ndarray) -> None:
         flags = np.asarray(flags, np.uint8) & np.uint8(0xF)
+        if b.full and flags.shape == (b.n,):  # every lane written: no select
+            if b.records is not None:
+                b.records[0].cc.append(RegWrite("cc", reg, flags.astype(U32)))
+            self.cc[reg, b.sel] = flags
+            return
         if b.records is not None:
             b.records[0].cc.append(RegWrite("cc", reg, np.where(b.exec, flags, 0).astype(U32)))
         self.cc[reg, b.sel] = np.where(b.exec, flags, self.cc[reg, b.sel])
@@ -331,17 +349,17 @@ class SM:
         addr = offset & ((1 << bits) - 1) if bits else offset
         if addr < 0 or addr + size > SHARED_BYTES:
             return None
-        base = int(self.thread_block[b.warps[0].base]) * SHARED_BYTES  # a warp's threads are in one block
+        base = b.warps[0].block.slot * SHARED_BYTES  # a warp's threads are in one block (thread_block of its threads)
         data = self.shared.data
-
-        def value(at: int) -> int:
-            v = int.from_bytes(data[at : at + size].tobytes(), "little")
-            return (v ^ (1 << (8 * size - 1))) - (1 << (8 * size - 1)) & 0xFFFFFFFF if signed and size < 4 else v
-
-        here = value(base + addr)
-        if b.exec.all():
+        here = int.from_bytes(data[base + addr : base + addr + size].tobytes(), "little")
+        if signed and size < 4:
+            here = (here ^ (1 << (8 * size - 1))) - (1 << (8 * size - 1)) & 0xFFFFFFFF
+        if b.full or b.exec.all():
             return np.full(WARP, here, np.uint32)
-        return np.where(b.exec, np.uint32(here), np.uint32(value(base)))
+        first = int.from_bytes(data[base : base + size].tobytes(), "little")
+        if signed and size < 4:
+            first = (first ^ (1 << (8 * size - 1))) - (1 << (8 * size - 1)) & 0xFFFFFFFF
+        return np.where(b.exec, np.uint32(here), np.uint32(first))
 
     def shared_store(self, b: Batch, addr: np.ndarray, size: int, value: np.ndarray) -> None:
         addr = self._shared_wrap(addr)
@@ -369,7 +387,7 @@ class SM:
         lanes = np.flatnonzero(b.exec)
         out = np.zeros(b.n, U32)
         if lanes.size:
-            out[lanes] = mem.load(addr[lanes], size, signed, self.where(b), lanes % WARP)
+            out[lanes] = mem.load(addr[lanes], size, signed, lambda: self.where(b), lanes % WARP)
         return out
 
     def _global_wrap(self, addr: np.ndarray) -> np.ndarray:
@@ -411,6 +429,10 @@ class SM:
         self._store(self._local(), "local", b, self._local_abs(b, addr, size), size, values, record_addr=addr)
 
     def _load(self, mem: Memory, b: Batch, addr: np.ndarray, size: int, signed: bool) -> list[np.ndarray]:
+        if size == 4 and b.full:  # every lane loads a word: the common case, in a few array operations
+            words = mem.load_words(addr)
+            if words is not None:
+                return [words]
         lanes = np.flatnonzero(b.exec)
         parts = max(size // 4, 1)
         out = [np.zeros(b.n, U32) for _ in range(parts)]
@@ -419,20 +441,26 @@ class SM:
                 lane = int(lanes[np.flatnonzero(addr[lanes] % size)[0]])
                 raise MemoryFault(mem.name, int(addr[lane]), size, mem.size, f"{self.where(b)}, lane {lane % WARP}: misaligned")
             for part in range(parts):
-                out[part][lanes] = mem.load(addr[lanes] + 4 * part, min(size, 4), signed, self.where(b), lanes % WARP)
+                out[part][lanes] = mem.load(addr[lanes] + 4 * part, min(size, 4), signed, lambda: self.where(b), lanes % WARP)
         return out
 
     def _store(self, mem: Memory, space: str, b: Batch, addr: np.ndarray, size: int, values: list[np.ndarray],
                record_addr: np.ndarray | None = None) -> None:  # fmt: skip
-        lanes = np.flatnonzero(b.exec)
-        if lanes.size:
-            for part, value in enumerate(values):
-                mem.store(addr[lanes] + 4 * part, min(size, 4), value[lanes], self.where(b), lanes % WARP)
+        # every lane stores a word: the common case, in a few array operations
+        if not (size == 4 and b.full and mem.store_words(addr, values[0])):
+            lanes = np.flatnonzero(b.exec)
+            if lanes.size:
+                for part, value in enumerate(values):
+                    mem.store(addr[lanes] + 4 * part, min(size, 4), value[lanes], lambda: self.where(b), lanes % WARP)
         if b.records is not None:
             shown = addr if record_addr is None else record_addr
             for part, value in enumerate(values):
                 data = value & U32((1 << (8 * size)) - 1) if size < 4 else value
-                b.records[0].mem.append(MemWrite(space, min(size, 4), bits_mask(b.exec), np.where(b.exec, shown + 4 * part, 0), np.where(b.exec, data, 0).astype(U32)))
+                if b.full:  # every lane executes: nothing to zero (copies: the record must not change with the registers)
+                    b.records[0].mem.append(MemWrite(space, min(size, 4), FULL, shown + 4 * part, data.astype(U32)))
+                else:
+                    b.records[0].mem.append(MemWrite(space, min(size, 4), bits_mask(b.exec), np.where(b.exec, shown + 4 * part, 0),
+                                                     np.where(b.exec, data, 0).astype(U32)))  # fmt: skip
 
     def special(self, b: Batch, sreg: int) -> np.ndarray:
         """S2R: SR0 physid = warp << 8 | lane (MP and TPC 0), SR1 the clock (one tick per executed
@@ -467,37 +495,40 @@ class SM:
         return commits[0] if commits else None
 
     def _execute(self, warps: list[Warp], record: bool) -> list[Commit]:
-        pc = warps[0].pc
-        plan = self.plan(pc)
+        w = warps[0]
+        pc = w.pc
+        plan = self.plans.get(pc) or self.plan(pc)
         insn = plan.insn
         b = Batch(warps)
-        f = insn.fields
-        guarded = "pcond" in f and f["pcond"] != conditions.ALWAYS
+        one = len(warps) == 1
+        guarded = plan.guarded
         if guarded:
-            b.exec = b.active & _CONDS[f["pcond"], self.cc[f["preg"], b.sel]]
+            b.exec = b.active & _CONDS[plan.pcond, self.cc[plan.preg, b.sel]]
         elif b.exec is b.active and b.active.flags.writeable:
             b.exec = b.active.copy()  # (a cached, read-only mask needs no copy: writing into it would raise)
-        b.full = not guarded and len(warps) == 1 and warps[0].active == 0xFFFFFFFF
+        b.full = not guarded and one and w.active == FULL
         commits: list[Commit] = []
         if record:
-            w = warps[0]
             # unguarded, one warp: the lanes that execute are the active ones
-            exec_mask = bits_mask(b.exec) if guarded or len(warps) > 1 else w.active
-            c = Commit(w.block.slot, w.wid, w.seq, pc, insn.word, insn.size, w.active, exec_mask, 0, 0, False, text=plan.text)
+            exec_mask = bits_mask(b.exec) if guarded or not one else w.active
+            c = Commit(w.block.slot, w.wid, w.seq, pc, insn.word, plan.size, w.active, exec_mask, 0, 0, False, text=plan.text)
             commits.append(c)
             b.records = commits
-        self.steps += len(warps)
-        self.thread_steps += sum(int(w.active).bit_count() for w in warps)
+        if one:
+            self.steps += 1
+            self.thread_steps += w.active.bit_count()
+            w.seq += 1
+        else:
+            self.steps += len(warps)
+            self.thread_steps += sum(x.active.bit_count() for x in warps)
+            for x in warps:
+                x.seq += 1
         self.clock += 1
         if self.steps > self.max_steps:
             raise RunawayError(f"more than {self.max_steps} warp-instructions: runaway program? last PCs " + self.last_pcs())
-        for w in warps:
-            w.seq += 1
         if plan.run is not None:
-            if (warps[0].active != 0 if not guarded and len(warps) == 1 else b.exec.any()):
-                # tracked like a float: a float result, or an RRO code (computed by the SFU, which
-                # FlexGripPlus does not reproduce bit for bit either)
-                b.float_result = insn.form.float_result or insn.form.unit == "sfu"
+            if (w.active != 0 if not guarded and one else b.exec.any()):
+                b.float_result = plan.float_result
                 plan.run(self, b, insn, plan.ops)  # type: ignore[operator]
             for areg, value, size in b.pending:
                 if self.profile.postinc_a4:
@@ -507,11 +538,11 @@ class SM:
                     areg, value = 4, self.areg_of(b, 4) + U32(_postinc_a4_step(insn, size))
                 self.write_areg(b, areg, value)
             nxt = pc + plan.size
-            for w in warps:
-                w.pc = nxt
-            if insn.form.fmt == LONG and f.get("marker"):
-                for w in warps:
-                    self._marker(w, f["marker"], pc)
+            for x in warps:
+                x.pc = nxt
+            if plan.marker:
+                for x in warps:
+                    self._marker(x, plan.marker, pc)
         else:
             if self.profile.bit25_incr_a4 and (insn.words[0] >> 25) & 1:
                 # Decode/pipeline_decode.vhd: addr_incr_i <= instruction_in(25) for every instruction, and

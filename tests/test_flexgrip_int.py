@@ -248,3 +248,17 @@ def test_lop32i_operation_from_the_immediate() -> None:
     assert _reg(sm, 35)[0] & 0xFFFF == (~0x1234) & 0xFFFF and _reg(sm, 6)[0] == 0
     sm = _run(src, G80)
     assert _reg(sm, 6)[0] == (~0x5678 & 0xFFFFFFFF) | 0x0F0F0F0F
+
+
+def test_unsigned_multiply_and_sad_sign_flag() -> None:
+    """sign_flag_signed_only reaches IMUL and ISAD too (the profile's rule: S only for signed types): an unsigned
+    0xffff x 0xffff = 0xfffe0001 has bit 31 set, S (bit 1 of the flags nibble, ISA.md) under G80, clear under flexgrip;
+    the same for |0 - 0x80000000| + 0 = 0x80000000 from an unsigned ISAD."""
+    src = ("MVI R4, 0xffff\nIMUL.U16.U16.C0 R6, R4L, R4L\nC2R R7, C0\n"
+           "MVI R8, 0x80000000\nMVI R9, 0x0\nISAD.C1 R10, R9, R8, R9\nC2R R11, C1")  # fmt: skip
+    for profile, s in ((G80, 2), (FLEXGRIP, 0)):
+        sm = _run(src, profile)
+        assert _reg(sm, 6)[0] == 0xFFFE0001
+        assert _reg(sm, 10)[0] == 0x80000000
+        assert int(sm.cc[0, 0]) & 2 == s, profile
+        assert int(sm.cc[1, 0]) & 2 == s, profile

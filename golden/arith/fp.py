@@ -367,18 +367,42 @@ def fmul(a: ArrayLike, b: ArrayLike, rnd: int = RN) -> tuple[U32, Flags]:
     return res, fp_flags(res)
 
 
-def fmad(a: ArrayLike, b: ArrayLike, c: ArrayLike, sat: bool = False) -> tuple[U32, Flags]:
+def _fmad_normal(a: U32, b: U32, c: U32) -> U32 | None:
+    """`_fmad_bits`'s float64 shortcut for lane arrays (uint32, one shape) in which every lane
+    takes it, without the int64 widening and chunking of `run_lanes` (a model step's fmad on 32
+    lanes; issue 19); None when any lane needs the datapath. The same operations as the shortcut
+    in `_fmad_bits` (see there why it is exact). Normal operands are checked on the bits, before
+    any conversion (a signalling NaN would raise numpy's invalid-value warning)."""
+    bits = np.stack((a, b, c))
+    if not ((((bits >> np.uint32(23)) & np.uint32(0xFF)) - np.uint32(1)) < np.uint32(254)).all():  # exponent 1..254 (0 wraps around)
+        return None
+    f = bits.view(np.float32).astype(np.float64)
+    total = ((f[0] * f[1]).view(np.int64) & _TRUNC24).view(np.float64) + f[2]  # |product| <= 2^256: no overflow
+    mag = np.abs(total)
+    if not (((mag >= _NORMAL_MIN) & (mag < _NORMAL_MAX)) | (total == 0)).all():
+        return None
+    return total.astype(np.float32).view(np.uint32)
+
+
+
+def fmad(a: ArrayLike, b: ArrayLike, c: ArrayLike, sat: bool = False, flags: bool = True) -> tuple[U32, Flags | None]:
     """a * b + c, the G80 unfused mad (FP_SFU.md 4): product truncated to 24 bits, one RN
     rounding at denormal precision, FTZ; RN-mul then RN-add when any operand is zero.
     There is no rounding argument: the instruction's rounding bits are ignored by the chip.
-    neg on the product = flip a's sign bit before the call; neg on the addend = flip c's."""
+    neg on the product = flip a's sign bit before the call; neg on the addend = flip c's.
+    `flags` False: the flags are not computed (None), for an instruction that does not write $c."""
+    res = None
+    if not sat and isinstance(a, np.ndarray) and isinstance(b, np.ndarray) and isinstance(c, np.ndarray) and \
+            a.dtype == b.dtype == c.dtype == np.uint32 and a.ndim == 1 and a.shape == b.shape == c.shape:  # fmt: skip
+        res = _fmad_normal(a, b, c)
+    if res is None:
 
-    def core(x: I64, y: I64, z: I64) -> I64:
-        r = _fmad_bits(x, y, z)
-        return saturate(r) if sat else r
+        def core(x: I64, y: I64, z: I64) -> I64:
+            r = _fmad_bits(x, y, z)
+            return saturate(r) if sat else r
 
-    res = run_lanes(core, a, b, c)
-    return res, fp_flags(res)
+        res = run_lanes(core, a, b, c)
+    return res, (fp_flags(res) if flags else None)
 
 
 def _minmax_bits(a: I64, b: I64, want_max: bool) -> I64:

@@ -42,7 +42,7 @@ U32 = np.uint32
 I64 = np.int64
 
 ArrayLike = npt.ArrayLike
-Result = tuple[np.ndarray, np.ndarray]
+Result = tuple[np.ndarray, np.ndarray | None]  # (result, flags); flags None when the caller passed flags=False
 
 _MASK = {16: 0xFFFF, 32: 0xFFFFFFFF}
 _IADD_OPS = ("add", "sub", "subr", "addc")
@@ -115,7 +115,8 @@ def _sign_flag(prof: Profile, signed_type: bool) -> bool:
     return signed_type or not prof.sign_flag_signed_only
 
 
-def _adder(op: int, width: int, sat: bool, a: ArrayLike, b: ArrayLike, cin: ArrayLike | None, prof: Profile, signed_type: bool) -> Result:
+def _adder(op: int, width: int, sat: bool, a: ArrayLike, b: ArrayLike, cin: ArrayLike | None, prof: Profile, signed_type: bool,
+           flags: bool = True) -> Result:
     """The add/sub/subr/addc datapath shared by IADD, IMAD and ISAD (ISA.md 3.1, 3.3, 3.4).
 
     G80: ``sub`` is ``a + ~b + 1``, ``subr`` is ``~a + b + 1``; C is the carry out of bit
@@ -166,6 +167,9 @@ def _adder(op: int, width: int, sat: bool, a: ArrayLike, b: ArrayLike, cin: Arra
         full = full + carry  # not in place: the carry-in may be the only full-shape operand
     elif carry:
         full += U32(1)
+    if not flags and not sat:
+        # no $c write (the instruction's cwe is clear): C and O are not needed (a scoreboard step, issue 19)
+        return (full if width == 32 else full & U32(0xFFFF)), None
     # O: operands of equal sign, sum of the other sign, on the operation's top bit (ISA.md 3.1).
     t = s1 ^ full
     t &= s2 ^ full
@@ -196,17 +200,17 @@ def _adder(op: int, width: int, sat: bool, a: ArrayLike, b: ArrayLike, cin: Arra
             satval = satval ^ res  # full lane shape even if s1 is a broadcast scalar
             satval &= _lanemask(o)
             res = res ^ satval  # satval on the overflowing lanes, res elsewhere
-    return res, _flags(res, width, c, o, _sign_flag(prof, signed_type))
+    return res, (_flags(res, width, c, o, _sign_flag(prof, signed_type)) if flags else None)
 
 
-def iadd(op: int, width: int, sat: bool, a: ArrayLike, b: ArrayLike, cin: ArrayLike | None, prof: Profile = G80) -> Result:
+def iadd(op: int, width: int, sat: bool, a: ArrayLike, b: ArrayLike, cin: ArrayLike | None, prof: Profile = G80, flags: bool = True) -> Result:
     """IADD / IADD32 / IADD32I / IADD.CARRYn (ISA.md 3.1).
 
     ``op``: 0 add, 1 sub (a - b), 2 subr (b - a), 3 addc (a + b + cin); ``width`` 16 or 32;
     ``sat`` saturates on signed overflow; ``cin`` holds 0/1 per lane (only addc reads it, it may
     be None otherwise). IADD is untyped: under ``sign_flag_signed_only`` S is always 0.
     """
-    return _adder(op, width, sat, a, b, cin, prof, False)
+    return _adder(op, width, sat, a, b, cin, prof, False, flags)
 
 
 def _mul16(signed_a: bool, signed_b: bool, a: ArrayLike, b: ArrayLike) -> np.ndarray:
@@ -236,23 +240,23 @@ def _mul24(signed: bool, hi: bool, a: ArrayLike, b: ArrayLike) -> np.ndarray:
     return x.astype(U32)  # the low 32 bits (two's complement wrap)
 
 
-def imul16(signed_a: bool, signed_b: bool, a: ArrayLike, b: ArrayLike, prof: Profile = G80) -> Result:
+def imul16(signed_a: bool, signed_b: bool, a: ArrayLike, b: ArrayLike, prof: Profile = G80, flags: bool = True) -> Result:
     """IMUL 16x16 -> 32 (ISA.md 3.2): S = bit 31, Z, C = O = 0.
 
     ``prof`` only matters for ``sign_flag_signed_only`` (signed if either operand is: FlexGripPlus
     has a single signed bit for both).
     """
     res = _mul16(signed_a, signed_b, a, b)
-    return res, _flags(res, 32, sign=_sign_flag(prof, signed_a or signed_b))
+    return res, (_flags(res, 32, sign=_sign_flag(prof, signed_a or signed_b)) if flags else None)
 
 
-def imul24(signed: bool, hi: bool, a: ArrayLike, b: ArrayLike, prof: Profile = G80) -> Result:
+def imul24(signed: bool, hi: bool, a: ArrayLike, b: ArrayLike, prof: Profile = G80, flags: bool = True) -> Result:
     """IMUL 24x24, low or high 32 bits of the 48-bit product (ISA.md 3.2): S = bit 31, Z, C = O = 0."""
     res = _mul24(signed, hi, a, b)
-    return res, _flags(res, 32, sign=_sign_flag(prof, signed))
+    return res, (_flags(res, 32, sign=_sign_flag(prof, signed)) if flags else None)
 
 
-def imad(kind: int, addop: int, a: ArrayLike, b: ArrayLike, c: ArrayLike, cin: ArrayLike | None, prof: Profile = G80) -> Result:
+def imad(kind: int, addop: int, a: ArrayLike, b: ArrayLike, c: ArrayLike, cin: ArrayLike | None, prof: Profile = G80, flags: bool = True) -> Result:
     """IMAD (ISA.md 3.3): multiply as IMUL, then a 32-bit add/sub/subr/addc with ``c``.
 
     ``kind`` 0..8: u16, s16, sat s16, u24, s24, sat s24, hi u24, hi s24, sat hi s24 (kinds 9..15
@@ -261,7 +265,7 @@ def imad(kind: int, addop: int, a: ArrayLike, b: ArrayLike, c: ArrayLike, cin: A
     """
     is24, signed, hi, sat = IMAD_KINDS[kind] if 0 <= kind < len(IMAD_KINDS) else IMAD_KINDS[3]
     prod = _mul24(signed, hi, a, b) if is24 else _mul16(signed, signed, a, b)
-    return _adder(addop, 32, sat, prod, c, cin, prof, signed)
+    return _adder(addop, 32, sat, prod, c, cin, prof, signed, flags)
 
 
 def _keys(signed: bool, width: int, a: ArrayLike, b: ArrayLike) -> tuple[np.ndarray, np.ndarray]:
@@ -280,7 +284,7 @@ def _keys(signed: bool, width: int, a: ArrayLike, b: ArrayLike) -> tuple[np.ndar
     return x, y
 
 
-def isad(signed: bool, width: int, a: ArrayLike, b: ArrayLike, c: ArrayLike, prof: Profile = G80) -> Result:
+def isad(signed: bool, width: int, a: ArrayLike, b: ArrayLike, c: ArrayLike, prof: Profile = G80, flags: bool = True) -> Result:
     """ISAD (ISA.md 3.4): ``|a - b|`` exact on the typed operands, plus ``c`` with a 32-bit add.
 
     All four flags come from that 32-bit add, also for the 16-bit types (the result is 32 bits).
@@ -289,7 +293,7 @@ def isad(signed: bool, width: int, a: ArrayLike, b: ArrayLike, c: ArrayLike, pro
     x, y = _keys(signed, width, a, b)
     d = np.maximum(x, y)
     d -= np.minimum(x, y)  # |x - y| < 2^32: exact in uint32
-    return _adder(0, 32, False, d, c, None, prof, signed)
+    return _adder(0, 32, False, d, c, None, prof, signed, flags)
 
 
 def iset(signed: bool, width: int, cond: int, a: ArrayLike, b: ArrayLike, prof: Profile = G80) -> Result:
@@ -309,13 +313,13 @@ def iset(signed: bool, width: int, cond: int, a: ArrayLike, b: ArrayLike, prof: 
     return res, t8 + np.uint8(1)  # false -> 1 (Z), true -> 2 (S)
 
 
-def iminmax(is_min: bool, signed: bool, width: int, a: ArrayLike, b: ArrayLike, prof: Profile = G80) -> Result:
+def iminmax(is_min: bool, signed: bool, width: int, a: ArrayLike, b: ArrayLike, prof: Profile = G80, flags: bool = True) -> Result:
     """IMIN / IMAX (ISA.md 3.6): S/Z from the result on the width, C = O = 0."""
     x, y = _keys(signed, width, a, b)
     res = np.minimum(x, y) if is_min else np.maximum(x, y)
     if signed:
         res ^= U32(1 << (width - 1))  # undo the key bias
-    return res, _flags(res, width, sign=_sign_flag(prof, signed))
+    return res, (_flags(res, width, sign=_sign_flag(prof, signed)) if flags else None)
 
 
 def _shift_count(width: int, count: ArrayLike) -> np.ndarray:
@@ -324,7 +328,7 @@ def _shift_count(width: int, count: ArrayLike) -> np.ndarray:
     return n & U32(0xFFFF) if width == 16 else n
 
 
-def shl(width: int, a: ArrayLike, count: ArrayLike, prof: Profile = G80) -> Result:
+def shl(width: int, a: ArrayLike, count: ArrayLike, prof: Profile = G80, flags: bool = True) -> Result:
     """SHL (ISA.md 3.7). ``count`` is unsigned and does not wrap (the full 32-bit value for b32,
     the low 16 bits for b16): count >= width gives 0. C = bit ``width-count`` of the input when
     0 < count < width, O = sign changed when count == 1. SHL is untyped for FlexGripPlus's S.
@@ -340,6 +344,8 @@ def shl(width: int, a: ArrayLike, count: ArrayLike, prof: Profile = G80) -> Resu
     res = x << n
     if width == 16:
         res &= U32(mask)
+    if not flags:
+        return res, None
     if prof.no_shift_flags:
         return res, _flags(res, width, sign=_sign_flag(prof, False))
     # last bit out: bit width-n of x. n = 0 shifts by `width` (0: x has no bits there), n > width
@@ -350,7 +356,7 @@ def shl(width: int, a: ArrayLike, count: ArrayLike, prof: Profile = G80) -> Resu
     return res, _flags(res, width, c, o, _sign_flag(prof, False))
 
 
-def shr(signed: bool, width: int, a: ArrayLike, count: ArrayLike, prof: Profile = G80) -> Result:
+def shr(signed: bool, width: int, a: ArrayLike, count: ArrayLike, prof: Profile = G80, flags: bool = True) -> Result:
     """SHR / SHR.S32 / SHR.U16 (ISA.md 3.7). Counts >= width give 0 or all sign bits.
     C = bit ``count-1`` of the input when 0 < count < width, O = sign changed when count == 1."""
     mask = _check_width(width)
@@ -366,8 +372,10 @@ def shr(signed: bool, width: int, a: ArrayLike, count: ArrayLike, prof: Profile 
             res &= U32(mask)
     else:
         res = x >> n
+    if not flags:
+        return res, None
     if prof.no_shift_flags:
-        return res, _flags(res, width, sign=_sign_flag(prof, signed))
+        return res, (_flags(res, width, sign=_sign_flag(prof, signed)) if flags else None)
     # last bit out: bit n-1 of x (n = 0 wraps to a huge count: 0); n == width would read the sign bit
     c = (x >> (n - U32(1))) & U32(1)
     c = (c != 0) & (n != U32(width))
@@ -375,7 +383,7 @@ def shr(signed: bool, width: int, a: ArrayLike, count: ArrayLike, prof: Profile 
     return res, _flags(res, width, c, o, _sign_flag(prof, signed))
 
 
-def logic(op: int, width: int, not1: bool, not2: bool, a: ArrayLike, b: ArrayLike, prof: Profile = G80) -> Result:
+def logic(op: int, width: int, not1: bool, not2: bool, a: ArrayLike, b: ArrayLike, prof: Profile = G80, flags: bool = True) -> Result:
     """LOP (ISA.md 3.8): op 0 and, 1 or, 2 xor, 3 pass_b (``mov2``: the second operand), after the
     optional inversions of either source. Flags S/Z, C = O = 0.
 
@@ -407,10 +415,10 @@ def logic(op: int, width: int, not1: bool, not2: bool, a: ArrayLike, b: ArrayLik
             raise ValueError(f"logic op must be 0..3, not {op!r}")
     if width == 16:
         res &= U32(mask)
-    return res, _flags(res, width, sign=_sign_flag(prof, False))
+    return res, (_flags(res, width, sign=_sign_flag(prof, False)) if flags else None)
 
 
-def i2i(dst_signed: bool, dst_bits: int, src_type: int, abs_: bool, neg: bool, a: ArrayLike, prof: Profile = G80) -> Result:
+def i2i(dst_signed: bool, dst_bits: int, src_type: int, abs_: bool, neg: bool, a: ArrayLike, prof: Profile = G80, flags: bool = True) -> Result:
     """I2I integer -> integer conversion (ISA.md 3.9).
 
     ``src_type`` is the ISA field (0 u16, 1 u32, 2/3 u8, 4 s16, 5 s32, 6/7 s8). The source is
@@ -467,4 +475,4 @@ def i2i(dst_signed: bool, dst_bits: int, src_type: int, abs_: bool, neg: bool, a
     res = v.astype(U32)  # two's complement wrap
     if width == 16:
         res &= U32(0xFFFF)  # 8/16-bit destinations: extended to 16 bits (see the docstring)
-    return res, _flags(res, width, sign=_sign_flag(prof, dst_signed))
+    return res, (_flags(res, width, sign=_sign_flag(prof, dst_signed)) if flags else None)
