@@ -39,8 +39,7 @@ def main() -> int:
     ap.add_argument("--waive", default="", choices=["", "none"], help="none: no waivers for the DUT's known behaviours (golden/flexgrip_findings.py)")
     ap.add_argument("--free-running", action="store_true", help="compare the commit trace with the model after the run, not per commit")
     ap.add_argument("--trace", type=Path, help="write the DUT's commit trace here (tb/trace.py)")
-    ap.add_argument("--mem-order", default="any", choices=["any", "request"],
-                    help="load responses of the testbench's memory: in any order, each after its own latency (default), or in request order")
+    ap.add_argument("--mem-order", default="any", choices=["any", "request"], help="memory responses: any order or request order")
     ap.add_argument("--visibility", default="lean", choices=["lean", "full"], help="Verilator: what VPI reaches, the ports (lean) or every signal (full)")
     args = ap.parse_args()
     try:

@@ -64,7 +64,8 @@ class LockstepRun:
         variant = "_".join(d.lower() for d in self.defines)
         dut = "" if self.dut == DEFAULT else f"{self.dut}_"
         free = "" if self.lockstep else "_free"
-        return OUT / f"{dut}{self.name}_{self.sim}_sp{self.num_sp}_s{self.seed}{'_' + variant if variant else ''}{free}"
+        order = "" if self.mem_order == "any" else f"_{self.mem_order}order"  # MEM_ORDER=request: not the default run's folder
+        return OUT / f"{dut}{self.name}_{self.sim}_sp{self.num_sp}_s{self.seed}{'_' + variant if variant else ''}{free}{order}"
 
     def config(self, result: Path | None = None) -> LockstepConfig:
         """The configuration the test reads from ConfigDB (tb/config.py)."""
