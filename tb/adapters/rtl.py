@@ -173,7 +173,8 @@ class RtlBfm(DutBfm):
         if self.memory is None:
             raise RuntimeError("start_monitors before the global memory item: nothing to serve")
         cfg = self.config
-        self.port = MemoryPort(self.dut, self.memory, random.Random(cfg.seed), cfg.max_latency, cfg.ready_p, self.cycles, sink.store, sink.error)
+        self.port = MemoryPort(self.dut, self.memory, random.Random(cfg.seed), cfg.max_latency, cfg.ready_p, self.cycles, sink.store, sink.error,
+                               cfg.mem_order)
         self.port.start()
         self.monitor = CommitMonitor(self.dut, self.dut.clk, self.cycles, lambda r: sink.commit(to_dut_commit(r)), sink.error)
 
