@@ -48,7 +48,8 @@ help:
 	@echo "make setup              install simulators and the Python environment (.venv)"
 	@echo "make sim TEST=iadd      programs/\$$(TEST).sass (or TEST=path/to/x.sass): round trip, golden model, then the DUT (default the RTL) in lock-step"
 	@echo "                        (DUT=rtl|flexgrip SIM=verilator|icarus NUM_SP=8|16|32 SEED=n WAVES=0|1 PROFILE=g80|flexgrip DEFINES=MUTANT_X"
-	@echo "                        LOCKSTEP=0: compare the commit trace after the run; VISIBILITY=full: every signal VPI-visible on Verilator)"
+	@echo "                        LOCKSTEP=0: compare the commit trace after the run; VISIBILITY=full: every signal VPI-visible on Verilator;"
+	@echo "                        MEM_ORDER=request: memory responses in request order, not each after its own latency)"
 	@echo "make random SEED=n COUNT=k  k constrained-random programs from seed n in lock-step (PRESET= CONFIG= KNOBS= SIM= NUM_SP= DUT= DEFINES= SHRINK=0|1)"
 	@echo "                        BATCH=k: k programs per simulator process (a failure is rerun alone)"
 	@echo "make mutants            mutation score: MUTANTS_N RTL mutants generated from rtl/ (tb/mutation), each against the directed programs"
@@ -91,7 +92,7 @@ sim: $(SETUP)
 	echo "$(PY) scripts/sim.py $(PROGRAM) ..."; \
 	$(PY) scripts/sim.py $(PROGRAM) --dut $(DUT) $(if $(SIM),--sim $(SIM)) --num-sp $(NUM_SP) --seed $(SEED) --profile $(PROFILE) \
 		$(if $(filter 1,$(WAVES)),--waves) $(if $(DEFINES),--defines $(DEFINES)) $(if $(WAIVE),--waive $(WAIVE)) \
-		$(if $(filter 0,$(LOCKSTEP)),--free-running) --visibility $(VISIBILITY) || status=1; \
+		$(if $(filter 0,$(LOCKSTEP)),--free-running) $(if $(MEM_ORDER),--mem-order $(MEM_ORDER)) --visibility $(VISIBILITY) || status=1; \
 	exit $$status
 
 # Constrained-random programs (randgen/) in lock-step: one line per program, `N passed, M failed`;

@@ -101,6 +101,16 @@ def memory_need(path: Path) -> tuple[int, int, int, int]:
         return wrapped
 
     gmem.load, gmem.store = spy(gmem.load), spy(gmem.store)
+
+    def spy_words(method):  # the model's whole-warp word path (load_words/store_words): every lane, 4 bytes
+        def wrapped(addr, *args):
+            out = method(addr, *args)
+            if out is not None and out is not False:  # taken; otherwise the model falls back on load/store
+                parts.append((np.arange(len(addr)) % 32, np.asarray(addr, np.int64), 4))
+            return out
+        return wrapped
+
+    gmem.load_words, gmem.store_words = spy_words(gmem.load_words), spy_words(gmem.store_words)
     words = requests = txn = 0
 
     def count(c: Commit) -> None:

@@ -1,6 +1,6 @@
 """`make sim`: run programs/<TEST>.sass (or a program or kernel bundle by path) on a DUT in lock-step with the golden model.
 
-    python scripts/sim.py TEST|PATH.sass|BUNDLE.txt [--dut rtl|flexgrip] [--sim icarus|verilator|...] [--num-sp 8|16|32] [--seed N]
+    python scripts/sim.py TEST|PATH.sass|BUNDLE.txt [--dut rtl|flexgrip] [--sim icarus|verilator|...] [--num-sp 8|16|32] [--seed N] [--mem-order any|request]
                                [--profile g80|flexgrip] [--waves | --no-waves] [--defines MUTANT_X,...]
                                [--free-running] [--trace FILE] [--visibility lean|full]
 
@@ -39,6 +39,7 @@ def main() -> int:
     ap.add_argument("--waive", default="", choices=["", "none"], help="none: no waivers for the DUT's known behaviours (golden/flexgrip_findings.py)")
     ap.add_argument("--free-running", action="store_true", help="compare the commit trace with the model after the run, not per commit")
     ap.add_argument("--trace", type=Path, help="write the DUT's commit trace here (tb/trace.py)")
+    ap.add_argument("--mem-order", default="any", choices=["any", "request"], help="memory responses: any order or request order")
     ap.add_argument("--visibility", default="lean", choices=["lean", "full"], help="Verilator: what VPI reaches, the ports (lean) or every signal (full)")
     args = ap.parse_args()
     try:
@@ -54,7 +55,8 @@ def main() -> int:
         print("DUT flexgrip is checked against the flexgrip profile (--profile flexgrip; make sets it for DUT=flexgrip)", file=sys.stderr)
         return 2
     r = LockstepRun(args.test, sim, args.num_sp, args.seed, args.profile, tuple(d for d in args.defines.split(",") if d), dut=args.dut, waive=args.waive,
-                    visibility=args.visibility, lockstep=not args.free_running, trace=args.trace)  # fmt: skip
+                    visibility=args.visibility, lockstep=not args.free_running, trace=args.trace,
+                    mem_order=args.mem_order)  # fmt: skip
     if not r.path.exists():
         print(f"no program {r.path}", file=sys.stderr)
         return 2

@@ -48,6 +48,7 @@ class LockstepConfig:
     visibility: str = "lean"  # what VPI reaches in a Verilator model: "lean" (the ports) or "full" (tb/runner.py VISIBILITY)
     lockstep: bool = True  # False: free-running, the DUT's commit trace compared with the model after the run (tb/trace.py)
     trace: str = ""  # write the DUT's commit trace (tb/trace.py) here; "" for none
+    mem_order: str = "any"  # load responses: "any" (each after its own latency, may overtake) | "request" (in request order); tb/mem_agent.py
 
     @property
     def name(self) -> str:

@@ -46,6 +46,7 @@ class LockstepRun:
     visibility: str = "lean"  # Verilator: "lean" exposes the ports to VPI, "full" every signal (tb/runner.py VISIBILITY)
     lockstep: bool = True  # False: free-running, the commit trace compared with the model after the run (make sim LOCKSTEP=0)
     trace: Path | None = None  # write the DUT's commit trace here (tb/trace.py; replayed by make bench)
+    mem_order: str = "any"  # memory responses: "any" order (each after its own latency) | "request" order (make sim MEM_ORDER=)
 
     @property
     def path(self) -> Path:
@@ -63,7 +64,8 @@ class LockstepRun:
         variant = "_".join(d.lower() for d in self.defines)
         dut = "" if self.dut == DEFAULT else f"{self.dut}_"
         free = "" if self.lockstep else "_free"
-        return OUT / f"{dut}{self.name}_{self.sim}_sp{self.num_sp}_s{self.seed}{'_' + variant if variant else ''}{free}"
+        order = "" if self.mem_order == "any" else f"_{self.mem_order}order"  # MEM_ORDER=request: not the default run's folder
+        return OUT / f"{dut}{self.name}_{self.sim}_sp{self.num_sp}_s{self.seed}{'_' + variant if variant else ''}{free}{order}"
 
     def config(self, result: Path | None = None) -> LockstepConfig:
         """The configuration the test reads from ConfigDB (tb/config.py)."""
@@ -71,7 +73,7 @@ class LockstepRun:
                               self.ready_p, self.max_mismatches, self.watchdog, str(result) if result else "", self.rerun_command(),
                               str(Path(self.coverage).resolve()) if self.coverage is not None else "",
                               {"waive": self.waive} if self.waive else {}, self.visibility, self.lockstep,
-                              str(Path(self.trace).resolve()) if self.trace is not None else "")  # fmt: skip
+                              str(Path(self.trace).resolve()) if self.trace is not None else "", self.mem_order)  # fmt: skip
 
     def build(self, waves: bool = False) -> Path:
         """Build (or reuse) the simulator model of this run; a run builds it anyway, benchmarks do it first."""
@@ -100,6 +102,8 @@ class LockstepRun:
             cmd += " LOCKSTEP=0"
         if self.visibility != "lean" and self.sim == "verilator":
             cmd += f" VISIBILITY={self.visibility}"
+        if self.mem_order != "any":
+            cmd += f" MEM_ORDER={self.mem_order}"
         return cmd + (" WAVES=1" if waves else "")
 
 

@@ -8,20 +8,28 @@ callback (the environment's store monitor: the scoreboard checks stores where th
 `TbMemory`, `MemRequest` and `Cycles` are not tied to the RTL's pins: other adapters may use them.
 
 Latency (1..max_latency cycles) and back-pressure (ready with probability ready_p, tb/config.py) are drawn from
-the test's seeded random generator. Python does not wake every cycle (TOOLCHAIN.md): the monitor
-sleeps on a rising `mem_req_valid` while the port is idle and through a request's refused cycles in
-one wait, the driver until its next due response.
+the test's seeded random generator. Each load response is due its own latency after its request
+(`ResponseSchedule`), so a later request with a short latency overtakes an earlier one: the port's
+contract (rtl/README.md, "Memory port": tagged responses "may come back in any order"). The port
+takes one response a cycle, so a due cycle already taken moves to the next free one.
+`mem_order="request"` (tb/config.py) keeps the older schedule, responses in request order
+(`due = max(cycle + latency, last_due + 1)`), from the same draws. Python does not wake every cycle
+(TOOLCHAIN.md): the monitor sleeps on a rising `mem_req_valid` while the port is idle and through a
+request's refused cycles in one wait, the driver until its next due response or until a new one
+falls due before it.
 """
 
 from __future__ import annotations
 
+import heapq
 import random
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import ClassVar
 
 import numpy as np
-from cocotb.triggers import ClockCycles, ReadOnly, RisingEdge
+from cocotb.simtime import convert, get_sim_time
+from cocotb.triggers import ClockCycles, First, ReadOnly, RisingEdge
 from cocotb_bus.drivers import BusDriver
 from cocotb_bus.monitors import BusMonitor
 
@@ -53,11 +61,48 @@ class MemRequest:
     tag: int
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, order=True)
 class MemResponse:
-    due: int  # cycle at whose clock edge the DUT samples it
+    due: int  # cycle at whose clock edge the DUT samples it (responses sort by it: no two share one)
     tag: int
     data: int
+
+
+MEM_ORDERS = ("any", "request")  # tb/config.py `mem_order`
+
+
+class ResponseSchedule:
+    """The due cycles of load responses. A response taken in cycle c is due at c + latency
+    (latency drawn 1..max_latency from `rng`, one draw a load); the response port takes one a cycle,
+    so a due cycle another response holds moves to the next free one. Order "any": nothing else, so
+    a later load with a short latency overtakes an earlier one (rtl/README.md, "Memory port": any
+    order). Order "request": no earlier than the previous response either, the testbench's older
+    schedule, responses in request order (same draws, so the same seed gives the same latencies)."""
+
+    def __init__(self, rng: random.Random, max_latency: int, order: str = "any") -> None:
+        if order not in MEM_ORDERS:
+            raise ValueError(f"memory response order {order!r}: one of {', '.join(MEM_ORDERS)}")
+        if max_latency < 1:
+            raise ValueError(f"max_latency {max_latency}: at least 1 cycle")
+        self.rng, self.max_latency, self.order = rng, max_latency, order
+        self.last_due = 0
+        self._taken: set[int] = set()  # due cycles held, from the latest request's cycle on
+        self._heap: list[int] = []  # the same, to forget the past ones cheaply
+
+    def due(self, cycle: int) -> int:
+        """The due cycle of the load response to a request taken in `cycle` (requests come in
+        cycle order, so dues before it are no longer in the way)."""
+        while self._heap and self._heap[0] <= cycle:
+            self._taken.discard(heapq.heappop(self._heap))
+        due = cycle + self.rng.randint(1, self.max_latency)
+        if self.order == "request":
+            due = max(due, self.last_due + 1)
+        while due in self._taken:
+            due += 1
+        self._taken.add(due)
+        heapq.heappush(self._heap, due)
+        self.last_due = max(self.last_due, due)
+        return due
 
 
 class TbMemory:
@@ -100,9 +145,8 @@ class Cycles:
 
     def now(self) -> int:
         # in raw simulator steps, one integer division: get_sim_time("ns") converts through
-        # fractions on every call, a few microseconds per commit record
-        from cocotb.simtime import convert, get_sim_time
-
+        # fractions on every call, a few microseconds per commit record (and the import at module
+        # level: a `from ... import` statement here cost about 1 us a commit record)
         if self._steps is None:
             self._steps = convert(self.period_ns, "ns", to="step")
         return get_sim_time("step") // self._steps
@@ -164,37 +208,62 @@ class MemRequestMonitor(BusMonitor):
 
 
 class MemResponseDriver(BusDriver):
+    """Drives load responses at their due cycles, earliest first, whatever order they were
+    appended in: a pending heap instead of cocotb-bus's first-in first-out queue. It sleeps until
+    the edge before the earliest due response; `append` wakes it when the new response falls due
+    earlier than the one it waits for."""
+
     _signals: ClassVar[list[str]] = ["valid", "tag", "data"]
 
     def __init__(self, dut, clock, cycles: Cycles) -> None:
+        self._heap: list[MemResponse] = []
+        self._waiting_for: int | None = None  # due cycle the sleeping driver wakes for; None: none pending
         super().__init__(dut, "mem_rsp", clock)
         self.cycles = cycles
         self.bus.valid.value = 0
 
-    async def _driver_send(self, transaction: MemResponse, sync: bool = True, **kwargs: object) -> None:
-        wait = transaction.due - 1 - self.cycles.now()  # drive right after the edge before `due`
-        if wait > 0:
-            await ClockCycles(self.clock, wait)
-        self.bus.valid.value = 1
-        self.bus.tag.value = transaction.tag
-        self.bus.data.value = transaction.data
-        await RisingEdge(self.clock)
-        self.bus.valid.value = 0  # a response due at this very edge overrides it in the same step
+    def append(self, transaction: MemResponse, callback: Callable | None = None, event: object = None, **kwargs: object) -> None:  # type: ignore[override]
+        heapq.heappush(self._heap, transaction)
+        if self._waiting_for is None or transaction.due < self._waiting_for:
+            self._pending.set()
+
+    async def _send_thread(self) -> None:
+        while True:
+            if not self._heap:
+                self._waiting_for = None
+                self._pending.clear()
+                await self._pending.wait()
+                continue
+            rsp = self._heap[0]
+            wait = rsp.due - 1 - self.cycles.now()  # drive right after the edge before `due`
+            if wait > 0:
+                self._waiting_for = rsp.due
+                self._pending.clear()
+                await First(ClockCycles(self.clock, wait), self._pending.wait())
+                continue  # the earliest response may have changed
+            heapq.heappop(self._heap)
+            self._waiting_for = None  # driving: any new response is due after this edge
+            self.bus.valid.value = 1
+            self.bus.tag.value = rsp.tag
+            self.bus.data.value = rsp.data
+            await RisingEdge(self.clock)
+            self.bus.valid.value = 0  # a response due at the next edge overrides it in the same step
 
 
 class MemoryPort:
     """Serves the RTL's memory port from `TbMemory`; `on_request` sees every accepted request."""
 
     def __init__(self, dut, memory: TbMemory, rng: random.Random, max_latency: int, ready_p: float, cycles: Cycles,
-                 on_request: Callable[[MemRequest], None], on_error: Callable[[Exception], None]) -> None:  # fmt: skip
+                 on_request: Callable[[MemRequest], None], on_error: Callable[[Exception], None], order: str = "any") -> None:  # fmt: skip
         self.dut, self.memory, self.rng, self.max_latency, self.ready_p, self.cycles = dut, memory, rng, max_latency, ready_p, cycles
+        self.schedule = ResponseSchedule(rng, max_latency, order)  # checks the settings before the simulation starts
         self.on_request, self.on_error = on_request, on_error
         self.requests = 0
 
     def start(self) -> None:
         """Attach to the pins (after reset, once the configuration bus is done)."""
         self.driver = MemResponseDriver(self.dut, self.dut.clk, self.cycles)
-        self.last_due = 0
+        self.schedule = ResponseSchedule(self.rng, self.max_latency, self.schedule.order)
         self.monitor = MemRequestMonitor(self.dut, self.dut.clk, self.cycles, self._serve, self.rng, self.ready_p)
 
     def stop(self) -> None:
@@ -210,8 +279,5 @@ class MemoryPort:
             self.on_error(exc)
             return
         if not req.we:
-            # responses leave in request order, at most one per cycle
-            due = max(req.cycle + self.rng.randint(1, self.max_latency), self.last_due + 1)
-            self.last_due = due
-            self.driver.append(MemResponse(due, req.tag, data))
+            self.driver.append(MemResponse(self.schedule.due(req.cycle), req.tag, data))
         self.on_request(req)

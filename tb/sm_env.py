@@ -15,8 +15,10 @@ differences are reported the same way for every DUT.
 
 from __future__ import annotations
 
+import cProfile
 import gc
 import json
+import os
 import time
 from dataclasses import replace
 from pathlib import Path
@@ -175,6 +177,15 @@ def run_profile(cfg: LockstepConfig) -> Profile:
     return profile
 
 
+def _profiler() -> cProfile.Profile | None:
+    """A running cProfile profiler when TB_CPROFILE names its output file, else None."""
+    if not os.environ.get("TB_CPROFILE"):
+        return None
+    profiler = cProfile.Profile()
+    profiler.enable()
+    return profiler
+
+
 class LockstepTest(uvm_test):
     """Run the configured program on the DUT in lock-step with the golden model."""
 
@@ -216,11 +227,18 @@ class LockstepTest(uvm_test):
         # allocates (issue 19); back in it afterwards, so that a campaign of many tests in one
         # simulation (tb/faults) can still free an earlier test's cycles
         gc.freeze()
+        # TB_CPROFILE=FILE: cProfile of the run phase (the monitors' callbacks, the model, the
+        # compares: everything Python does from the launch to the end), for finding the testbench's
+        # own per-commit cost (issue 19); the simulator's C++ time shows only inside the calls into it
+        profiler = _profiler()
         t0, c0 = time.perf_counter(), time.process_time()
         try:
             await self._until_end()
         finally:
             gc.unfreeze()
+            if profiler is not None:
+                profiler.disable()
+                profiler.dump_stats(os.environ["TB_CPROFILE"])
         # from the launch to the end: the simulation, and in lock-step the model and compares (wall, and
         # this process's CPU time, which simulator and Python share and a loaded machine does not inflate)
         self.run_s, self.run_cpu_s = time.perf_counter() - t0, time.process_time() - c0

@@ -15,6 +15,7 @@ import itertools
 from dataclasses import replace
 from functools import cache
 
+import numpy as np
 import pytest
 from conftest import ROOT
 
@@ -260,3 +261,19 @@ def test_commit_packed_fields_unpack_by_name() -> None:
     broken = bits[: len(bits) - low - 3] + "x" + bits[len(bits) - low - 2 :]  # bit 2 of seq
     values, unknown = unpack(broken)
     assert unknown == ["seq"] and values["seq"] == 0 and values["pc"] == want["pc"] and values["warp"] == want["warp"]
+
+
+@pytest.mark.parametrize("exe", [0xFFFFFFFF, 0x7FFFFFFF, 0x1])
+def test_one_register_write_keeps_exactly_the_executing_lanes(exe: int) -> None:
+    """A one-register write (the common record, converted on its own path; all 32 lanes executing:
+    without the lane-mask multiply): lane i is bits 32i..32i+31 of the port's data where lane i
+    executes, 0 elsewhere, as a writable uint32 array like any other record's."""
+    data = sum((0xA5000000 + 17 * i) << (32 * i) for i in range(32))
+    rec = RtlCommit(
+        cycle=1, cta=0, warp=0, seq=0, pc=0, insn=0, long=0, active=0xFFFFFFFF, exec=exe,
+        gpr_we=1, gpr_reg=6, gpr_half=0, gpr_count=1, gpr_data=data, cc_we=0, cc_reg=0, cc_data=0, a_we=0, a_reg=0, a_data=0,
+        mem_we=0, mem_space=0, mem_size=0, mem_lanes=0, mem_addr=0, mem_data=0, next_pc=8, next_mask=0xFFFFFFFF, done=0, barrier=0, unimpl=0,
+    )  # fmt: skip
+    (w,) = to_dut_commit(rec).commit.gpr
+    assert w.index == 6 and w.values.dtype == np.uint32 and w.values.flags.writeable
+    assert w.values.tolist() == [0xA5000000 + 17 * i if exe >> i & 1 else 0 for i in range(32)]

@@ -26,6 +26,16 @@ def test_run_settings_reach_the_test_unchanged(tmp_path: Path) -> None:
     assert back.coverage_run == "rtl:cf_ifelse:verilator:sp16:s7"
 
 
+def test_request_order_reaches_the_test_and_its_rerun_command(tmp_path: Path) -> None:
+    run = LockstepRun("global", "verilator", seed=2, mem_order="request")
+    back = LockstepConfig.read(run.config().write(tmp_path / "config.json"))
+    assert back.mem_order == "request"
+    assert back.rerun == "make sim TEST=global SIM=verilator NUM_SP=8 SEED=2 MEM_ORDER=request WAVES=1"
+    assert run.out_dir.name == "global_verilator_sp8_s2_requestorder"
+    default = LockstepRun("global", "verilator", seed=2)
+    assert default.config().mem_order == "any" and "MEM_ORDER" not in default.rerun_command()
+
+
 def test_bad_configurations_are_named(tmp_path: Path) -> None:
     with pytest.raises(RuntimeError, match=r"no \+tb_config=PATH plusarg"):
         LockstepConfig.from_plusargs({})

@@ -64,7 +64,7 @@ CLOSE_UARCH = {
                  "an exit or join that leaves no thread active (X_UNWIND)",
     "SFU": "an SFU or RRO instruction",
     "memory": "loads from many lanes in flight (longer memory latency), back-pressure (ready probability < 1), "
-              "local memory accesses, a memory agent that answers out of request order",
+              "local memory accesses, loads whose latencies differ (the memory agent answers in any order unless MEM_ORDER=request)",
     "launch": "a grid with more blocks than fit in one round (registers, shared memory, warps, MAX_BLOCKS)",
 }
 
