@@ -32,7 +32,7 @@ class Outcome:
     path: Path
     passed: bool
     line: str
-    kind: str = ""  # failure kind (mismatch, hang, ..., or "model" for a model error)
+    kind: str = ""  # failure kind (mismatch, hang, ..., "model" for a model error, "refused" for a program the DUT cannot run)
     fields: tuple[str, ...] = ()  # fields that differ (mismatches)
     commits: int = 0
     wall: float = 0.0
@@ -75,7 +75,16 @@ def run_rtl(path: Path, sim: str, num_sp: int, defines: tuple[str, ...] = (), du
     kwargs: dict[str, object] = {"dut": dut}
     if out is not None:
         kwargs["out"] = out.resolve()  # the simulator runs inside it: a relative path would not survive
-    run = LockstepRun(str(path), sim, num_sp, seed, "g80", defines, **kwargs)
+    if dut == "flexgrip":  # what FlexGripPlus cannot run is refused before a build, with the reason
+        from golden.flexgrip_export import NotRunnable
+        from tb.adapters.flexgrip import check_runnable
+
+        try:
+            check_runnable(path)
+        except NotRunnable as exc:
+            return Outcome(seed, path, False, f"{path.name}: REFUSED (FlexGripPlus cannot run it): {exc}", "refused")
+    # FlexGripPlus is checked against the model's flexgrip profile (scripts/sim.py insists on it too)
+    run = LockstepRun(str(path), sim, num_sp, seed, "flexgrip" if dut == "flexgrip" else "g80", defines, **kwargs)
     with quiet(run.out_dir / "sim.log"):  # the simulator's own output goes to the run's log, not the summary
         res = run_lockstep(run, rerun_with_waves=waves)
     if res.passed:
@@ -84,6 +93,8 @@ def run_rtl(path: Path, sim: str, num_sp: int, defines: tuple[str, ...] = (), du
     kind = rep.kind if rep else "testbench"
     fields = tuple(sorted({d.field.split("[")[0].split(".")[0] for d in rep.diffs})) if rep else ()
     where = f" at PC {rep.pc:#06x} {rep.text}" if rep and rep.pc is not None else ""
+    if rep and not where and rep.message:  # no instruction to name (the run ended without an outcome): say why
+        where = ": " + rep.message.splitlines()[0]
     return Outcome(seed, path, False, f"{path.name}: FAIL {kind}{' ' + ','.join(fields) if fields else ''}{where}", kind, fields, wall=res.wall)
 
 

@@ -477,3 +477,16 @@ def test_f16_specials_reach_the_data() -> None:
     assert {1 << k for k in range(10)} <= halves and set(F16_SPECIALS) & halves
     _, fp = load("fp")
     assert render(generate(3, fp, "fp")) == render(generate(3, fp.with_overrides({"f16_specials": 0.0}), "fp"))
+
+
+def test_flexgrip_dut_refuses_with_the_reason(tmp_path: Path) -> None:
+    """A random program that FlexGripPlus cannot run (here nbody, whose `R2A A2, R124` FlexGripPlus decodes
+    from six bits: golden/flexgrip_findings.py r2a_source_6bit) is a failure of kind `refused` whose
+    line names the instruction, decided before any build (no GHDL needed), never a pass."""
+    from randgen.run import run_rtl
+
+    prog = tmp_path / "nbody_s1.sass"
+    prog.write_text((ROOT / "programs" / "kernels" / "nbody.sass").read_text(encoding="utf-8"), encoding="utf-8")
+    out = run_rtl(prog, "ghdl", 8, dut="flexgrip", out=tmp_path / "run")
+    assert not out.passed and out.kind == "refused"
+    assert "R2A A2, R124" in out.line and "0x00d8" in out.line
