@@ -95,7 +95,8 @@ def run_rtl(path: Path, sim: str, num_sp: int, defines: tuple[str, ...] = (), du
     where = f" at PC {rep.pc:#06x} {rep.text}" if rep and rep.pc is not None else ""
     if rep and not where and rep.message:  # no instruction to name (the run ended without an outcome): say why
         where = ": " + rep.message.splitlines()[0]
-    return Outcome(seed, path, False, f"{path.name}: FAIL {kind}{' ' + ','.join(fields) if fields else ''}{where}", kind, fields, wall=res.wall)
+    # the commits compared before the failure count in the summary too (the failing one is not among them)
+    return Outcome(seed, path, False, f"{path.name}: FAIL {kind}{' ' + ','.join(fields) if fields else ''}{where}", kind, fields, commits=res.commits or 0, wall=res.wall)
 
 
 def run_mutant(path: Path, campaign: Path, mutant: int, out: Path | None = None) -> Outcome:
