@@ -82,16 +82,16 @@ def write(sm: SM, b: Batch, op: object, value: np.ndarray, half: bool | None = N
     raise TypeError(f"cannot write operand {op!r}")
 
 
-def flags_out(sm: SM, b: Batch, insn: Instruction, flags: np.ndarray | None) -> None:
-    if insn.fields.get("cwe"):
-        assert flags is not None, "the flags of an instruction that writes $c were not computed"
-        sm.write_cc(b, insn.fields["cdst"], flags)
-
-
 def cwe(insn: Instruction) -> bool:
     """The instruction writes $c: only then are the integer ALU's flags computed (they cost as much
     as the result on a 32-lane step)."""
     return bool(insn.fields.get("cwe"))
+
+
+def flags_out(sm: SM, b: Batch, insn: Instruction, flags: np.ndarray | None) -> None:
+    if cwe(insn):
+        assert flags is not None, "the flags of an instruction that writes $c were not computed"
+        sm.write_cc(b, insn.fields["cdst"], flags)
 
 
 def carry_in(sm: SM, b: Batch, insn: Instruction, mad: bool) -> np.ndarray:

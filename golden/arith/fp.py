@@ -296,18 +296,33 @@ def _fmad_bits(a: I64, b: I64, c: I64) -> I64:
     accumulator with its sticky bit rounds that sum to nearest-even as the float64 -> float32
     conversion does. Exact cancellation is +0 in both. tests/test_fp.py checks the two against each
     other on random operands of every exponent distance; the FP vectors check the result."""
-    e_a, e_b, e_c = (a >> 23) & 0xFF, (b >> 23) & 0xFF, (c >> 23) & 0xFF
-    normal = (e_a - 1 < 254) & (e_b - 1 < 254) & (e_c - 1 < 254) & (e_a > 0) & (e_b > 0) & (e_c > 0)
+    bits = np.stack((a, b, c)).astype(np.uint32)
     with np.errstate(all="ignore"):  # NaN, infinity and overflow lanes are computed here too, then not taken
-        f = (np.stack((a, b, c)).astype(np.uint32).view(np.float32)).astype(np.float64)
-        total = ((f[0] * f[1]).view(np.int64) & _TRUNC24).view(np.float64) + f[2]
-        mag = np.abs(total)
-        fast = normal & (((mag >= _NORMAL_MIN) & (mag < _NORMAL_MAX)) | (total == 0))
+        total, in_range = _fmad_sum(bits)
+        fast = _normal(bits) & in_range
         res = total.astype(np.float32).view(np.uint32).astype(np.int64)
     if not fast.all():
         slow = np.flatnonzero(~fast)
         res[slow] = _fmad_datapath(a[slow], b[slow], c[slow])
     return res
+
+
+def _normal(bits: np.ndarray) -> np.ndarray:
+    """Per lane of stacked (a, b, c) uint32 bits: all three are normal numbers (exponent 1..254; 0
+    wraps around). On the bits, before any conversion (a signalling NaN converted would raise
+    numpy's invalid-value warning)."""
+    return ((((bits >> np.uint32(23)) & np.uint32(0xFF)) - np.uint32(1)) < np.uint32(254)).all(axis=0)
+
+
+def _fmad_sum(bits: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The float64 shortcut of `_fmad_bits` on stacked (a, b, c) uint32 bits of normal numbers: the
+    product truncated to 24 bits plus c, exact in float64, and per lane whether the shortcut holds
+    there (a sum in the range whose f32 rounding stays normal, or an exact zero). Why it is exact:
+    `_fmad_bits`."""
+    f = bits.view(np.float32).astype(np.float64)
+    total = ((f[0] * f[1]).view(np.int64) & _TRUNC24).view(np.float64) + f[2]
+    mag = np.abs(total)
+    return total, ((mag >= _NORMAL_MIN) & (mag < _NORMAL_MAX)) | (total == 0)
 
 
 def _fmad_datapath(a: I64, b: I64, c: I64) -> I64:
@@ -370,19 +385,15 @@ def fmul(a: ArrayLike, b: ArrayLike, rnd: int = RN) -> tuple[U32, Flags]:
 def _fmad_normal(a: U32, b: U32, c: U32) -> U32 | None:
     """`_fmad_bits`'s float64 shortcut for lane arrays (uint32, one shape) in which every lane
     takes it, without the int64 widening and chunking of `run_lanes` (a model step's fmad on 32
-    lanes; issue 19); None when any lane needs the datapath. The same operations as the shortcut
-    in `_fmad_bits` (see there why it is exact). Normal operands are checked on the bits, before
-    any conversion (a signalling NaN would raise numpy's invalid-value warning)."""
+    lanes; issue 19); None when any lane needs the datapath. The same shortcut as `_fmad_bits`
+    (`_normal`, `_fmad_sum`; see there why it is exact)."""
     bits = np.stack((a, b, c))
-    if not ((((bits >> np.uint32(23)) & np.uint32(0xFF)) - np.uint32(1)) < np.uint32(254)).all():  # exponent 1..254 (0 wraps around)
+    if not _normal(bits).all():
         return None
-    f = bits.view(np.float32).astype(np.float64)
-    total = ((f[0] * f[1]).view(np.int64) & _TRUNC24).view(np.float64) + f[2]  # |product| <= 2^256: no overflow
-    mag = np.abs(total)
-    if not (((mag >= _NORMAL_MIN) & (mag < _NORMAL_MAX)) | (total == 0)).all():
+    total, in_range = _fmad_sum(bits)  # |product| <= 2^256: no overflow
+    if not in_range.all():
         return None
     return total.astype(np.float32).view(np.uint32)
-
 
 
 def fmad(a: ArrayLike, b: ArrayLike, c: ArrayLike, sat: bool = False, flags: bool = True) -> tuple[U32, Flags | None]:

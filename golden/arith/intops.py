@@ -375,7 +375,7 @@ def shr(signed: bool, width: int, a: ArrayLike, count: ArrayLike, prof: Profile 
     if not flags:
         return res, None
     if prof.no_shift_flags:
-        return res, (_flags(res, width, sign=_sign_flag(prof, signed)) if flags else None)
+        return res, _flags(res, width, sign=_sign_flag(prof, signed))
     # last bit out: bit n-1 of x (n = 0 wraps to a huge count: 0); n == width would read the sign bit
     c = (x >> (n - U32(1))) & U32(1)
     c = (c != 0) & (n != U32(width))
