@@ -296,13 +296,43 @@ def to_run(verdict: dict | None, retry: bool, programs: dict[str, str]) -> bool:
     return retry and (verdict["status"] == "unresolved" or (verdict["status"] == "survived" and not set(programs) <= set(tried(verdict, programs))))
 
 
+def _programs(meta: dict) -> tuple[list[dict], dict[str, str]]:
+    """The campaign's programs, each with the digest of its present text, and name -> digest."""
+    programs = [{**p, "digest": program_digest(p)} for p in meta["programs"]]
+    return programs, {p["name"]: p["digest"] for p in programs}
+
+
+def _kill_counts(verdicts: dict[int, dict], mutants: dict[int, dict]) -> tuple[dict[str, int], dict[str, dict[str, int]]]:
+    """Kills per program, and per module and program (test_mutation.py tries the best killers first)."""
+    kills: dict[str, int] = {}
+    module_kills: dict[str, dict[str, int]] = {}
+    for v in verdicts.values():
+        if v.get("program"):
+            kills[v["program"]] = kills.get(v["program"], 0) + 1
+            local = module_kills.setdefault(mutants[v["mutant"]]["module"], {})
+            local[v["program"]] = local.get(v["program"], 0) + 1
+    return kills, module_kills
+
+
+def _stall_s(walls: dict[str, float]) -> float:
+    """Seconds without progress after which a simulator process counts as stalled: three times every program's reference time."""
+    return 3 * sum(walls.values()) + 120
+
+
+def _died_inside(mutant: int, code: int, stalled: bool) -> dict:
+    """The verdict of a mutant inside which the simulator died or stalled: killed by it, and named so."""
+    why = "stall" if stalled else f"crash (exit {code})"
+    return {"mutant": mutant, "status": "killed", "program": None, "kind": why, "runs": 0, "wall_s": 0,
+            "message": f"the simulator {'stopped making progress' if stalled else 'died'} inside this mutant"}  # fmt: skip
+
+
 def execute(out: Path, meta: dict, walls: dict[str, float], jobs: int, quiet: bool, budget: float | None = None, retry: bool = False) -> None:
     """Every mutant without an outcome, `jobs` simulator processes at once (mutants dealt out in
     turn); a process that dies or stalls inside a mutant is replaced by a new one for the rest.
     With `budget` (seconds of reference time per mutant) mutants that outlast it are left
     `unresolved`; with `retry` the unresolved ones run again, on the programs they have not tried."""
     results = out / "results.jsonl"
-    stall = 3 * sum(walls.values()) + 120
+    stall = _stall_s(walls)
     _recover(out)
     attempt = len(list(out.glob("shard*_0.jsonl")))  # new log names after an interrupted campaign
     retried: set[int] = set()  # a retry pass runs each unresolved mutant once
@@ -312,8 +342,7 @@ def execute(out: Path, meta: dict, walls: dict[str, float], jobs: int, quiet: bo
         random.Random(meta["seed"]).shuffle(todo)  # in a random order: what is done at any time is a fair sample
         eq = equivalents()  # argued equivalent: a retry would only spend time on it
         keys = {m["id"]: m["key"] for m in json.loads((out / "mutants.json").read_text(encoding="utf-8"))}
-        programs = [{**p, "digest": program_digest(p)} for p in meta["programs"]]
-        digests = {p["name"]: p["digest"] for p in programs}
+        programs, digests = _programs(meta)
         names = set(digests)
         pending = [k for k in todo if to_run(verdicts.get(k), retry and k not in retried and keys[k] not in eq, digests)]
         skip = {str(k): tried(verdicts[k], digests) for k in pending if k in verdicts}
@@ -321,13 +350,7 @@ def execute(out: Path, meta: dict, walls: dict[str, float], jobs: int, quiet: bo
         if not pending:
             return
         mutants = {m["id"]: m for m in json.loads((out / "mutants.json").read_text(encoding="utf-8"))}
-        kills: dict[str, int] = {}
-        module_kills: dict[str, dict[str, int]] = {}
-        for v in verdicts.values():
-            if v.get("program"):
-                kills[v["program"]] = kills.get(v["program"], 0) + 1
-                local = module_kills.setdefault(mutants[v["mutant"]]["module"], {})
-                local[v["program"]] = local.get(v["program"], 0) + 1
+        kills, module_kills = _kill_counts(verdicts, mutants)
         n = max(1, min(jobs, len(pending)))
         if not quiet:
             print(f"mutants: {len(verdicts)} done, {len(pending)} to run ({n} processes, round {attempt})", flush=True)
@@ -361,11 +384,9 @@ def execute(out: Path, meta: dict, walls: dict[str, float], jobs: int, quiet: bo
                 started = [x["start"] for x in lines if "start" in x]
                 finished = {x["mutant"] for x in lines if "mutant" in x}
                 hanging = [m for m in started if m not in finished]
-                if hanging:  # the process died or stalled inside this mutant: killed by it, and named so
+                if hanging:  # the process died or stalled inside this mutant
                     ran += 1
-                    why = "stall" if stalled else f"crash (exit {code})"
-                    f.write(json.dumps({"mutant": hanging[0], "status": "killed", "program": None, "kind": why, "runs": 0, "wall_s": 0,
-                                        "message": f"the simulator {'stopped making progress' if stalled else 'died'} inside this mutant"}) + "\n")  # fmt: skip
+                    f.write(json.dumps(_died_inside(hanging[0], code, stalled)) + "\n")
         if not ran:
             raise RuntimeError(f"round {attempt} of the mutation processes ran no mutant; see {out / tags[0] / 'sim.log'}")
         attempt += 1
@@ -391,18 +412,14 @@ def confirm(out: Path, meta: dict, walls: dict[str, float], quiet: bool) -> int:
     verdicts = {x["mutant"]: x for x in _read(results) if "mutant" in x}
     mutants = {m["id"]: m for m in json.loads((out / "mutants.json").read_text(encoding="utf-8"))}
     eq = equivalents()  # argued equivalent: the argument does not depend on a run
-    programs = [{**p, "digest": program_digest(p)} for p in meta["programs"]]
-    digests = {p["name"]: p["digest"] for p in programs}
-    todo = [k for k, v in sorted(verdicts.items()) if needs_confirming(v, mutants[k]["kind"], digests) and mutants[k]["key"] not in eq]
+    programs, digests = _programs(meta)
+    todo = [k for k, v in sorted(verdicts.items()) if needs_confirming(v, digests) and mutants[k]["key"] not in eq]
     if not todo:
         return 0
     if not quiet:
         print(f"mutants: confirming pass, {len(todo)} mutant(s) each alone in a fresh process (survivors, kills)", flush=True)
-    kills: dict[str, int] = {}
-    for v in verdicts.values():
-        if v.get("program"):
-            kills[v["program"]] = kills.get(v["program"], 0) + 1
-    stall = 3 * sum(walls.values()) + 120
+    kills, _ = _kill_counts(verdicts, mutants)  # no module order: the killing program goes first (hints)
+    stall = _stall_s(walls)
     expected = expected_outcomes(out)
     for k in todo:
         before = {"status": verdicts[k]["status"], "program": verdicts[k].get("program"), "runs": verdicts[k].get("runs")}
@@ -418,10 +435,8 @@ def confirm(out: Path, meta: dict, walls: dict[str, float], quiet: bool) -> int:
         done = [x for x in lines if x.get("mutant") == k]
         if done:
             x = done[-1]
-        elif any(x.get("start") == k for x in lines):  # the simulator died or stalled inside it: killed, and named so
-            why = "stall" if stalled else f"crash (exit {code})"
-            x = {"mutant": k, "status": "killed", "program": None, "kind": why, "runs": 0, "wall_s": 0,
-                 "message": f"the simulator {'stopped making progress' if stalled else 'died'} inside this mutant"}  # fmt: skip
+        elif any(x.get("start") == k for x in lines):  # the simulator died or stalled inside it
+            x = _died_inside(k, code, stalled)
         else:
             raise RuntimeError(f"the confirming process of mutant {k} ran nothing; see {out / tag / 'sim.log'}")
         x.update(alone=True, before=before)
@@ -434,10 +449,9 @@ def confirm(out: Path, meta: dict, walls: dict[str, float], quiet: bool) -> int:
     return len(todo)
 
 
-def needs_confirming(verdict: dict, kind: str, programs: dict[str, str]) -> bool:
+def needs_confirming(verdict: dict, programs: dict[str, str]) -> bool:
     """Not confirmed alone yet, and either a survivor of every program in its present text or a
-    kill by a program (confirm; a simulator that died inside the mutant is not rerun). `kind`: the
-    mutant's kind (every kind is confirmed; kept for the report's split)."""
+    kill by a program (confirm; a simulator that died inside the mutant is not rerun)."""
     if verdict.get("alone"):
         return False
     if verdict["status"] == "killed":
