@@ -80,20 +80,22 @@ module sm_commit #(
 );
 `include "sm_defs.vh"
 
-    // The record being assembled (c_*), and with this cycle's writes (n_*). Only the narrow fields
-    // are built by a combinational process; the wide lane vectors (register and memory data and
-    // addresses) take this cycle's lane writes in the clocked process below, straight into the
-    // record and, when the instruction retires, into the commit port. Under an event-driven
-    // simulator a combinational copy of 4,096-bit vectors ran again for every lane result that
-    // settled (rtl/README.md, "Simulation speed (Icarus)").
-    reg          c_gpr_we, c_cc_we, c_a_we, c_mem_we, n_gpr_we, n_cc_we, n_a_we, n_mem_we;
-    reg [6:0]    c_gpr_reg, n_gpr_reg;
-    reg [1:0]    c_gpr_half, c_cc_reg, c_mem_space, n_gpr_half, n_cc_reg, n_mem_space;
-    reg [2:0]    c_a_reg, n_a_reg;
+    // The record being assembled (c_*), and with this cycle's writes (n_*). The narrow fields and
+    // the $c/$a vectors with this cycle's writes are continuous assigns (net functors, no process
+    // to wake: as an `always @*` they cost some 110 variable loads and stores a cycle under Icarus,
+    // the lane loop above all); the wide lane vectors (register and memory data and addresses) take
+    // this cycle's lane writes in the clocked process below, straight into the record and, when the
+    // instruction retires, into the commit port. Under an event-driven simulator a combinational
+    // copy of 4,096-bit vectors ran again for every lane result that settled (rtl/README.md,
+    // "Simulation speed (Icarus)").
+    reg          c_gpr_we, c_cc_we, c_a_we, c_mem_we;
+    reg [6:0]    c_gpr_reg;
+    reg [1:0]    c_gpr_half, c_cc_reg, c_mem_space;
+    reg [2:0]    c_a_reg;
     reg [4095:0] c_gpr_data, c_mem_data;
-    reg [127:0]  c_cc_data, n_cc_data;
-    reg [511:0]  c_a_data, n_a_data;
-    reg [4:0]    c_mem_size, n_mem_size;
+    reg [127:0]  c_cc_data;
+    reg [511:0]  c_a_data;
+    reg [4:0]    c_mem_size;
     reg [31:0]   c_mem_lanes;
     reg [1023:0] c_mem_addr;
 
@@ -101,47 +103,41 @@ module sm_commit #(
     assign retire_state = done_now ? W_DONE : bar_wait ? W_BAR : W_READY;
 
     wire [31:0] lane0 = {26'd0, x_pass} * NUM_SP;
-    integer i;
-    always @* begin
-        n_gpr_we = c_gpr_we; n_gpr_reg = c_gpr_reg; n_gpr_half = c_gpr_half;
-        n_cc_we = c_cc_we; n_cc_reg = c_cc_reg;
-        n_a_we = c_a_we; n_a_reg = c_a_reg;
-        n_mem_we = c_mem_we; n_mem_space = c_mem_space; n_mem_size = c_mem_size;
-        // write-back of a pass
-        if (gpr_mask != 0) begin
-            n_gpr_we = 1'b1;
-            n_gpr_reg = gpr_reg;
-            n_gpr_half = gpr_half;
-        end
-        if (cc_mask != 0) begin
-            n_cc_we = 1'b1;
-            n_cc_reg = cc_reg;
-        end
-        if (a_mask != 0) begin
-            n_a_we = 1'b1;
-            n_a_reg = a_reg;
-        end
-        if (sh_mask != 0) begin
-            n_mem_we = 1'b1;
-            n_mem_space = SPACE_SHARED;
-            n_mem_size = ls_bytes;
-        end
-        // global and local memory
-        if (sr_we != 16'd0) begin
-            n_mem_we = 1'b1;
-            n_mem_space = ls_local ? SPACE_LOCAL : SPACE_GLOBAL;
-            n_mem_size = ls_bytes;
-        end
-    end
+    // write-back of a pass; a shared store (R2G), or a global/local store request (which wins)
+    wire       gpr_w = gpr_mask != {NUM_SP{1'b0}}, cc_w = cc_mask != {NUM_SP{1'b0}}, a_w = a_mask != {NUM_SP{1'b0}};
+    wire       sh_w = sh_mask != {NUM_SP{1'b0}}, sr_w = sr_we != 16'd0;
+    wire       n_gpr_we = c_gpr_we || gpr_w;
+    wire [6:0] n_gpr_reg = gpr_w ? gpr_reg : c_gpr_reg;
+    wire [1:0] n_gpr_half = gpr_w ? gpr_half : c_gpr_half;
+    wire       n_cc_we = c_cc_we || cc_w;
+    wire [1:0] n_cc_reg = cc_w ? cc_reg : c_cc_reg;
+    wire       n_a_we = c_a_we || a_w;
+    wire [2:0] n_a_reg = a_w ? a_reg : c_a_reg;
+    wire       n_mem_we = c_mem_we || sh_w || sr_w;
+    wire [1:0] n_mem_space = sr_w ? (ls_local ? SPACE_LOCAL : SPACE_GLOBAL) : sh_w ? SPACE_SHARED : c_mem_space;
+    wire [4:0] n_mem_size = (sr_w || sh_w) ? ls_bytes : c_mem_size;
 
-    // $c and $a data with this cycle's writes: a parked load's record keeps them (narrow vectors)
-    always @* begin
-        n_cc_data = c_cc_data; n_a_data = c_a_data;
-        for (i = 0; i < NUM_SP; i = i + 1) begin
-            if (cc_mask[i]) n_cc_data[(lane0 + i) * 4 +: 4] = cc_data[4 * i +: 4];
-            if (a_mask[i]) n_a_data[(lane0 + i) * 16 +: 16] = a_data[16 * i +: 16];
+    // The write masks spread over their lanes' bits (lane i of a pass at bits of lane lane0 + i of
+    // the warp: a shift of the whole vector instead of a loop of part selects).
+    wire [NUM_SP*4-1:0]  cc_bits;
+    wire [NUM_SP*16-1:0] a_bits;
+    wire [NUM_SP*32-1:0] gpr_bits, sh_bits;
+    genvar g;
+    generate
+        for (g = 0; g < NUM_SP; g = g + 1) begin : lane_bits
+            assign cc_bits[4 * g +: 4] = {4{cc_mask[g]}};
+            assign a_bits[16 * g +: 16] = {16{a_mask[g]}};
+            assign gpr_bits[32 * g +: 32] = {32{gpr_mask[g]}};
+            assign sh_bits[32 * g +: 32] = {32{sh_mask[g]}};
         end
-    end
+    endgenerate
+    // $c and $a data with this cycle's writes: a parked load's record keeps them (narrow vectors)
+    wire [127:0] n_cc_data = (c_cc_data & ~(128'(cc_bits) << (lane0 * 4)))
+                           | (128'(cc_data & cc_bits) << (lane0 * 4));
+    wire [511:0] n_a_data = (c_a_data & ~(512'(a_bits) << (lane0 * 16)))
+                          | (512'(a_data & a_bits) << (lane0 * 16));
+    // a half-register write keeps the low 16 bits of each lane's value
+    wire [NUM_SP*32-1:0] gpr_val = ((gpr_half != HALF_FULL) ? gpr_data & {NUM_SP{32'h0000ffff}} : gpr_data) & gpr_bits;
 
     // ---- load slots: the parked records
     reg [NUM_LSLOTS-1:0]  s_parked;
@@ -184,10 +180,11 @@ module sm_commit #(
             if (park) s_parked[cur_slot] <= 1'b1;
         end
         if (alloc) s_gpr_data[{{(20-LSB){1'b0}}, alloc_slot, 12'd0} +: 4096] <= 4096'd0;
-        for (lw = 0; lw < 16; lw = lw + 1)
-            if (ld_we[lw])
-                s_gpr_data[{{(20-LSB){1'b0}}, ld_slot, 12'd0} + {30'd0, ld_part[2 * lw +: 2]} * 1024 + {27'd0, ld_lane[5 * lw +: 5]} * 32 +: 32]
-                    <= ld_data[32 * lw +: 32];
+        if (ld_we != 16'd0)  // the loop only in a cycle with load data (a clocked block runs every cycle)
+            for (lw = 0; lw < 16; lw = lw + 1)
+                if (ld_we[lw])
+                    s_gpr_data[{{(20-LSB){1'b0}}, ld_slot, 12'd0} + {30'd0, ld_part[2 * lw +: 2]} * 1024 + {27'd0, ld_lane[5 * lw +: 5]} * 32 +: 32]
+                        <= ld_data[32 * lw +: 32];
         if (park) begin
             s_cta[cur_slot] <= cta;
             s_warp[cur_slot] <= x_warp;
@@ -285,24 +282,28 @@ module sm_commit #(
             commit_mem_addr <= c_mem_addr;
             commit_mem_data <= c_mem_data;
         end
-        if ((gpr_mask | sh_mask) != {NUM_SP{1'b0}})  // the loops only in a cycle that writes
-            for (q = 0; q < NUM_SP; q = q + 1) begin
-                if (gpr_mask[q]) begin
-                    c_gpr_data[(lane0 + q) * 32 +: 32] <= (gpr_half != HALF_FULL) ? {16'd0, gpr_data[32 * q +: 16]} : gpr_data[32 * q +: 32];
-                    if (retire)
-                        commit_gpr_data[(lane0 + q) * 32 +: 32] <= (gpr_half != HALF_FULL) ? {16'd0, gpr_data[32 * q +: 16]} : gpr_data[32 * q +: 32];
-                end
-                if (sh_mask[q]) begin
-                    c_mem_lanes[lane0 + q] <= 1'b1;
-                    c_mem_addr[(lane0 + q) * 32 +: 32] <= sh_addr[32 * q +: 32];
-                    c_mem_data[(lane0 + q) * 32 +: 32] <= sh_data[32 * q +: 32];
-                    if (retire) begin
-                        commit_mem_lanes[lane0 + q] <= 1'b1;
-                        commit_mem_addr[(lane0 + q) * 32 +: 32] <= sh_addr[32 * q +: 32];
-                        commit_mem_data[(lane0 + q) * 32 +: 32] <= sh_data[32 * q +: 32];
-                    end
-                end
+        // (whole-vector writes: a loop over the lanes cost some 120 variable loads a cycle under Icarus)
+        if (gpr_w) begin
+            c_gpr_data <= (c_gpr_data & ~(4096'(gpr_bits) << (lane0 * 32)))
+                        | (4096'(gpr_val) << (lane0 * 32));
+            if (retire)
+                commit_gpr_data <= (c_gpr_data & ~(4096'(gpr_bits) << (lane0 * 32)))
+                                 | (4096'(gpr_val) << (lane0 * 32));
+        end
+        if (sh_w) begin
+            c_mem_lanes <= c_mem_lanes | (32'(sh_mask) << lane0);
+            c_mem_addr <= (c_mem_addr & ~(1024'(sh_bits) << (lane0 * 32)))
+                        | (1024'(sh_addr & sh_bits) << (lane0 * 32));
+            c_mem_data <= (c_mem_data & ~(4096'(sh_bits) << (lane0 * 32)))
+                        | (4096'(sh_data & sh_bits) << (lane0 * 32));
+            if (retire) begin
+                commit_mem_lanes <= c_mem_lanes | (32'(sh_mask) << lane0);
+                commit_mem_addr <= (c_mem_addr & ~(1024'(sh_bits) << (lane0 * 32)))
+                                 | (1024'(sh_addr & sh_bits) << (lane0 * 32));
+                commit_mem_data <= (c_mem_data & ~(4096'(sh_bits) << (lane0 * 32)))
+                                 | (4096'(sh_data & sh_bits) << (lane0 * 32));
             end
+        end
         if (sr_we != 16'd0)
             for (q = 0; q < 16; q = q + 1)
                 if (sr_we[q]) begin

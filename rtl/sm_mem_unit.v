@@ -140,24 +140,27 @@ module sm_mem_unit #(
             sh_valid[sh_init_row] <= 1'b1;
         end
         // every row a store of the pass touches is zeroed (if invalid) before any byte is written
-        for (s = 0; s < NUM_SP; s = s + 1)
-            if (st_mask[s]) begin
-                if (!sh_valid[st_row0[SR * s +: SR]])
-                    for (l = 0; l < 16; l = l + 1) smem[{{(28-SR){1'b0}}, st_row0[SR * s +: SR], 4'd0} + l] <= 8'd0;
-                if (!sh_valid[st_row1[SR * s +: SR]])
-                    for (l = 0; l < 16; l = l + 1) smem[{{(28-SR){1'b0}}, st_row1[SR * s +: SR], 4'd0} + l] <= 8'd0;
-                sh_valid[st_row0[SR * s +: SR]] <= 1'b1;
-                sh_valid[st_row1[SR * s +: SR]] <= 1'b1;
-            end
-        for (s = 0; s < NUM_SP; s = s + 1)
-            if (st_mask[s]) begin
-                smem[window + {18'd0, st_addr[32 * s +: 14]}] <= st_data[32 * s +: 8];
-                if (st_bytes > 5'd1) smem[window + {18'd0, st_addr[32 * s +: 14]} + 1] <= st_data[32 * s + 8 +: 8];
-                if (st_bytes > 5'd2) begin
-                    smem[window + {18'd0, st_addr[32 * s +: 14]} + 2] <= st_data[32 * s + 16 +: 8];
-                    smem[window + {18'd0, st_addr[32 * s +: 14]} + 3] <= st_data[32 * s + 24 +: 8];
+        // (the lane loops only in a cycle with a store: a clocked block runs every cycle)
+        if (st_mask != {NUM_SP{1'b0}}) begin
+            for (s = 0; s < NUM_SP; s = s + 1)
+                if (st_mask[s]) begin
+                    if (!sh_valid[st_row0[SR * s +: SR]])
+                        for (l = 0; l < 16; l = l + 1) smem[{{(28-SR){1'b0}}, st_row0[SR * s +: SR], 4'd0} + l] <= 8'd0;
+                    if (!sh_valid[st_row1[SR * s +: SR]])
+                        for (l = 0; l < 16; l = l + 1) smem[{{(28-SR){1'b0}}, st_row1[SR * s +: SR], 4'd0} + l] <= 8'd0;
+                    sh_valid[st_row0[SR * s +: SR]] <= 1'b1;
+                    sh_valid[st_row1[SR * s +: SR]] <= 1'b1;
                 end
-            end
+            for (s = 0; s < NUM_SP; s = s + 1)
+                if (st_mask[s]) begin
+                    smem[window + {18'd0, st_addr[32 * s +: 14]}] <= st_data[32 * s +: 8];
+                    if (st_bytes > 5'd1) smem[window + {18'd0, st_addr[32 * s +: 14]} + 1] <= st_data[32 * s + 8 +: 8];
+                    if (st_bytes > 5'd2) begin
+                        smem[window + {18'd0, st_addr[32 * s +: 14]} + 2] <= st_data[32 * s + 16 +: 8];
+                        smem[window + {18'd0, st_addr[32 * s +: 14]} + 3] <= st_data[32 * s + 24 +: 8];
+                    end
+                end
+        end
     end
 
     // continuous reads: Icarus makes a process that indexes a large memory sensitive to each word
@@ -375,8 +378,10 @@ module sm_mem_unit #(
 
     integer a, so, bw;
     always @(posedge clk) begin
-        for (a = 0; a < NUM_SP; a = a + 1)
-            if (la_mask[a]) m_addr[{26'd0, x_pass} * NUM_SP + a] <= la_addr[32 * a +: 32];
+        // (the loops of this block run only in a cycle with their work: a clocked block runs every cycle)
+        if (la_mask != {NUM_SP{1'b0}})
+            for (a = 0; a < NUM_SP; a = a + 1)
+                if (la_mask[a]) m_addr[{26'd0, x_pass} * NUM_SP + a] <= la_addr[32 * a +: 32];
         if (!rst_n) begin
             mem_req_valid <= 1'b0;
             s_busy <= {NUM_LSLOTS{1'b0}};
@@ -478,10 +483,11 @@ module sm_mem_unit #(
                 m_cv <= 1'b0;
             end
             // outstanding loads of each slot: + a load request, - a response
-            for (so = 0; so < NUM_LSLOTS; so = so + 1)
-                if (alloc && free_slot == so[LSB-1:0]) s_out[so] <= 8'd0;
-                else s_out[so] <= s_out[so] + ((issue && !m_store && m_slot == so[LSB-1:0]) ? 8'd1 : 8'd0)
-                                            - ((mem_rsp_valid && ld_slot == so[LSB-1:0]) ? 8'd1 : 8'd0);
+            if (alloc || (issue && !m_store) || mem_rsp_valid)
+                for (so = 0; so < NUM_LSLOTS; so = so + 1)
+                    if (alloc && free_slot == so[LSB-1:0]) s_out[so] <= 8'd0;
+                    else s_out[so] <= s_out[so] + ((issue && !m_store && m_slot == so[LSB-1:0]) ? 8'd1 : 8'd0)
+                                                - ((mem_rsp_valid && ld_slot == so[LSB-1:0]) ? 8'd1 : 8'd0);
         end
     end
     genvar sz;

@@ -41,7 +41,7 @@ module bench_top #(
     wire [511:0] mem_req_wdata;
     wire [63:0]  mem_req_be;
     wire [TAGW-1:0] mem_req_tag;
-    reg          rsp_v [0:LATENCY-1];
+    reg  [LATENCY-1:0] rsp_v;             // stage i holds a response
     reg  [TAGW-1:0] rsp_tag [0:LATENCY-1];
     reg  [511:0] rsp_data [0:LATENCY-1];
 
@@ -54,13 +54,18 @@ module bench_top #(
         `SM_COMMIT_CONNECT
     );
 
-    // ---- memories and the configuration stream
-    reg [55:0] cfg [0:MAX_CFG-1];
-    reg [31:0] gmem [0:MAX_GWORDS-1];
-    reg [31:0] lmem [0:MAX_LWORDS-1];
+    // ---- memories and the configuration stream. The memories are kept as 64-byte lines, the unit of
+    // a request: a request reads or writes one line, not 16 words (under Icarus a memory-bound kernel
+    // ran slower free-running than lock-step with a per-word and per-byte model). gmem holds the words
+    // of the files only (read at the start, written at the end).
+    localparam integer GLINES = MAX_GWORDS / 16, LLINES = MAX_LWORDS / 16;
+    reg [55:0]  cfg [0:MAX_CFG-1];
+    reg [31:0]  gmem [0:MAX_GWORDS-1];
+    reg [511:0] gline [0:GLINES-1];
+    reg [511:0] lline [0:LLINES-1];
     integer gwords, lwords, local_words, max_cycles;
     reg [1023:0] cfg_file, gmem_file, out_file;
-    integer i;
+    integer i, j;
 
     initial begin
         running = 1'b0;
@@ -76,12 +81,16 @@ module bench_top #(
             $display("FREERUN-ERROR memory larger than the harness (%0d global words of %0d, %0d local of %0d)", gwords, MAX_GWORDS, lwords, MAX_LWORDS);
             $finish;
         end
-        for (i = 0; i < lwords; i = i + 1) lmem[i] = 32'd0;
+        // the lines that hold a word of the memory; their words beyond its end read zero
+        for (i = 0; i < (lwords + 15) / 16; i = i + 1) lline[i] = 512'd0;
+        for (i = 0; i < (gwords + 15) / 16; i = i + 1) gline[i] = 512'd0;
+        rsp_v = {LATENCY{1'b0}};
         for (i = 0; i < LATENCY; i = i + 1) begin
-            rsp_v[i] = 1'b0; rsp_tag[i] = 7'd0; rsp_data[i] = 32'd0;
+            rsp_tag[i] = {TAGW{1'b0}}; rsp_data[i] = 512'd0;
         end
         $readmemh(cfg_file, cfg);
         if (gwords > 0) $readmemh(gmem_file, gmem, 0, gwords - 1);
+        for (i = 0; i < gwords; i = i + 1) gline[i / 16][32 * (i % 16) +: 32] = gmem[i];
     end
 
     // ---- the sequence: reset (2 cycles), configuration writes, start, run
@@ -116,6 +125,7 @@ module bench_top #(
                     $fflush();
                     $display("FREERUN cycles=%0d commits=%0d done=%0d error=%0d error_pc=%0d error_warp=%0d",
                              cycles + 1, commits + (commit_valid ? 1 : 0), done, error, error_pc, error_warp);
+                    for (j = 0; j < gwords; j = j + 1) gmem[j] = gline[j / 16][32 * (j % 16) +: 32];
                     if (gwords > 0) $writememh(out_file, gmem, 0, gwords - 1);
                     finished <= 1'b1;
                     phase <= 3;
@@ -126,41 +136,48 @@ module bench_top #(
     end
 
     // ---- memory: requests accepted every cycle, read data back LATENCY cycles later. A request is
-    // the 16 words of its line; only its enabled bytes must lie inside the memory (as tb/mem_agent.py)
-    wire [31:0] word = mem_req_addr >> 2;
-    integer lane, w;
-    reg [511:0] line;
-    always @(posedge clk) begin
-        for (i = LATENCY - 1; i > 0; i = i - 1) begin
-            rsp_v[i] <= rsp_v[i-1]; rsp_tag[i] <= rsp_tag[i-1]; rsp_data[i] <= rsp_data[i-1];
+    // the 16 words of its line; only its enabled bytes must lie inside the memory (as tb/mem_agent.py).
+    // The block does its work only in a cycle with a request or a response in flight (a clocked block
+    // runs every cycle); a response stage's data is meaningless while its valid bit is low.
+    wire [31:0]  word = mem_req_addr >> 2;
+    wire [25:0]  ln = mem_req_addr[31:6];
+    wire [31:0]  limit = mem_req_local ? lwords : gwords;
+    wire [511:0] be_bits;                 // the byte enables spread over their bits
+    genvar gb;
+    generate
+        for (gb = 0; gb < 64; gb = gb + 1) begin : be_spread
+            assign be_bits[8 * gb +: 8] = {8{mem_req_be[gb]}};
         end
-        rsp_v[0] <= 1'b0;
+    endgenerate
+    integer w;
+    always @(posedge clk) begin
+        if (rsp_v != {LATENCY{1'b0}} || mem_req_valid) begin
+            for (i = LATENCY - 1; i > 0; i = i - 1) begin
+                rsp_v[i] <= rsp_v[i-1]; rsp_tag[i] <= rsp_tag[i-1]; rsp_data[i] <= rsp_data[i-1];
+            end
+            rsp_v[0] <= 1'b0;
+        end
         if (mem_req_valid) begin
-            for (w = 0; w < 16; w = w + 1)
-                if (mem_req_be[4*w +: 4] != 4'd0 && word + w >= (mem_req_local ? lwords : gwords)) begin
-                    $display("FREERUN-ERROR %0s access at %h beyond the memory (%0d words)", mem_req_local ? "local" : "global",
-                             mem_req_addr + 4 * w, mem_req_local ? lwords : gwords);
-                    $finish;
-                end
+            if (word + 32'd16 > limit)  // the line reaches the end of the memory: its enabled words must not
+                for (w = 0; w < 16; w = w + 1)
+                    if (mem_req_be[4*w +: 4] != 4'd0 && word + w >= limit) begin
+                        $display("FREERUN-ERROR %0s access at %h beyond the memory (%0d words)", mem_req_local ? "local" : "global",
+                                 mem_req_addr + 4 * w, limit);
+                        $finish;
+                    end
             if (mem_req_we) begin
-                for (w = 0; w < 16; w = w + 1)
-                    for (lane = 0; lane < 4; lane = lane + 1)
-                        if (mem_req_be[4*w + lane]) begin
-                            if (mem_req_local) lmem[word + w][8*lane +: 8] <= mem_req_wdata[32*w + 8*lane +: 8];
-                            else gmem[word + w][8*lane +: 8] <= mem_req_wdata[32*w + 8*lane +: 8];
-                        end
+                if (mem_req_local) lline[ln] <= (lline[ln] & ~be_bits) | (mem_req_wdata & be_bits);
+                else gline[ln] <= (gline[ln] & ~be_bits) | (mem_req_wdata & be_bits);
             end else begin
-                for (w = 0; w < 16; w = w + 1)
-                    line[32*w +: 32] = (word + w >= (mem_req_local ? lwords : gwords)) ? 32'd0
-                                     : (mem_req_local ? lmem[word + w] : gmem[word + w]);
                 rsp_v[0] <= 1'b1;
                 rsp_tag[0] <= mem_req_tag;
-                rsp_data[0] <= line;
+                rsp_data[0] <= (word >= limit) ? 512'd0 : mem_req_local ? lline[ln] : gline[ln];
             end
         end
-        // a finished warp slot's threads start their next block with zeroed local memory (README, "Model decisions")
+        // a finished warp slot's threads start their next block with zeroed local memory (README,
+        // "Model decisions"): 32 * local_words words, 2 * local_words lines
         if (commit_valid && commit_done)
-            for (lane = 0; lane < 32 * local_words; lane = lane + 1)
-                lmem[commit_warp * 32 * local_words + lane] <= 32'd0;
+            for (w = 0; w < 2 * local_words; w = w + 1)
+                lline[commit_warp * 2 * local_words + w] <= 512'd0;
     end
 endmodule
