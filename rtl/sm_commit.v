@@ -282,26 +282,21 @@ module sm_commit #(
             commit_mem_addr <= c_mem_addr;
             commit_mem_data <= c_mem_data;
         end
-        // (whole-vector writes: a loop over the lanes cost some 120 variable loads a cycle under Icarus)
+        // (the pass's lanes are one contiguous part of each vector: one part-select write each; a loop
+        // over the lanes cost some 120 variable loads a cycle under Icarus, and a shift of the whole
+        // 4,096-bit vector made Verilator slower)
         if (gpr_w) begin
-            c_gpr_data <= (c_gpr_data & ~(4096'(gpr_bits) << (lane0 * 32)))
-                        | (4096'(gpr_val) << (lane0 * 32));
-            if (retire)
-                commit_gpr_data <= (c_gpr_data & ~(4096'(gpr_bits) << (lane0 * 32)))
-                                 | (4096'(gpr_val) << (lane0 * 32));
+            c_gpr_data[lane0 * 32 +: NUM_SP * 32] <= (c_gpr_data[lane0 * 32 +: NUM_SP * 32] & ~gpr_bits) | gpr_val;
+            if (retire) commit_gpr_data[lane0 * 32 +: NUM_SP * 32] <= (c_gpr_data[lane0 * 32 +: NUM_SP * 32] & ~gpr_bits) | gpr_val;
         end
         if (sh_w) begin
-            c_mem_lanes <= c_mem_lanes | (32'(sh_mask) << lane0);
-            c_mem_addr <= (c_mem_addr & ~(1024'(sh_bits) << (lane0 * 32)))
-                        | (1024'(sh_addr & sh_bits) << (lane0 * 32));
-            c_mem_data <= (c_mem_data & ~(4096'(sh_bits) << (lane0 * 32)))
-                        | (4096'(sh_data & sh_bits) << (lane0 * 32));
+            c_mem_lanes[lane0 +: NUM_SP] <= c_mem_lanes[lane0 +: NUM_SP] | sh_mask;
+            c_mem_addr[lane0 * 32 +: NUM_SP * 32] <= (c_mem_addr[lane0 * 32 +: NUM_SP * 32] & ~sh_bits) | (sh_addr & sh_bits);
+            c_mem_data[lane0 * 32 +: NUM_SP * 32] <= (c_mem_data[lane0 * 32 +: NUM_SP * 32] & ~sh_bits) | (sh_data & sh_bits);
             if (retire) begin
-                commit_mem_lanes <= c_mem_lanes | (32'(sh_mask) << lane0);
-                commit_mem_addr <= (c_mem_addr & ~(1024'(sh_bits) << (lane0 * 32)))
-                                 | (1024'(sh_addr & sh_bits) << (lane0 * 32));
-                commit_mem_data <= (c_mem_data & ~(4096'(sh_bits) << (lane0 * 32)))
-                                 | (4096'(sh_data & sh_bits) << (lane0 * 32));
+                commit_mem_lanes[lane0 +: NUM_SP] <= c_mem_lanes[lane0 +: NUM_SP] | sh_mask;
+                commit_mem_addr[lane0 * 32 +: NUM_SP * 32] <= (c_mem_addr[lane0 * 32 +: NUM_SP * 32] & ~sh_bits) | (sh_addr & sh_bits);
+                commit_mem_data[lane0 * 32 +: NUM_SP * 32] <= (c_mem_data[lane0 * 32 +: NUM_SP * 32] & ~sh_bits) | (sh_data & sh_bits);
             end
         end
         if (sr_we != 16'd0)

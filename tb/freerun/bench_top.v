@@ -56,16 +56,16 @@ module bench_top #(
 
     // ---- memories and the configuration stream. The memories are kept as 64-byte lines, the unit of
     // a request: a request reads or writes one line, not 16 words (under Icarus a memory-bound kernel
-    // ran slower free-running than lock-step with a per-word and per-byte model). gmem holds the words
-    // of the files only (read at the start, written at the end).
+    // ran slower free-running than lock-step with a per-word and per-byte model). The global memory's
+    // files are read and written a word at a time ($fscanf, $fwrite: no second copy of the memory).
     localparam integer GLINES = MAX_GWORDS / 16, LLINES = MAX_LWORDS / 16;
     reg [55:0]  cfg [0:MAX_CFG-1];
-    reg [31:0]  gmem [0:MAX_GWORDS-1];
     reg [511:0] gline [0:GLINES-1];
     reg [511:0] lline [0:LLINES-1];
     integer gwords, lwords, local_words, max_cycles;
     reg [1023:0] cfg_file, gmem_file, out_file;
-    integer i, j;
+    integer i, j, fd, got;
+    reg [31:0] gword;
 
     initial begin
         running = 1'b0;
@@ -89,8 +89,18 @@ module bench_top #(
             rsp_tag[i] = {TAGW{1'b0}}; rsp_data[i] = 512'd0;
         end
         $readmemh(cfg_file, cfg);
-        if (gwords > 0) $readmemh(gmem_file, gmem, 0, gwords - 1);
-        for (i = 0; i < gwords; i = i + 1) gline[i / 16][32 * (i % 16) +: 32] = gmem[i];
+        if (gwords > 0) begin
+            fd = $fopen(gmem_file, "r");
+            for (i = 0; i < gwords; i = i + 1) begin
+                got = $fscanf(fd, "%h", gword);
+                if (got != 1) begin
+                    $display("FREERUN-ERROR %0s: word %0d of %0d missing", gmem_file, i, gwords);
+                    $finish;
+                end
+                gline[i / 16][32 * (i % 16) +: 32] = gword;
+            end
+            $fclose(fd);
+        end
     end
 
     // ---- the sequence: reset (2 cycles), configuration writes, start, run
@@ -125,8 +135,11 @@ module bench_top #(
                     $fflush();
                     $display("FREERUN cycles=%0d commits=%0d done=%0d error=%0d error_pc=%0d error_warp=%0d",
                              cycles + 1, commits + (commit_valid ? 1 : 0), done, error, error_pc, error_warp);
-                    for (j = 0; j < gwords; j = j + 1) gmem[j] = gline[j / 16][32 * (j % 16) +: 32];
-                    if (gwords > 0) $writememh(out_file, gmem, 0, gwords - 1);
+                    if (gwords > 0) begin
+                        fd = $fopen(out_file, "w");
+                        for (j = 0; j < gwords; j = j + 1) $fwrite(fd, "%h\n", gline[j / 16][32 * (j % 16) +: 32]);
+                        $fclose(fd);
+                    end
                     finished <= 1'b1;
                     phase <= 3;
                 end
@@ -142,14 +155,9 @@ module bench_top #(
     wire [31:0]  word = mem_req_addr >> 2;
     wire [25:0]  ln = mem_req_addr[31:6];
     wire [31:0]  limit = mem_req_local ? lwords : gwords;
-    wire [511:0] be_bits;                 // the byte enables spread over their bits
-    genvar gb;
-    generate
-        for (gb = 0; gb < 64; gb = gb + 1) begin : be_spread
-            assign be_bits[8 * gb +: 8] = {8{mem_req_be[gb]}};
-        end
-    endgenerate
     integer w;
+    reg [511:0] wline;
+    reg [31:0]  wmask;
     always @(posedge clk) begin
         if (rsp_v != {LATENCY{1'b0}} || mem_req_valid) begin
             for (i = LATENCY - 1; i > 0; i = i - 1) begin
@@ -166,8 +174,16 @@ module bench_top #(
                         $finish;
                     end
             if (mem_req_we) begin
-                if (mem_req_local) lline[ln] <= (lline[ln] & ~be_bits) | (mem_req_wdata & be_bits);
-                else gline[ln] <= (gline[ln] & ~be_bits) | (mem_req_wdata & be_bits);
+                // the enabled bytes of the line (the masks built here, not as continuous assigns: a
+                // simulator that evaluates those every cycle paid for them in cycles without a store)
+                wline = mem_req_local ? lline[ln] : gline[ln];
+                for (w = 0; w < 16; w = w + 1)
+                    if (mem_req_be[4*w +: 4] != 4'd0) begin
+                        wmask = {{8{mem_req_be[4*w+3]}}, {8{mem_req_be[4*w+2]}}, {8{mem_req_be[4*w+1]}}, {8{mem_req_be[4*w]}}};
+                        wline[32*w +: 32] = (wline[32*w +: 32] & ~wmask) | (mem_req_wdata[32*w +: 32] & wmask);
+                    end
+                if (mem_req_local) lline[ln] <= wline;
+                else gline[ln] <= wline;
             end else begin
                 rsp_v[0] <= 1'b1;
                 rsp_tag[0] <= mem_req_tag;
