@@ -104,8 +104,11 @@ module sm_commit #(
 
     wire [31:0] lane0 = {26'd0, x_pass} * NUM_SP;
     // write-back of a pass; a shared store (R2G), or a global/local store request (which wins)
-    wire       gpr_w = gpr_mask != {NUM_SP{1'b0}}, cc_w = cc_mask != {NUM_SP{1'b0}}, a_w = a_mask != {NUM_SP{1'b0}};
-    wire       sh_w = sh_mask != {NUM_SP{1'b0}}, sr_w = sr_we != 16'd0;
+    wire       gpr_w = gpr_mask != {NUM_SP{1'b0}};
+    wire       cc_w = cc_mask != {NUM_SP{1'b0}};
+    wire       a_w = a_mask != {NUM_SP{1'b0}};
+    wire       sh_w = sh_mask != {NUM_SP{1'b0}};
+    wire       sr_w = sr_we != 16'd0;
     wire       n_gpr_we = c_gpr_we || gpr_w;
     wire [6:0] n_gpr_reg = gpr_w ? gpr_reg : c_gpr_reg;
     wire [1:0] n_gpr_half = gpr_w ? gpr_half : c_gpr_half;

@@ -7,9 +7,9 @@
 // to compare with the golden model's. The same module runs under Icarus (bench_icarus.v drives
 // the clock) and Verilator (main.cpp drives it).
 //
-// Files (written by the script, read with $readmemh): +cfg=FILE one 56-bit word per bus write,
+// Files (hex, written by the script): +cfg=FILE one 56-bit word per bus write ($readmemh),
 // {sel[3:0], addr[19:0], data[31:0]}, ended by sel 4'hf; +gmem=FILE 32-bit words of the initial
-// global memory; +out=FILE the final global memory. Plusargs +gwords, +lwords (sizes in words),
+// global memory, one a line; +out=FILE the final global memory, one word a line. Plusargs +gwords, +lwords (sizes in words),
 // +local_words (per thread), +max_cycles.
 module bench_top #(
     parameter integer NUM_SP = 8,
