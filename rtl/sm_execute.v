@@ -90,6 +90,7 @@ module sm_execute #(
 
     wire                 fp_on = unit == U_FP;
     wire                 sfu_on = unit == U_SFU;
+    wire                 int_on = !fp_on && !sfu_on;  // the integer lanes' operands are held at 0 otherwise
     wire [31:0]          sfu_lane0 = {26'd0, x_sub} * NUM_SFU;  // the first lane of the sub-step
     // each unit lane drives an element of an array, not a part of a vector: under Icarus a vector
     // assembled from NUM_SP part-selects is converted bit by bit for every part that changes
@@ -98,6 +99,8 @@ module sm_execute #(
     wire [31:0]          sfu_res [0:NUM_SFU-1];
     wire [3:0]           alu_flags [0:NUM_SP-1];
     wire [3:0]           fp_flags [0:NUM_SP-1];
+    wire [31:0]          lane_res [0:NUM_SP-1];  // the result and flags of the instruction's unit
+    wire [3:0]           lane_flags [0:NUM_SP-1];
     reg  [NUM_SP*32-1:0] res;
     reg  [NUM_SP*4-1:0]  flags;
     genvar g;
@@ -108,7 +111,8 @@ module sm_execute #(
                 .s1(alu_s1), .s2(alu_s2), .kind(alu_kind), .cond(alu_cond), .lop(alu_lop),
                 .not1(alu_not1), .not2(alu_not2), .src_type(alu_src_type), .dst_bits(alu_dst_bits),
                 .dst_full(alu_dst_full), .abs_(alu_abs), .neg(alu_neg),
-                .a(opa[32 * g +: 32]), .b(opb[32 * g +: 32]), .c(opc[32 * g +: 32]), .cin(cin[g]),
+                .a(int_on ? opa[32 * g +: 32] : 32'd0), .b(int_on ? opb[32 * g +: 32] : 32'd0),
+                .c(int_on ? opc[32 * g +: 32] : 32'd0), .cin(int_on & cin[g]),
                 .res(alu_res[g]), .flags(alu_flags[g])
             );
             sm1_fp_alu u_fp (
@@ -119,6 +123,9 @@ module sm_execute #(
                 .c(fp_on ? opc[32 * g +: 32] : 32'd0),
                 .res(fp_res[g]), .flags(fp_flags[g])
             );
+            // the SFU results belong to the lanes of the current sub-step; no SFU form writes $c
+            assign lane_res[g] = fp_on ? fp_res[g] : sfu_on ? sfu_res[g % NUM_SFU] : alu_res[g];
+            assign lane_flags[g] = fp_on ? fp_flags[g] : alu_flags[g];
         end
         for (g = 0; g < NUM_SFU; g = g + 1) begin : sfus
             sm1_sfu u_sfu (
@@ -128,13 +135,13 @@ module sm_execute #(
         end
     endgenerate
 
-    // the result and flags of the instruction's unit; the SFU results belong to the lanes of the
-    // current sub-step
+    // the lanes' results gathered into the vectors (the unit select is a net per lane: the loop
+    // reads nothing but its index and the lane's value)
     integer rl;
     always @* begin
         for (rl = 0; rl < NUM_SP; rl = rl + 1) begin
-            res[32 * rl +: 32] = fp_on ? fp_res[rl] : sfu_on ? sfu_res[rl % NUM_SFU] : alu_res[rl];
-            flags[4 * rl +: 4] = fp_on ? fp_flags[rl] : alu_flags[rl];  // no SFU form writes $c
+            res[32 * rl +: 32] = lane_res[rl];
+            flags[4 * rl +: 4] = lane_flags[rl];
         end
     end
 
@@ -152,33 +159,43 @@ module sm_execute #(
     // the lanes that execute; the register and $c write-back (it follows the units' results, which
     // settle lane by lane); the address work of R2A/ADA, R2G, LLD/LST and post-increments, skipped
     // entirely for the other instructions.
+    // Lane enables as whole-vector operations (this process runs every cycle: x_pass changes): the
+    // pass's bits of the warp's masks shifted down; an SFU sub-step keeps its NUM_SFU lanes.
     reg [NUM_SP-1:0] en;
-    integer el;
     /* verilator lint_off UNUSEDSIGNAL */
-    integer lane;      // a lane of the warp: 5 bits
+    reg [31:0] en_w;   // the low NUM_SP bits are the pass's
     /* verilator lint_on UNUSEDSIGNAL */
     always @* begin
-        for (el = 0; el < NUM_SP; el = el + 1) begin
-            lane = x_pass * NUM_SP + el;
-            en[el] = pass_exec && x_active[lane] && guard[lane] && !unimpl && (!sfu_on || el / NUM_SFU == {26'd0, x_sub});
-        end
+        en_w = (pass_exec && !unimpl) ? (x_active & guard) >> (x_pass * NUM_SP) : 32'd0;
+        if (sfu_on) en_w = en_w & (SFU_LANES << (x_sub * NUM_SFU));
+        en = en_w[NUM_SP-1:0];
     end
+    localparam [31:0] SFU_LANES = (32'd1 << NUM_SFU) - 32'd1;
+    // each lane's enable over its four flag bits; runs only when the enables change
+    reg [NUM_SP*4-1:0] en4;
+    integer e4;
+    always @* for (e4 = 0; e4 < NUM_SP; e4 = e4 + 1) en4[4 * e4 +: 4] = {4{en[e4]}};
 
     reg oob_fault, st_fault;
     always @(*) lane_fault = oob_fault || st_fault;
 
+    // The write-back masks as vectors; the $c data follows the flags (every pass), so it is a
+    // process of its own that reads the masks only; R2C (the low nibble of each lane's operand) is
+    // the only lane loop.
+    always @* begin
+        gpr_mask = (wb_kind == WB_ALU && (dst_kind == 2'd1 || dst_kind == 2'd2)) ? en : {NUM_SP{1'b0}};
+        cc_mask = ((wb_kind == WB_ALU && cwe) || wb_kind == WB_R2C) ? en : {NUM_SP{1'b0}};
+        oob_fault = (en & oob) != 0;
+    end
     integer i;
     always @* begin
-        gpr_mask = 0; cc_mask = 0; cc_data = 0; oob_fault = 1'b0;
-        for (i = 0; i < NUM_SP; i = i + 1)
-            if (en[i]) begin
-                if (oob[i]) oob_fault = 1'b1;
-                gpr_mask[i] = wb_kind == WB_ALU && (dst_kind == 2'd1 || dst_kind == 2'd2);
-                if ((wb_kind == WB_ALU && cwe) || wb_kind == WB_R2C) begin
-                    cc_mask[i] = 1'b1;
-                    cc_data[4 * i +: 4] = (wb_kind == WB_R2C) ? opa[32 * i +: 4] : flags[4 * i +: 4];
-                end
-            end
+        if (cc_mask == 0)
+            cc_data = 0;
+        else if (wb_kind == WB_R2C)
+            for (i = 0; i < NUM_SP; i = i + 1)
+                cc_data[4 * i +: 4] = opa[32 * i +: 4] & en4[4 * i +: 4];
+        else
+            cc_data = flags & en4;
     end
 
     wire addr_work = wb_kind == WB_R2A || wb_kind == WB_ADA || wb_kind == WB_R2G || (wb_kind == WB_MEM && ls_local) || operand_inc;
