@@ -135,13 +135,14 @@ module sm_execute #(
         end
     endgenerate
 
-    // the lanes' results gathered into the vectors (the unit select is a net per lane: the loop
-    // reads nothing but its index and the lane's value)
+    // the lanes' results gathered into the vectors, four lanes an iteration (NUM_SP is 8, 16 or
+    // 32): the unit select is a net per lane, so the loop reads nothing but its index and the
+    // lanes' values, and each read of the index serves four lanes
     integer rl;
     always @* begin
-        for (rl = 0; rl < NUM_SP; rl = rl + 1) begin
-            res[32 * rl +: 32] = lane_res[rl];
-            flags[4 * rl +: 4] = lane_flags[rl];
+        for (rl = 0; rl < NUM_SP; rl = rl + 4) begin
+            res[32 * rl +: 128] = {lane_res[rl + 3], lane_res[rl + 2], lane_res[rl + 1], lane_res[rl]};
+            flags[4 * rl +: 16] = {lane_flags[rl + 3], lane_flags[rl + 2], lane_flags[rl + 1], lane_flags[rl]};
         end
     end
 
@@ -199,6 +200,12 @@ module sm_execute #(
     end
 
     wire addr_work = wb_kind == WB_R2A || wb_kind == WB_ADA || wb_kind == WB_R2G || (wb_kind == WB_MEM && ls_local) || operand_inc;
+    // what changes every cycle reaches the address process only while it has work: otherwise it
+    // woke twice a cycle to clear its outputs again
+    wire [5:0]           ad_pass = addr_work ? x_pass : 6'd0;
+    wire [NUM_SP-1:0]    ad_en = addr_work ? en : {NUM_SP{1'b0}};
+    wire [NUM_SP*32-1:0] ad_opa = addr_work ? opa : {NUM_SP*32{1'b0}};
+    wire [NUM_SP*32-1:0] ad_rf = addr_work ? rf_s : {NUM_SP*32{1'b0}};
     integer k, klane;
     reg [15:0] a_now;  // the lane's $a of the memory operand ($a0 reads 0)
     reg [31:0] addr, v;
@@ -211,13 +218,13 @@ module sm_execute #(
         klane = 0; a_now = 16'd0; addr = 32'd0; v = 32'd0; av = 32'd0;
         if (addr_work)
             for (k = 0; k < NUM_SP; k = k + 1) begin
-                klane = x_pass * NUM_SP + k;
+                klane = ad_pass * NUM_SP + k;
                 a_now = a_regs[{mem_areg, 5'd0} * 16 + klane * 16 +: 16];
                 addr = mem_postinc ? {16'd0, a_now} : {16'd0, a_now} + {16'd0, ls_off};
-                v = rf_s[32 * k +: 32];
+                v = ad_rf[32 * k +: 32];
                 if (ls_half) v = ls_reg[0] ? {16'd0, v[31:16]} : {16'd0, v[15:0]};
-                av = (wb_kind == WB_R2A) ? (opa[32 * k +: 32] << anum[3:0]) : (opa[32 * k +: 32] + {16'd0, anum});
-                if (en[k]) begin
+                av = (wb_kind == WB_R2A) ? (ad_opa[32 * k +: 32] << anum[3:0]) : (ad_opa[32 * k +: 32] + {16'd0, anum});
+                if (ad_en[k]) begin
                     if (wb_kind == WB_R2A || wb_kind == WB_ADA) begin
                         a_mask[k] = 1'b1;
                         a_data[16 * k +: 16] = av[15:0];
