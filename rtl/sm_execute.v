@@ -7,8 +7,9 @@
 // takes NUM_SP/NUM_SFU cycles (sub-steps x_sub): sub-step k feeds lanes k*NUM_SFU .. k*NUM_SFU +
 // NUM_SFU-1 of the pass to the SFUs and writes those lanes back; the sequencer (sm_exec_ctrl) holds
 // the pass meanwhile. The FP and SFU operands are held at 0 while another unit's instruction is in
-// execute (operand isolation: their datapaths do not toggle, and an event-driven simulator does not
-// re-evaluate them on every integer pass).
+// execute, and the integer lanes' while the FP unit or the SFU has it (operand isolation: their
+// datapaths do not toggle, and an event-driven simulator does not re-evaluate them on every pass of
+// another unit).
 //
 // A lane executes when it was active at issue and its guard is true. Write-back goes to the
 // register file (full register or half), $c (ALU flags, R2C), $a (R2A, ADA, post-increment), the
