@@ -28,7 +28,8 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 import numpy as np
-from cocotb.simtime import convert, get_sim_time
+from cocotb import simulator
+from cocotb.simtime import convert
 from cocotb.triggers import ClockCycles, First, ReadOnly, RisingEdge
 from cocotb_bus.drivers import BusDriver
 from cocotb_bus.monitors import BusMonitor
@@ -146,10 +147,13 @@ class Cycles:
     def now(self) -> int:
         # in raw simulator steps, one integer division: get_sim_time("ns") converts through
         # fractions on every call, a few microseconds per commit record (and the import at module
-        # level: a `from ... import` statement here cost about 1 us a commit record)
+        # level: a `from ... import` statement here cost about 1 us a commit record); the GPI's
+        # own (high, low) pair, as cocotb's get_sim_time("step") reads it, without its argument
+        # checks (once per commit record and per memory request)
         if self._steps is None:
             self._steps = convert(self.period_ns, "ns", to="step")
-        return get_sim_time("step") // self._steps
+        high, low = simulator.get_sim_time()
+        return (high << 32 | low) // self._steps
 
 
 class MemRequestMonitor(BusMonitor):
