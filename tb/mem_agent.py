@@ -193,12 +193,19 @@ class MemRequestMonitor(BusMonitor):
 
     async def _monitor_recv(self) -> None:
         bus = self.bus
+        # the request's fields as the simulator's binary strings, converted by int(s, 2) (which
+        # raises ValueError on X or Z, as int() of cocotb's value does): `.value` builds a
+        # LogicArray first, several microseconds a request for the 512-bit wdata (the same
+        # internal as the commit monitor's readers, tb/commit_agent.py INTERNALS)
+        valid, local, addr, be, we, wdata, tag = (
+            getattr(bus, name)._handle.get_signal_val_binstr for name in ("valid", "local", "addr", "be", "we", "wdata", "tag")
+        )
         # writable phase, just after an edge: the refusals the next request will get
         wait = self._refusals()
         bus.ready.value = 1 if wait == 0 else 0
         while True:
             await ReadOnly()  # is a request offered at the coming edge?
-            if not int(bus.valid.value):
+            if not int(valid(), 2):
                 await RisingEdge(bus.valid)  # just after the edge at which the DUT offers one
                 if wait:
                     await ClockCycles(self.clock, wait)  # refused at the next `wait` edges
@@ -212,8 +219,9 @@ class MemRequestMonitor(BusMonitor):
                 bus.ready.value = 1
                 wait = 0
                 continue
-            req = MemRequest(self.cycles.now() + 1, bool(int(bus.local.value)), int(bus.addr.value), int(bus.be.value),
-                             bool(int(bus.we.value)), int(bus.wdata.value), int(bus.tag.value))  # fmt: skip
+            req = MemRequest(
+                self.cycles.now() + 1, bool(int(local(), 2)), int(addr(), 2), int(be(), 2), bool(int(we(), 2)), int(wdata(), 2), int(tag(), 2)
+            )
             await RisingEdge(self.clock)  # taken at this edge
             wait = self._refusals()
             bus.ready.value = 1 if wait == 0 else 0
