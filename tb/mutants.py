@@ -58,9 +58,12 @@ VARIANTS: dict[str, Mutant] = {
         ),
         Mutant(
             "MUTANT_X_LANES", "sm_commit.v",
-            "wire [NUM_SP*32-1:0] gpr_val = ((gpr_half != HALF_FULL) ? gpr_data & {NUM_SP{32'h0000ffff}} : gpr_data) & gpr_bits;\n",
-            "wire [NUM_SP*32-1:0] gpr_val = ((gpr_half != HALF_FULL) ? gpr_data & {NUM_SP{32'h0000ffff}} : gpr_data) & gpr_bits\n"
-            "                                 | ~gpr_bits & {(NUM_SP*32){1'bx}};\n",
+            "                if (sh_mask[q]) begin\n",
+            "                else begin\n"
+            "                    c_gpr_data[(lane0 + q) * 32 +: 32] <= 32'bx;\n"
+            "                    if (retire) commit_gpr_data[(lane0 + q) * 32 +: 32] <= 32'bx;\n"
+            "                end\n"
+            "                if (sh_mask[q]) begin\n",
             "the lanes of a pass that do not write a register are left undriven in the commit record",
         ),
         Mutant(
