@@ -45,7 +45,7 @@ module sm_operands #(
     input  wire [NUM_SP*32-1:0] cm_a, cm_b, cm_c,
     // operands of the pass
     output wire [NUM_SP*32-1:0] opa, opb, opc,
-    output reg  [NUM_SP-1:0]    cin,
+    output wire [NUM_SP-1:0]    cin,
     output reg  [NUM_SP-1:0]    oob,          // a lane's shared or constant operand is out of range
     output reg  [31:0]          guard
 );
@@ -62,27 +62,32 @@ module sm_operands #(
     // read them see one event per change instead of one per lane; slices of the wide $c and $a
     // vectors are taken once per process, and only where the operand kind reads them.
 
-    // the guard of the 32 lanes from the flags of $c[preg]
-    reg [127:0] gcc;
-    reg [31:0]  guard_n;
+    // the guard of the 32 lanes from the flags of $c[preg]; a form without a guard (the common
+    // case) reads no flags, so that a change of the warp's $c vector does not wake the lane loop
+    wire [127:0] gcc = (pcond == SM1_COND_ALWAYS) ? 128'd0 : cc_regs[{preg, 7'd0} +: 128];
+    reg  [31:0]  guard_n;
     integer gl;
     always @* begin
-        gcc = cc_regs[{preg, 7'd0} +: 128];
-        for (gl = 0; gl < 32; gl = gl + 1)
-            guard_n[gl] = SM1_COND_TABLE[{pcond, gcc[gl * 4 +: 4]}];
+        if (pcond == SM1_COND_ALWAYS) guard_n = 32'hffffffff;
+        else
+            for (gl = 0; gl < 32; gl = gl + 1)
+                guard_n[gl] = SM1_COND_TABLE[{pcond, gcc[gl * 4 +: 4]}];
         guard = guard_n;
     end
 
-    // the carry-in of the pass's lanes: $c[preg] (64-bit forms) or $c0
-    reg [127:0]      ccarry;
-    reg [NUM_SP-1:0] cin_n;
-    integer cl;
-    always @* begin
-        ccarry = cc_regs[(carry_reg ? {preg, 7'd0} : 9'd0) +: 128];
-        for (cl = 0; cl < NUM_SP; cl = cl + 1)
-            cin_n[cl] = ccarry[({26'd0, x_pass} * NUM_SP + cl) * 4 + 2];
-        cin = cin_n;
-    end
+    // the carry-in of the pass's lanes: bit 2 (C) of the flags of $c[preg] (64-bit forms) or $c0.
+    // Continuous selects, no process: the pass changes every cycle, and a lane loop woken by it
+    // cost a load per index computation and bit (rtl/README.md, "Simulation speed (Icarus)").
+    wire [127:0]          ccarry = carry_reg ? cc_regs[{preg, 7'd0} +: 128] : cc_regs[127:0];
+    /* verilator lint_off UNUSEDSIGNAL */  // the Z, S and O flags of the pass's lanes
+    wire [NUM_SP*4-1:0]   cpass  = ccarry[{26'd0, x_pass} * NUM_SP * 4 +: NUM_SP * 4];
+    /* verilator lint_on UNUSEDSIGNAL */
+    genvar cg;
+    generate
+        for (cg = 0; cg < NUM_SP; cg = cg + 1) begin : carry_in
+            assign cin[cg] = cpass[cg * 4 + 2];
+        end
+    endgenerate
 
     wire [NUM_SP-1:0] oob_a, oob_b, oob_c;
     always @* oob = oob_a | oob_b | oob_c;
@@ -153,30 +158,39 @@ module sm_operand_slot #(
         end
     endfunction
 
-    // The address of each lane. Only a slot that names an $a register reads the $a vector; the
-    // others have one address for all lanes, which stays put from pass to pass (the memories'
-    // read ports see no event).
+    // The address of each lane. Only a slot that names an $a register (amode) has an address per
+    // lane and reads the pass and the $a vector; the others have one address for all lanes (the
+    // offset, or 0 for a post-increment of $a0), computed once and replicated, which stays put from
+    // pass to pass (the memories' read ports see no event). The pass and $a[mem_areg] reach the
+    // process through continuous assigns that hold them at 0 unless amode: the pass changes every
+    // cycle and would wake the process each time (rtl/README.md, "Simulation speed (Icarus)").
+    wire               amode  = mem_slot == SLOT && mem_areg != 3'd0;
+    wire [5:0]         apass  = amode ? x_pass : 6'd0;
+    wire [511:0]       areg_v = amode ? a_regs[{mem_areg, 9'd0} +: 512] : 512'd0;  // the lanes of $a[mem_areg]
     reg [NUM_SP*2-1:0]  lowb;  // [2*i +: 2]: the byte of the word a lane's address names
     reg [NUM_SP*14-1:0] sh_n;
     reg [NUM_SP*CA-1:0] cm_n;
     reg [NUM_SP-1:0]    oob_n;
-    reg [511:0]         areg_v;  // the lanes of $a[mem_areg]
     reg [31:0]          a1;
     integer al;
     always @* begin
-        areg_v = 512'd0;
-        if (mem_slot == SLOT && mem_areg != 3'd0) areg_v = a_regs[{mem_areg, 9'd0} +: 512];
-        for (al = 0; al < NUM_SP; al = al + 1) begin
-            a1 = {16'd0, off};
-            if (mem_slot == SLOT && mem_areg != 3'd0) begin
-                a1 = {16'd0, areg_v[({26'd0, x_pass} * NUM_SP + al) * 16 +: 16]};
+        if (amode) begin
+            for (al = 0; al < NUM_SP; al = al + 1) begin
+                a1 = {16'd0, areg_v[({26'd0, apass} * NUM_SP + al) * 16 +: 16]};
                 if (!mem_postinc) a1 = a1 + {16'd0, off};
-            end else if (mem_slot == SLOT && mem_postinc) a1 = 32'd0;
-            lowb[2 * al +: 2] = a1[1:0];
-            sh_n[14 * al +: 14] = a1[13:0];
-            cm_n[CA * al +: CA] = {bank, a1[CA-3:2]};
-            oob_n[al] = (kind == K_SHARED && (a1 + {29'd0, size} > SHARED_BYTES || a1[31])) ||
-                        (kind == K_CONST && (a1 + {29'd0, size} > 4 * CMEM_WORDS || a1[31]));
+                lowb[2 * al +: 2] = a1[1:0];
+                sh_n[14 * al +: 14] = a1[13:0];
+                cm_n[CA * al +: CA] = {bank, a1[CA-3:2]};
+                oob_n[al] = (kind == K_SHARED && (a1 + {29'd0, size} > SHARED_BYTES || a1[31])) ||
+                            (kind == K_CONST && (a1 + {29'd0, size} > 4 * CMEM_WORDS || a1[31]));
+            end
+        end else begin
+            a1 = (mem_slot == SLOT && mem_postinc) ? 32'd0 : {16'd0, off};
+            lowb = {NUM_SP{a1[1:0]}};
+            sh_n = {NUM_SP{a1[13:0]}};
+            cm_n = {NUM_SP{bank, a1[CA-3:2]}};
+            oob_n = {NUM_SP{(kind == K_SHARED && (a1 + {29'd0, size} > SHARED_BYTES || a1[31])) ||
+                            (kind == K_CONST && (a1 + {29'd0, size} > 4 * CMEM_WORDS || a1[31]))}};
         end
         sh_addr = sh_n;
         cm_addr = cm_n;
