@@ -185,7 +185,8 @@ module sm_operand_slot #(
                             (kind == K_CONST && (a1 + {29'd0, size} > 4 * CMEM_WORDS || a1[31]));
             end
         end else begin
-            a1 = (mem_slot == SLOT && mem_postinc) ? 32'd0 : {16'd0, off};
+            if (mem_slot == SLOT && mem_postinc) a1 = 32'd0;
+            else a1 = {16'd0, off};
             lowb = {NUM_SP{a1[1:0]}};
             sh_n = {NUM_SP{a1[13:0]}};
             cm_n = {NUM_SP{bank, a1[CA-3:2]}};
@@ -197,50 +198,44 @@ module sm_operand_slot #(
         oob = oob_n;
     end
 
-    // The operand of each lane: the kind is decided once, and only the inputs it names are read.
-    // SR0 physid = warp << 8 | lane (MP 0); SR1 the clock (the testbench syncs it into the model),
-    // which reaches the process only while the slot reads a special register (it changes every
-    // cycle).
-    wire [31:0] clock = (kind == K_SREG) ? cycle : 32'd0;
-    reg  [NUM_SP*32-1:0] op_n;
-    reg  [127:0]         creg_v;
-    reg  [511:0]         areg_o;
-    integer ol, olane;
+    // The operand of each lane: the kind is decided once, and only the inputs it names reach the
+    // process. Each input is held at 0 by a continuous assign unless the kind reads it, so that
+    // the process wakes only when its operand can change: the pass changes every cycle (it
+    // matters only to $c, $a and special registers), the register file's read of the pass with it
+    // (only to a register operand), the warp's $c and $a vectors with the warp. SR0 physid =
+    // warp << 8 | lane (MP 0); SR1 the clock (the testbench syncs it into the model).
+    wire                 lanewise = kind == K_CREG || kind == K_AREG || kind == K_SREG;
+    wire [5:0]           opass  = lanewise ? x_pass : 6'd0;
+    wire [NUM_SP*32-1:0] rfo    = (kind == K_REG || kind == K_HALF) ? rf : {NUM_SP{32'd0}};
+    wire [127:0]         creg_v = (kind == K_CREG) ? cc_regs[{val[1:0], 7'd0} +: 128] : 128'd0;
+    wire [511:0]         areg_o = (kind == K_AREG) ? a_regs[{val[2:0], 9'd0} +: 512] : 512'd0;  // $a0 reads 0
+    wire [WB-1:0]        swarp  = (kind == K_SREG) ? x_warp : {WB{1'b0}};
+    wire [31:0]          clock  = (kind == K_SREG) ? cycle : 32'd0;
+    reg  [NUM_SP*32-1:0] op_n;   // the lanes of a kind built lane by lane
+    integer ol;
     always @* begin
-        op_n = {NUM_SP{32'd0}};
-        creg_v = 128'd0; areg_o = 512'd0; olane = 0;
         case (kind)
-            K_REG: op_n = rf;
+            K_REG: op_n = rfo;
+            K_IMM: op_n = {NUM_SP{val}};
             K_HALF:
                 for (ol = 0; ol < NUM_SP; ol = ol + 1)
-                    op_n[32 * ol +: 32] = val[0] ? {16'd0, rf[32 * ol + 16 +: 16]} : {16'd0, rf[32 * ol +: 16]};
+                    op_n[32 * ol +: 32] = val[0] ? {16'd0, rfo[32 * ol + 16 +: 16]} : {16'd0, rfo[32 * ol +: 16]};
             K_SHARED:
                 for (ol = 0; ol < NUM_SP; ol = ol + 1) op_n[32 * ol +: 32] = sized(sh[32 * ol +: 32], size, sgn);
             K_CONST:
                 for (ol = 0; ol < NUM_SP; ol = ol + 1)
                     op_n[32 * ol +: 32] = sized(cm[32 * ol +: 32] >> (8 * lowb[2 * ol +: 2]), size, sgn);
-            K_IMM: op_n = {NUM_SP{val}};
-            K_CREG: begin
-                creg_v = cc_regs[{val[1:0], 7'd0} +: 128];
-                for (ol = 0; ol < NUM_SP; ol = ol + 1) begin
-                    olane = x_pass * NUM_SP + ol;
-                    op_n[32 * ol +: 32] = {28'd0, creg_v[olane * 4 +: 4]};
-                end
-            end
-            K_AREG: begin  // $a0 reads 0
-                areg_o = a_regs[{val[2:0], 9'd0} +: 512];
-                for (ol = 0; ol < NUM_SP; ol = ol + 1) begin
-                    olane = x_pass * NUM_SP + ol;
-                    op_n[32 * ol +: 32] = {16'd0, areg_o[olane * 16 +: 16]};
-                end
-            end
+            K_CREG:
+                for (ol = 0; ol < NUM_SP; ol = ol + 1)
+                    op_n[32 * ol +: 32] = {28'd0, creg_v[({26'd0, opass} * NUM_SP + ol) * 4 +: 4]};
+            K_AREG:
+                for (ol = 0; ol < NUM_SP; ol = ol + 1)
+                    op_n[32 * ol +: 32] = {16'd0, areg_o[({26'd0, opass} * NUM_SP + ol) * 16 +: 16]};
             K_SREG:
-                for (ol = 0; ol < NUM_SP; ol = ol + 1) begin
-                    olane = x_pass * NUM_SP + ol;
-                    op_n[32 * ol +: 32] = (val[3:0] == 4'd0) ? {{(24-WB){1'b0}}, x_warp, 8'd0} + olane
+                for (ol = 0; ol < NUM_SP; ol = ol + 1)
+                    op_n[32 * ol +: 32] = (val[3:0] == 4'd0) ? {{(24-WB){1'b0}}, swarp, 8'd0} + {26'd0, opass} * NUM_SP + ol
                                         : (val[3:0] == 4'd1) ? clock : 32'd0;
-                end
-            default: ;
+            default: op_n = {NUM_SP{32'd0}};
         endcase
         op = op_n;
     end
