@@ -64,23 +64,21 @@ module sm_operands #(
 
     // the guard of the 32 lanes from the flags of $c[preg]; a form without a guard (the common
     // case) reads no flags, so that a change of the warp's $c vector does not wake the lane loop
-    wire [127:0] gcc = (pcond == SM1_COND_ALWAYS) ? 128'd0 : cc_regs[{preg, 7'd0} +: 128];
     reg  [31:0]  guard_n;
     integer gl;
     always @* begin
         if (pcond == SM1_COND_ALWAYS) guard_n = 32'hffffffff;
         else
             for (gl = 0; gl < 32; gl = gl + 1)
-                guard_n[gl] = SM1_COND_TABLE[{pcond, gcc[gl * 4 +: 4]}];
+                guard_n[gl] = SM1_COND_TABLE[{pcond, cc_regs[{23'd0, preg, 7'd0} + gl * 4 +: 4]}];
         guard = guard_n;
     end
 
     // the carry-in of the pass's lanes: bit 2 (C) of the flags of $c[preg] (64-bit forms) or $c0.
     // Continuous selects, no process: the pass changes every cycle, and a lane loop woken by it
     // cost a load per index computation and bit (rtl/README.md, "Simulation speed (Icarus)").
-    wire [127:0]          ccarry = carry_reg ? cc_regs[{preg, 7'd0} +: 128] : cc_regs[127:0];
     /* verilator lint_off UNUSEDSIGNAL */  // the Z, S and O flags of the pass's lanes
-    wire [NUM_SP*4-1:0]   cpass  = ccarry[{26'd0, x_pass} * NUM_SP * 4 +: NUM_SP * 4];
+    wire [NUM_SP*4-1:0] cpass = cc_regs[(carry_reg ? {23'd0, preg, 7'd0} : 32'd0) + {26'd0, x_pass} * NUM_SP * 4 +: NUM_SP * 4];
     /* verilator lint_on UNUSEDSIGNAL */
     genvar cg;
     generate
@@ -166,7 +164,6 @@ module sm_operand_slot #(
     // cycle and would wake the process each time (rtl/README.md, "Simulation speed (Icarus)").
     wire               amode  = mem_slot == SLOT && mem_areg != 3'd0;
     wire [5:0]         apass  = amode ? x_pass : 6'd0;
-    wire [511:0]       areg_v = amode ? a_regs[{mem_areg, 9'd0} +: 512] : 512'd0;  // the lanes of $a[mem_areg]
     reg [NUM_SP*2-1:0]  lowb;  // [2*i +: 2]: the byte of the word a lane's address names
     reg [NUM_SP*14-1:0] sh_n;
     reg [NUM_SP*CA-1:0] cm_n;
@@ -176,7 +173,7 @@ module sm_operand_slot #(
     always @* begin
         if (amode) begin
             for (al = 0; al < NUM_SP; al = al + 1) begin
-                a1 = {16'd0, areg_v[({26'd0, apass} * NUM_SP + al) * 16 +: 16]};
+                a1 = {16'd0, a_regs[{20'd0, mem_areg, 9'd0} + ({26'd0, apass} * NUM_SP + al) * 16 +: 16]};
                 if (!mem_postinc) a1 = a1 + {16'd0, off};
                 lowb[2 * al +: 2] = a1[1:0];
                 sh_n[14 * al +: 14] = a1[13:0];
@@ -207,8 +204,6 @@ module sm_operand_slot #(
     wire                 lanewise = kind == K_CREG || kind == K_AREG || kind == K_SREG;
     wire [5:0]           opass  = lanewise ? x_pass : 6'd0;
     wire [NUM_SP*32-1:0] rfo    = (kind == K_REG || kind == K_HALF) ? rf : {NUM_SP{32'd0}};
-    wire [127:0]         creg_v = (kind == K_CREG) ? cc_regs[{val[1:0], 7'd0} +: 128] : 128'd0;
-    wire [511:0]         areg_o = (kind == K_AREG) ? a_regs[{val[2:0], 9'd0} +: 512] : 512'd0;  // $a0 reads 0
     wire [WB-1:0]        swarp  = (kind == K_SREG) ? x_warp : {WB{1'b0}};
     wire [31:0]          clock  = (kind == K_SREG) ? cycle : 32'd0;
     reg  [NUM_SP*32-1:0] op_n;   // the lanes of a kind built lane by lane
@@ -227,10 +222,10 @@ module sm_operand_slot #(
                     op_n[32 * ol +: 32] = sized(cm[32 * ol +: 32] >> (8 * lowb[2 * ol +: 2]), size, sgn);
             K_CREG:
                 for (ol = 0; ol < NUM_SP; ol = ol + 1)
-                    op_n[32 * ol +: 32] = {28'd0, creg_v[({26'd0, opass} * NUM_SP + ol) * 4 +: 4]};
+                    op_n[32 * ol +: 32] = {28'd0, cc_regs[{23'd0, val[1:0], 7'd0} + ({26'd0, opass} * NUM_SP + ol) * 4 +: 4]};
             K_AREG:
                 for (ol = 0; ol < NUM_SP; ol = ol + 1)
-                    op_n[32 * ol +: 32] = {16'd0, areg_o[({26'd0, opass} * NUM_SP + ol) * 16 +: 16]};
+                    op_n[32 * ol +: 32] = {16'd0, a_regs[{20'd0, val[2:0], 9'd0} + ({26'd0, opass} * NUM_SP + ol) * 16 +: 16]};
             K_SREG:
                 for (ol = 0; ol < NUM_SP; ol = ol + 1)
                     op_n[32 * ol +: 32] = (val[3:0] == 4'd0) ? {{(24-WB){1'b0}}, swarp, 8'd0} + {26'd0, opass} * NUM_SP + ol
