@@ -63,22 +63,28 @@ module sm_operands #(
     // vectors are taken once per process, and only where the operand kind reads them.
 
     // the guard of the 32 lanes from the flags of $c[preg]; a form without a guard (the common
-    // case) reads no flags, so that a change of the warp's $c vector does not wake the lane loop
-    reg  [31:0]  guard_n;
+    // case) skips the lane loop (the process still wakes when the warp's $c vector changes)
+    reg [127:0] gcc;
+    reg [31:0]  guard_n;
     integer gl;
     always @* begin
-        if (pcond == SM1_COND_ALWAYS) guard_n = 32'hffffffff;
-        else
+        if (pcond == SM1_COND_ALWAYS) begin
+            gcc = 128'd0;
+            guard_n = 32'hffffffff;
+        end else begin
+            gcc = cc_regs[{preg, 7'd0} +: 128];
             for (gl = 0; gl < 32; gl = gl + 1)
-                guard_n[gl] = SM1_COND_TABLE[{pcond, cc_regs[{23'd0, preg, 7'd0} + gl * 4 +: 4]}];
+                guard_n[gl] = SM1_COND_TABLE[{pcond, gcc[gl * 4 +: 4]}];
+        end
         guard = guard_n;
     end
 
     // the carry-in of the pass's lanes: bit 2 (C) of the flags of $c[preg] (64-bit forms) or $c0.
     // Continuous selects, no process: the pass changes every cycle, and a lane loop woken by it
     // cost a load per index computation and bit (rtl/README.md, "Simulation speed (Icarus)").
+    wire [127:0] ccarry = cc_regs[(carry_reg ? {preg, 7'd0} : 9'd0) +: 128];
     /* verilator lint_off UNUSEDSIGNAL */  // the Z, S and O flags of the pass's lanes
-    wire [NUM_SP*4-1:0] cpass = cc_regs[(carry_reg ? {23'd0, preg, 7'd0} : 32'd0) + {26'd0, x_pass} * NUM_SP * 4 +: NUM_SP * 4];
+    wire [NUM_SP*4-1:0] cpass = ccarry[{26'd0, x_pass} * NUM_SP * 4 +: NUM_SP * 4];
     /* verilator lint_on UNUSEDSIGNAL */
     genvar cg;
     generate
