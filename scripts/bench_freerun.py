@@ -127,13 +127,14 @@ def _digest(*extra: str) -> str:
     return h.hexdigest()[:16]
 
 
-def build(sim: str, num_sp: int, latency: int) -> list[str]:
-    """Build (or reuse) the harness; returns the command that runs it."""
+def build(sim: str, num_sp: int, latency: int, extra_flags: tuple[str, ...] | list[str] = ()) -> list[str]:
+    """Build (or reuse) the harness; returns the command that runs it. `extra_flags` go to the
+    simulator's compiler (scripts/icarus_profile.py: `-pfileline=1`) and into the build's digest."""
     _environment(sim)
     files = read_file_list(SM_FILE_LIST)
     includes = [str(d) for d in files.includes]
     sources = [str(s) for s in files.sources]
-    flags = VERILATOR_FLAGS if sim == "verilator" else ["-g2012"]
+    flags = [*(VERILATOR_FLAGS if sim == "verilator" else ["-g2012"]), *extra_flags]
     out = OUT / f"{sim}_sp{num_sp}_lat{latency}_{_digest(sim, str(num_sp), str(latency), *flags)}"
     out.parent.mkdir(parents=True, exist_ok=True)
     # one build at a time per harness: pytest-xdist workers (or two benches) may ask for the same one
@@ -161,13 +162,18 @@ def _build(sim: str, num_sp: int, latency: int, out: Path, flags: list[str], inc
     return [str(exe)]
 
 
+def run_args(p: Prepared, max_cycles: int) -> list[str]:
+    """The harness's plusargs for a prepared program (its final memory goes to gmem_out.hex, removed first)."""
+    out_file = p.directory / "gmem_out.hex"
+    out_file.unlink(missing_ok=True)
+    return [f"+cfg={p.cfg}", f"+gmem={p.gmem}", f"+out={out_file}", f"+gwords={p.gwords}", f"+lwords={p.lwords}",
+            f"+local_words={p.local_words}", f"+max_cycles={max_cycles}"]  # fmt: skip
+
+
 def run(command: list[str], p: Prepared, max_cycles: int) -> tuple[dict[str, int], float, float, list[str]]:
     """Run the harness; returns its figures, the wall time between its start and end markers, the
     simulator's CPU time, and its output."""
-    out_file = p.directory / "gmem_out.hex"
-    out_file.unlink(missing_ok=True)
-    args = [f"+cfg={p.cfg}", f"+gmem={p.gmem}", f"+out={out_file}", f"+gwords={p.gwords}", f"+lwords={p.lwords}",
-            f"+local_words={p.local_words}", f"+max_cycles={max_cycles}"]  # fmt: skip
+    args = run_args(p, max_cycles)
     output: list[str] = []
     t_start = t_end = None
     cpu0 = resource.getrusage(resource.RUSAGE_CHILDREN)
