@@ -7,8 +7,9 @@
 // takes NUM_SP/NUM_SFU cycles (sub-steps x_sub): sub-step k feeds lanes k*NUM_SFU .. k*NUM_SFU +
 // NUM_SFU-1 of the pass to the SFUs and writes those lanes back; the sequencer (sm_exec_ctrl) holds
 // the pass meanwhile. The FP and SFU operands are held at 0 while another unit's instruction is in
-// execute (operand isolation: their datapaths do not toggle, and an event-driven simulator does not
-// re-evaluate them on every integer pass).
+// execute, and the integer lanes' while the FP unit or the SFU has it (operand isolation: their
+// datapaths do not toggle, and an event-driven simulator does not re-evaluate them on every pass of
+// another unit).
 //
 // A lane executes when it was active at issue and its guard is true. Write-back goes to the
 // register file (full register or half), $c (ALU flags, R2C), $a (R2A, ADA, post-increment), the
@@ -90,6 +91,7 @@ module sm_execute #(
 
     wire                 fp_on = unit == U_FP;
     wire                 sfu_on = unit == U_SFU;
+    wire                 int_on = !fp_on && !sfu_on;  // the integer lanes' operands are held at 0 otherwise
     wire [31:0]          sfu_lane0 = {26'd0, x_sub} * NUM_SFU;  // the first lane of the sub-step
     // each unit lane drives an element of an array, not a part of a vector: under Icarus a vector
     // assembled from NUM_SP part-selects is converted bit by bit for every part that changes
@@ -98,6 +100,8 @@ module sm_execute #(
     wire [31:0]          sfu_res [0:NUM_SFU-1];
     wire [3:0]           alu_flags [0:NUM_SP-1];
     wire [3:0]           fp_flags [0:NUM_SP-1];
+    wire [31:0]          lane_res [0:NUM_SP-1];  // the result and flags of the instruction's unit
+    wire [3:0]           lane_flags [0:NUM_SP-1];
     reg  [NUM_SP*32-1:0] res;
     reg  [NUM_SP*4-1:0]  flags;
     genvar g;
@@ -108,7 +112,8 @@ module sm_execute #(
                 .s1(alu_s1), .s2(alu_s2), .kind(alu_kind), .cond(alu_cond), .lop(alu_lop),
                 .not1(alu_not1), .not2(alu_not2), .src_type(alu_src_type), .dst_bits(alu_dst_bits),
                 .dst_full(alu_dst_full), .abs_(alu_abs), .neg(alu_neg),
-                .a(opa[32 * g +: 32]), .b(opb[32 * g +: 32]), .c(opc[32 * g +: 32]), .cin(cin[g]),
+                .a(int_on ? opa[32 * g +: 32] : 32'd0), .b(int_on ? opb[32 * g +: 32] : 32'd0),
+                .c(int_on ? opc[32 * g +: 32] : 32'd0), .cin(int_on & cin[g]),
                 .res(alu_res[g]), .flags(alu_flags[g])
             );
             sm1_fp_alu u_fp (
@@ -119,6 +124,9 @@ module sm_execute #(
                 .c(fp_on ? opc[32 * g +: 32] : 32'd0),
                 .res(fp_res[g]), .flags(fp_flags[g])
             );
+            // the SFU results belong to the lanes of the current sub-step; no SFU form writes $c
+            assign lane_res[g] = fp_on ? fp_res[g] : sfu_on ? sfu_res[g % NUM_SFU] : alu_res[g];
+            assign lane_flags[g] = fp_on ? fp_flags[g] : alu_flags[g];
         end
         for (g = 0; g < NUM_SFU; g = g + 1) begin : sfus
             sm1_sfu u_sfu (
@@ -128,13 +136,14 @@ module sm_execute #(
         end
     endgenerate
 
-    // the result and flags of the instruction's unit; the SFU results belong to the lanes of the
-    // current sub-step
+    // the lanes' results gathered into the vectors, four lanes an iteration (NUM_SP is 8, 16 or
+    // 32): the unit select is a net per lane, so the loop reads nothing but its index and the
+    // lanes' values, and each read of the index serves four lanes
     integer rl;
     always @* begin
-        for (rl = 0; rl < NUM_SP; rl = rl + 1) begin
-            res[32 * rl +: 32] = fp_on ? fp_res[rl] : sfu_on ? sfu_res[rl % NUM_SFU] : alu_res[rl];
-            flags[4 * rl +: 4] = fp_on ? fp_flags[rl] : alu_flags[rl];  // no SFU form writes $c
+        for (rl = 0; rl < NUM_SP; rl = rl + 4) begin
+            res[32 * rl +: 128] = {lane_res[rl + 3], lane_res[rl + 2], lane_res[rl + 1], lane_res[rl]};
+            flags[4 * rl +: 16] = {lane_flags[rl + 3], lane_flags[rl + 2], lane_flags[rl + 1], lane_flags[rl]};
         end
     end
 
@@ -152,36 +161,52 @@ module sm_execute #(
     // the lanes that execute; the register and $c write-back (it follows the units' results, which
     // settle lane by lane); the address work of R2A/ADA, R2G, LLD/LST and post-increments, skipped
     // entirely for the other instructions.
+    // Lane enables as whole-vector operations (this process runs every cycle: x_pass changes): the
+    // pass's bits of the warp's masks shifted down; an SFU sub-step keeps its NUM_SFU lanes.
     reg [NUM_SP-1:0] en;
-    integer el;
     /* verilator lint_off UNUSEDSIGNAL */
-    integer lane;      // a lane of the warp: 5 bits
+    reg [31:0] en_w;   // the low NUM_SP bits are the pass's
     /* verilator lint_on UNUSEDSIGNAL */
     always @* begin
-        for (el = 0; el < NUM_SP; el = el + 1) begin
-            lane = x_pass * NUM_SP + el;
-            en[el] = pass_exec && x_active[lane] && guard[lane] && !unimpl && (!sfu_on || el / NUM_SFU == {26'd0, x_sub});
-        end
+        en_w = (pass_exec && !unimpl) ? (x_active & guard) >> (x_pass * NUM_SP) : 32'd0;
+        if (sfu_on) en_w = en_w & (SFU_LANES << (x_sub * NUM_SFU));
+        en = en_w[NUM_SP-1:0];
     end
+    localparam [31:0] SFU_LANES = (32'd1 << NUM_SFU) - 32'd1;
+    // each lane's enable over its four flag bits; runs only when the enables change
+    reg [NUM_SP*4-1:0] en4;
+    integer e4;
+    always @* for (e4 = 0; e4 < NUM_SP; e4 = e4 + 1) en4[4 * e4 +: 4] = {4{en[e4]}};
 
     reg oob_fault, st_fault;
     always @(*) lane_fault = oob_fault || st_fault;
 
+    // The write-back masks as vectors; the $c data follows the flags (every pass), so it is a
+    // process of its own that reads the masks only; R2C (the low nibble of each lane's operand) is
+    // the only lane loop.
+    always @* begin
+        gpr_mask = (wb_kind == WB_ALU && (dst_kind == 2'd1 || dst_kind == 2'd2)) ? en : {NUM_SP{1'b0}};
+        cc_mask = ((wb_kind == WB_ALU && cwe) || wb_kind == WB_R2C) ? en : {NUM_SP{1'b0}};
+        oob_fault = (en & oob) != 0;
+    end
     integer i;
     always @* begin
-        gpr_mask = 0; cc_mask = 0; cc_data = 0; oob_fault = 1'b0;
-        for (i = 0; i < NUM_SP; i = i + 1)
-            if (en[i]) begin
-                if (oob[i]) oob_fault = 1'b1;
-                gpr_mask[i] = wb_kind == WB_ALU && (dst_kind == 2'd1 || dst_kind == 2'd2);
-                if ((wb_kind == WB_ALU && cwe) || wb_kind == WB_R2C) begin
-                    cc_mask[i] = 1'b1;
-                    cc_data[4 * i +: 4] = (wb_kind == WB_R2C) ? opa[32 * i +: 4] : flags[4 * i +: 4];
-                end
-            end
+        if (cc_mask == 0)
+            cc_data = 0;
+        else if (wb_kind == WB_R2C)
+            for (i = 0; i < NUM_SP; i = i + 1)
+                cc_data[4 * i +: 4] = opa[32 * i +: 4] & en4[4 * i +: 4];
+        else
+            cc_data = flags & en4;
     end
 
     wire addr_work = wb_kind == WB_R2A || wb_kind == WB_ADA || wb_kind == WB_R2G || (wb_kind == WB_MEM && ls_local) || operand_inc;
+    // what changes every cycle reaches the address process only while it has work: otherwise it
+    // woke twice a cycle to clear its outputs again
+    wire [5:0]           ad_pass = addr_work ? x_pass : 6'd0;
+    wire [NUM_SP-1:0]    ad_en = addr_work ? en : {NUM_SP{1'b0}};
+    wire [NUM_SP*32-1:0] ad_opa = addr_work ? opa : {NUM_SP*32{1'b0}};
+    wire [NUM_SP*32-1:0] ad_rf = addr_work ? rf_s : {NUM_SP*32{1'b0}};
     integer k, klane;
     reg [15:0] a_now;  // the lane's $a of the memory operand ($a0 reads 0)
     reg [31:0] addr, v;
@@ -194,13 +219,13 @@ module sm_execute #(
         klane = 0; a_now = 16'd0; addr = 32'd0; v = 32'd0; av = 32'd0;
         if (addr_work)
             for (k = 0; k < NUM_SP; k = k + 1) begin
-                klane = x_pass * NUM_SP + k;
+                klane = ad_pass * NUM_SP + k;
                 a_now = a_regs[{mem_areg, 5'd0} * 16 + klane * 16 +: 16];
                 addr = mem_postinc ? {16'd0, a_now} : {16'd0, a_now} + {16'd0, ls_off};
-                v = rf_s[32 * k +: 32];
+                v = ad_rf[32 * k +: 32];
                 if (ls_half) v = ls_reg[0] ? {16'd0, v[31:16]} : {16'd0, v[15:0]};
-                av = (wb_kind == WB_R2A) ? (opa[32 * k +: 32] << anum[3:0]) : (opa[32 * k +: 32] + {16'd0, anum});
-                if (en[k]) begin
+                av = (wb_kind == WB_R2A) ? (ad_opa[32 * k +: 32] << anum[3:0]) : (ad_opa[32 * k +: 32] + {16'd0, anum});
+                if (ad_en[k]) begin
                     if (wb_kind == WB_R2A || wb_kind == WB_ADA) begin
                         a_mask[k] = 1'b1;
                         a_data[16 * k +: 16] = av[15:0];

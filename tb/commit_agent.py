@@ -15,6 +15,7 @@ this time step if the monitor has not yet.
 
 from __future__ import annotations
 
+import ctypes
 from collections.abc import Callable
 from dataclasses import make_dataclass
 from typing import ClassVar
@@ -99,14 +100,21 @@ def _packed_decoder() -> Callable[[int], list[int]]:
 decode_packed = _packed_decoder()
 
 
-def _sampler_factory() -> Callable[..., Callable[[str], list[int]]]:
+def _sampler_factory(ints: bool = False) -> Callable[..., Callable[..., list[int]]]:
     """A factory of the monitor's fast sampler: from `commit_packed`'s binary string to the
     record's fields in FIELDS order, each lane vector read only while its write enable is 1 and of
     a multi-part one only the parts that carry meaning (PARTS; one register's data from
     `commit_gpr_data0`). Generated from WIDE/PARTS, as `_packed_decoder`: the same steps as a loop
     over the wide fields cost about 2 us a commit more (issue 19). Raises ValueError when a string
-    read holds X or Z (int() of a binary string); the monitor then samples field by field."""
-    lines = ["def make(decode, gpr0, readers, counts):", "    def sample(text):", "        v = decode(int(text, 2))"]
+    read holds X or Z (int() of a binary string); the monitor then samples field by field.
+
+    With `ints` the readers return integers (`_vector_readers`, a two-state simulator: nothing can
+    hold X or Z) and the sampler reads `commit_packed` itself: `make(decode, packed, gpr0, readers,
+    counts)`, `sample()`; a multi-part field is masked to its parts instead of sliced."""
+    if ints:
+        lines = ["def make(decode, packed, gpr0, readers, counts):", "    def sample():", "        v = decode(packed())"]
+    else:
+        lines = ["def make(decode, gpr0, readers, counts):", "    def sample(text):", "        v = decode(int(text, 2))"]
     groups: dict[str | None, list[int]] = {}
     for k, (_name, we) in enumerate(WIDE):
         groups.setdefault(we, []).append(k)
@@ -119,14 +127,17 @@ def _sampler_factory() -> Callable[..., Callable[[str], list[int]]]:
             name = WIDE[k][0]
             i = _INDEX[name]
             if name not in PARTS:
-                lines.append(f"{pad}v[{i}] = int(readers[{k}](), 2)")
+                lines.append(f"{pad}v[{i}] = readers[{k}]()" if ints else f"{pad}v[{i}] = int(readers[{k}](), 2)")
                 continue
             lines.append(f"{pad}n = counts[{k}](v[{_INDEX[PARTS[name][0]]}])")
             if name == "gpr_data":  # one register: its own 1,024-bit port, a quarter of the bits
-                lines += [f"{pad}if n == 1:", f"{pad}    v[{i}] = int(gpr0(), 2)", f"{pad}elif n:"]
+                lines += [f"{pad}if n == 1:", f"{pad}    v[{i}] = {'gpr0()' if ints else 'int(gpr0(), 2)'}", f"{pad}elif n:"]
             else:
                 lines.append(f"{pad}if n:")
-            lines.append(f"{pad}    v[{i}] = int(readers[{k}]()[-n * {PART_BITS}:], 2)")
+            if ints:
+                lines.append(f"{pad}    v[{i}] = readers[{k}]() & ((1 << n * {PART_BITS}) - 1)")
+            else:
+                lines.append(f"{pad}    v[{i}] = int(readers[{k}]()[-n * {PART_BITS}:], 2)")
     lines += ["        return v", "    return sample"]
     namespace: dict[str, object] = {}
     exec("\n".join(lines) + "\n", namespace)  # the text is built above from golden/hw.py, no outside input
@@ -153,6 +164,7 @@ def unpack(text: str) -> tuple[dict[str, int], list[str]]:
 
 _INDEX = {name: i for i, name in enumerate(FIELDS)}  # a field's place in a record's value list
 _make_sampler = _sampler_factory()
+_make_int_sampler = _sampler_factory(ints=True)
 
 
 def _unknown_parts(text: str, parts: int) -> list[int]:
@@ -170,12 +182,78 @@ def _reader(handle) -> Callable[[], str]:
     return handle._handle.get_signal_val_binstr  # cocotb's own reader of LogicArrayObject.get()
 
 
+# vpi_user.h (IEEE 1800-2017 annex M): the value format and the property the vector readers use
+_VPI_VECTOR_VAL = 9
+_VPI_SIZE = 4
+
+
+class _VpiValue(ctypes.Structure):
+    """s_vpi_value of vpi_user.h: the format, then the value union, of which the readers use the
+    `vector` member (a pointer to s_vpi_vecval {aval, bval} pairs, 32 bits each, least significant first)."""
+
+    _fields_ = [("format", ctypes.c_int32), ("vector", ctypes.c_void_p)]
+
+
+def _vector_reader(get_value: Callable[[ctypes.c_void_p, object], None], vpi: int, width: int) -> Callable[[], int]:
+    """The signal's value as an integer, read as a vpiVectorVal (one 32-bit word per step in the
+    simulator) and converted from the words' bytes: a binary string costs the simulator a step per
+    bit, cocotb a toupper() per character and Python a parse per character, about 5 us a commit for
+    the 1,024-bit `commit_gpr_data0` (issue 19). The aval words only: on a two-state simulator
+    every bval is 0. `get_value` is called without ctypes argument conversion (its arguments made
+    once) and the words are read in place, through a view made again only when the simulator's
+    buffer moves."""
+    value = _VpiValue(_VPI_VECTOR_VAL, None)
+    handle, at, words = ctypes.c_void_p(vpi), ctypes.byref(value), (width + 31) // 32
+    view: list = [None, None]  # the buffer's address, the aval words there
+
+    def read() -> int:
+        get_value(handle, at)  # value.vector: the simulator's buffer of `words` pairs, until its next vpi_get_value
+        address = value.vector
+        if address != view[0]:
+            view[0], view[1] = address, memoryview((ctypes.c_uint32 * (2 * words)).from_address(address)).cast("B").cast("I")[::2]
+        return int.from_bytes(view[1].tobytes(), "little")
+
+    return read
+
+
+def _vector_readers(handles: dict[str, object]) -> dict[str, Callable[[], int]] | None:
+    """Integer readers of cocotb `handles` (by name) through the simulator's own VPI, called with
+    ctypes (cocotb 2.1 reads a vector only as a string); None when the simulator's VPI functions
+    are not reachable or a reader does not give what cocotb's binary string gives now (checked for
+    each signal once: another signal, or another layout of the value, is never used)."""
+    try:
+        lib = ctypes.CDLL(None)  # the simulator executable exports its VPI (cocotb's VPI library calls it there)
+        by_name, get_value, get = lib.vpi_handle_by_name, lib.vpi_get_value, lib.vpi_get
+    except (OSError, AttributeError):
+        return None
+    by_name.argtypes, by_name.restype = [ctypes.c_char_p, ctypes.c_void_p], ctypes.c_void_p
+    get_value.restype = None  # called with ctypes objects only (_vector_reader): no argtypes to convert through
+    get.argtypes, get.restype = [ctypes.c_int, ctypes.c_void_p], ctypes.c_int
+    readers = {}
+    for name, handle in handles.items():
+        vpi = by_name(handle._path.encode(), None)  # type: ignore[attr-defined]
+        if not vpi:
+            return None
+        read = _vector_reader(get_value, vpi, get(_VPI_SIZE, vpi))
+        try:
+            if read() != int(handle._handle.get_signal_val_binstr(), 2):  # type: ignore[attr-defined]
+                return None
+        except ValueError:  # X or Z: not a two-state simulator
+            return None
+        readers[name] = read
+    return readers
+
+
 # cocotb internals the monitor relies on, and why: cocotb 2.1 has no public way to read a signal's
 # value without building a LogicArray (above), nor to run a plain function when a trigger fires
 # (only `await trigger` in a task, about 5 us more a commit: _follow). cocotb is pinned
 # (requirements.txt); tests/test_commit_monitor.py fails when an upgrade removes or changes either
 # internal, so that the monitor never falls back to the slower path silently.
-INTERNALS = ("cocotb.handle.SimHandleBase._handle -> cocotb.simulator.sim_obj.get_signal_val_binstr", "cocotb.triggers.Trigger._register")
+INTERNALS = (
+    "cocotb.handle.SimHandleBase._handle -> cocotb.simulator.sim_obj.get_signal_val_binstr",
+    "cocotb.triggers.Trigger._register",
+    "cocotb.handle.SimHandleBase._path (the name for vpi_handle_by_name)",
+)
 
 
 # Simulators whose value-change callbacks run only once the whole time step has been evaluated
@@ -184,6 +262,9 @@ INTERNALS = ("cocotb.handle.SimHandleBase._handle -> cocotb.simulator.sim_obj.ge
 # record instead of two). Icarus calls them as the nonblocking assignments land: there the monitor
 # samples in the read-only phase.
 _SETTLED_ON_CHANGE = ("verilator",)
+# Two-state simulators: no field can hold X or Z, so the monitor reads integers through the
+# simulator's VPI (`_vector_readers`) and leaves the X/Z check (`_sample_checked`) to the others.
+_TWO_STATE = ("verilator",)
 
 
 class CommitMonitor(BusMonitor):
@@ -209,9 +290,18 @@ class CommitMonitor(BusMonitor):
         self._due = False  # Icarus: commit_packed changed in this time step, its record not yet taken (settle)
         self._deliver: Callable[[RtlCommit], None] = callback
         self._bind(lambda name: _reader(getattr(self.bus, name)))
+        if cocotb.SIM_NAME.lower().startswith(_TWO_STATE):
+            vectors = _vector_readers({name: getattr(self.bus, name) for name in ("packed", "gpr_data0", *(name for name, _ in WIDE))})
+            if vectors is None:
+                self.log.warning("the simulator's VPI is not reachable through ctypes: the commit monitor reads strings, about 5 us more a commit")
+            else:
+                valid = self.bus.valid._handle.get_signal_val_long  # one bit as an integer (cocotb's own reader)
+                self._bind_ints(lambda name: valid if name == "valid" else vectors[name])
 
     def _bind(self, reader: Callable[[str], Callable[[], str]]) -> None:
-        """The readers of the port's signals (by name after `commit_`): the simulator's, or a unit test's."""
+        """The readers of the port's signals (by name after `commit_`) as binary strings: the simulator's, or a unit test's."""
+        self._ints: Callable[[], list[int]] | None = None  # _bind_ints
+        self._one, self._zero = "1", "0"  # commit_valid as read
         self._packed = reader("packed")
         self._gpr0 = reader("gpr_data0")
         self._valid = reader("valid")
@@ -219,12 +309,22 @@ class CommitMonitor(BusMonitor):
         self._fast = _make_sampler(decode_packed, self._gpr0, [read for _, _, read, _ in self._wide],
                                    [None if parts is None else parts[1] for _, _, _, parts in self._wide])  # fmt: skip
 
+    def _bind_ints(self, reader: Callable[[str], Callable[[], int]]) -> None:
+        """Readers that return integers (a two-state simulator, or a unit test's): the records are
+        sampled by the integer sampler (`_sampler_factory(ints=True)`), no X/Z check."""
+        self._valid = reader("valid")  # type: ignore[assignment]
+        self._one, self._zero = 1, 0  # type: ignore[assignment]
+        self._ints = _make_int_sampler(decode_packed, reader("packed"), reader("gpr_data0"), [reader(name) for name, _ in WIDE],
+                                       [None if parts is None else parts[1] for _, _, _, parts in self._wide])  # fmt: skip
+
     def _sample(self) -> RtlCommit:
         """The record on the port: the narrow fields from one read of `commit_packed`; a lane vector
         only while its write enable is 1 (most records write one register: most lane vectors are
         never read), 0 otherwise, and of a multi-part one only the parts that carry meaning (PARTS;
         one register's data from `commit_gpr_data0`, a quarter of the bits). X or Z anywhere in what
-        was read goes to `_sample_checked`."""
+        was read goes to `_sample_checked`. With integer readers (`_bind_ints`): those fields, unchecked."""
+        if self._ints is not None:
+            return RtlCommit(self.cycles.now(), *self._ints())
         packed = self._packed()
         try:
             values = self._fast(packed)  # _sampler_factory
@@ -268,16 +368,16 @@ class CommitMonitor(BusMonitor):
     def _take(self, deliver: Callable[[RtlCommit], None]) -> None:
         """The record on the port, if `commit_valid` says there is one."""
         v = self._valid()
-        if v == "1":
+        if v == self._one:
             deliver(self._sample())
-        elif v != "0":
+        elif v != self._zero:
             raise UnknownValue(self.cycles.now(), ["valid"], "when the commit fields changed")
 
     async def _monitor_recv(self) -> None:
         changed = ValueChange(self.bus.packed)
         # the run's first record (class docstring); a port already valid (no record is expected
         # before the launch) is followed on its changes from the start
-        first = changed if self._valid() == "1" else RisingEdge(self.bus.valid)
+        first = changed if self._valid() == self._one else RisingEdge(self.bus.valid)
         # the callback straight, not BusMonitor._recv: its statistics and wait-event notification
         # cost a few microseconds a record, and nothing here waits on them
         deliver = self._callbacks[0]

@@ -28,7 +28,8 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 import numpy as np
-from cocotb.simtime import convert, get_sim_time
+from cocotb import simulator
+from cocotb.simtime import convert
 from cocotb.triggers import ClockCycles, First, ReadOnly, RisingEdge
 from cocotb_bus.drivers import BusDriver
 from cocotb_bus.monitors import BusMonitor
@@ -44,6 +45,8 @@ class MemoryFault(AssertionError):
 
 
 LINE_BYTES = 64  # a memory-port request addresses one aligned line of this many bytes (rtl/README.md, "Memory port")
+_ALL_BYTES = (1 << LINE_BYTES) - 1  # a request's byte enables, every byte
+_ALL_BITS = (1 << 8 * LINE_BYTES) - 1  # its store data
 
 
 @dataclass(frozen=True)
@@ -123,14 +126,21 @@ class TbMemory:
         bytes (a load returns the whole line, bytes past the end of memory as 0; a store writes the
         enabled bytes). Only the enabled bytes must lie inside the memory."""
         mem = self.local if req.local else self.glob
-        enabled = [k for k in range(LINE_BYTES) if req.be >> k & 1]
-        outside = [req.addr + k for k in enabled if req.addr + k >= mem.size]
-        if outside:
+        if req.be and req.addr + req.be.bit_length() > mem.size:  # the highest enabled byte lies outside: name the first that does
+            first = next(req.addr + k for k in range(LINE_BYTES) if req.be >> k & 1 and req.addr + k >= mem.size)
             where = "local" if req.local else "global"
-            raise MemoryFault(f"cycle {req.cycle}: DUT accessed {where} memory at {outside[0]:#x}, beyond {mem.size:#x}", req, outside[0])
+            raise MemoryFault(f"cycle {req.cycle}: DUT accessed {where} memory at {first:#x}, beyond {mem.size:#x}", req, first)
         if req.we:
-            for k in enabled:
-                mem[req.addr + k] = (req.wdata >> (8 * k)) & 0xFF
+            if not req.be:
+                return 0
+            # the enabled bytes through numpy (a Python loop over the 64 lanes cost about 10 us a request)
+            n = min(LINE_BYTES, mem.size - req.addr)  # the enabled bytes all lie in the first n
+            data = np.frombuffer((req.wdata & _ALL_BITS).to_bytes(LINE_BYTES, "little"), np.uint8)[:n]
+            if req.be == _ALL_BYTES:
+                mem[req.addr : req.addr + n] = data
+            else:
+                keep = np.unpackbits(np.frombuffer(req.be.to_bytes(LINE_BYTES // 8, "little"), np.uint8), bitorder="little")[:n].astype(bool)
+                mem[req.addr : req.addr + n][keep] = data[keep]
             return 0
         end = min(req.addr + LINE_BYTES, mem.size)
         return int.from_bytes(mem[req.addr : end].tobytes(), "little") if end > req.addr else 0
@@ -146,10 +156,13 @@ class Cycles:
     def now(self) -> int:
         # in raw simulator steps, one integer division: get_sim_time("ns") converts through
         # fractions on every call, a few microseconds per commit record (and the import at module
-        # level: a `from ... import` statement here cost about 1 us a commit record)
+        # level: a `from ... import` statement here cost about 1 us a commit record); the GPI's
+        # own (high, low) pair, as cocotb's get_sim_time("step") reads it, without its argument
+        # checks (once per commit record and per memory request)
         if self._steps is None:
             self._steps = convert(self.period_ns, "ns", to="step")
-        return get_sim_time("step") // self._steps
+        high, low = simulator.get_sim_time()
+        return (high << 32 | low) // self._steps
 
 
 class MemRequestMonitor(BusMonitor):
@@ -180,12 +193,19 @@ class MemRequestMonitor(BusMonitor):
 
     async def _monitor_recv(self) -> None:
         bus = self.bus
+        # the request's fields as the simulator's binary strings, converted by int(s, 2) (which
+        # raises ValueError on X or Z, as int() of cocotb's value does): `.value` builds a
+        # LogicArray first, several microseconds a request for the 512-bit wdata (the same
+        # internal as the commit monitor's readers, tb/commit_agent.py INTERNALS)
+        valid, local, addr, be, we, wdata, tag = (
+            getattr(bus, name)._handle.get_signal_val_binstr for name in ("valid", "local", "addr", "be", "we", "wdata", "tag")
+        )
         # writable phase, just after an edge: the refusals the next request will get
         wait = self._refusals()
         bus.ready.value = 1 if wait == 0 else 0
         while True:
             await ReadOnly()  # is a request offered at the coming edge?
-            if not int(bus.valid.value):
+            if not int(valid(), 2):
                 await RisingEdge(bus.valid)  # just after the edge at which the DUT offers one
                 if wait:
                     await ClockCycles(self.clock, wait)  # refused at the next `wait` edges
@@ -199,8 +219,9 @@ class MemRequestMonitor(BusMonitor):
                 bus.ready.value = 1
                 wait = 0
                 continue
-            req = MemRequest(self.cycles.now() + 1, bool(int(bus.local.value)), int(bus.addr.value), int(bus.be.value),
-                             bool(int(bus.we.value)), int(bus.wdata.value), int(bus.tag.value))  # fmt: skip
+            req = MemRequest(
+                self.cycles.now() + 1, bool(int(local(), 2)), int(addr(), 2), int(be(), 2), bool(int(we(), 2)), int(wdata(), 2), int(tag(), 2)
+            )
             await RisingEdge(self.clock)  # taken at this edge
             wait = self._refusals()
             bus.ready.value = 1 if wait == 0 else 0

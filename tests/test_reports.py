@@ -11,6 +11,7 @@ history, and saying that the value came from the testbench's memory through the 
 from __future__ import annotations
 
 import numpy as np
+import pytest
 from conftest import ROOT
 from test_scoreboard import NAMES, as_port, feed, port_requests
 
@@ -19,7 +20,7 @@ from golden.program import load_program
 from golden.run import build
 from golden.sm import SM
 from tb.lockstep import LockstepRun
-from tb.mem_agent import MemRequest, TbMemory
+from tb.mem_agent import MemoryFault, MemRequest, TbMemory
 from tb.report import BLOCK_MARK, FailureReport, FieldDiff, LaneDiff, group_lanes, lane_list
 from tb.scoreboard import Scoreboard, Verdict
 
@@ -169,3 +170,34 @@ def test_memory_fault_no_model_warp_faults_blames_the_dut() -> None:
     got = sb.explain_memory_fault(False, 0x10000, 1)
     assert got["warp"] is None and got["model_says"] == "no warp's next global access faults in the model (lane 1), so the RTL is wrong"
     assert model.plan(model.warps[0].pc).insn.form.family == "gld"  # a copy was stepped, not the model
+
+
+def test_tb_memory_serves_a_line_byte_by_byte() -> None:
+    """TbMemory.access against the memory port's rules written out byte by byte (rtl/README.md,
+    "Memory port": a load returns the whole 64-byte line from its address, bytes past the end of
+    memory as 0; a store writes the bytes its enables select, lane k at bits 8k..8k+7 of the data;
+    an enabled byte outside memory is a fault naming the first), on random lines near the end."""
+    import random
+
+    rng = random.Random(5)
+    size = 200
+    mem = TbMemory(np.arange(size, dtype=np.uint8), local_bytes=4, threads=1)
+    ref = list(range(size))
+    for _ in range(400):
+        addr = rng.randrange(0, size, 4)
+        be = rng.choice([0, (1 << 64) - 1, 0xF << (4 * rng.randrange(16)), rng.getrandbits(64)])
+        wdata = rng.getrandbits(512)
+        enabled = [k for k in range(64) if be >> k & 1]
+        if any(addr + k >= size for k in enabled):
+            with pytest.raises(MemoryFault) as info:
+                mem.access(MemRequest(0, False, addr, be, True, wdata, 0))
+            assert info.value.addr == addr + min(k for k in enabled if addr + k >= size)
+            continue
+        if rng.randrange(2):
+            assert mem.access(MemRequest(0, False, addr, be, True, wdata, 0)) == 0
+            for k in enabled:
+                ref[addr + k] = wdata >> (8 * k) & 0xFF
+        else:
+            line = mem.access(MemRequest(0, False, addr, be, False, 0, 0))
+            assert line == sum(ref[addr + k] << (8 * k) for k in range(64) if addr + k < size)
+        assert mem.glob.tolist() == ref
