@@ -30,7 +30,10 @@ module sm_flagfile #(
     integer w;
     always @(posedge clk) begin
         if (clr_we) cc[clr_warp] <= 512'd0;
-        if (wr_mask != {NUM_SP{1'b0}})  // the lane loop only in a cycle that writes
+        // the lane loop only in a cycle that writes part of the pass's lanes; all of them, the
+        // common case, are one write (an event-driven simulator runs this block every cycle)
+        if (wr_mask == {NUM_SP{1'b1}}) cc[warp][({25'd0, wr_reg, 5'd0} + lane0) * 4 +: NUM_SP * 4] <= wr_data;
+        else if (wr_mask != {NUM_SP{1'b0}})
             for (w = 0; w < NUM_SP; w = w + 1)
                 if (wr_mask[w]) cc[warp][({25'd0, wr_reg, 5'd0} + lane0 + w) * 4 +: 4] <= wr_data[4 * w +: 4];
     end

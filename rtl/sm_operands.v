@@ -45,7 +45,7 @@ module sm_operands #(
     input  wire [NUM_SP*32-1:0] cm_a, cm_b, cm_c,
     // operands of the pass
     output wire [NUM_SP*32-1:0] opa, opb, opc,
-    output reg  [NUM_SP-1:0]    cin,
+    output wire [NUM_SP-1:0]    cin,
     output reg  [NUM_SP-1:0]    oob,          // a lane's shared or constant operand is out of range
     output reg  [31:0]          guard
 );
@@ -62,27 +62,36 @@ module sm_operands #(
     // read them see one event per change instead of one per lane; slices of the wide $c and $a
     // vectors are taken once per process, and only where the operand kind reads them.
 
-    // the guard of the 32 lanes from the flags of $c[preg]
+    // the guard of the 32 lanes from the flags of $c[preg]; a form without a guard (the common
+    // case) skips the lane loop (the process still wakes when the warp's $c vector changes)
     reg [127:0] gcc;
     reg [31:0]  guard_n;
     integer gl;
     always @* begin
-        gcc = cc_regs[{preg, 7'd0} +: 128];
-        for (gl = 0; gl < 32; gl = gl + 1)
-            guard_n[gl] = SM1_COND_TABLE[{pcond, gcc[gl * 4 +: 4]}];
+        if (pcond == SM1_COND_ALWAYS) begin
+            gcc = 128'd0;
+            guard_n = 32'hffffffff;
+        end else begin
+            gcc = cc_regs[{preg, 7'd0} +: 128];
+            for (gl = 0; gl < 32; gl = gl + 1)
+                guard_n[gl] = SM1_COND_TABLE[{pcond, gcc[gl * 4 +: 4]}];
+        end
         guard = guard_n;
     end
 
-    // the carry-in of the pass's lanes: $c[preg] (64-bit forms) or $c0
-    reg [127:0]      ccarry;
-    reg [NUM_SP-1:0] cin_n;
-    integer cl;
-    always @* begin
-        ccarry = cc_regs[(carry_reg ? {preg, 7'd0} : 9'd0) +: 128];
-        for (cl = 0; cl < NUM_SP; cl = cl + 1)
-            cin_n[cl] = ccarry[({26'd0, x_pass} * NUM_SP + cl) * 4 + 2];
-        cin = cin_n;
-    end
+    // the carry-in of the pass's lanes: bit 2 (C) of the flags of $c[preg] (64-bit forms) or $c0.
+    // Continuous selects, no process: the pass changes every cycle, and a lane loop woken by it
+    // cost a load per index computation and bit (rtl/README.md, "Simulation speed (Icarus)").
+    wire [127:0] ccarry = cc_regs[(carry_reg ? {preg, 7'd0} : 9'd0) +: 128];
+    /* verilator lint_off UNUSEDSIGNAL */  // the Z, S and O flags of the pass's lanes
+    wire [NUM_SP*4-1:0] cpass = ccarry[{26'd0, x_pass} * NUM_SP * 4 +: NUM_SP * 4];
+    /* verilator lint_on UNUSEDSIGNAL */
+    genvar cg;
+    generate
+        for (cg = 0; cg < NUM_SP; cg = cg + 1) begin : carry_in
+            assign cin[cg] = cpass[cg * 4 + 2];
+        end
+    endgenerate
 
     wire [NUM_SP-1:0] oob_a, oob_b, oob_c;
     always @* oob = oob_a | oob_b | oob_c;
@@ -153,80 +162,81 @@ module sm_operand_slot #(
         end
     endfunction
 
-    // The address of each lane. Only a slot that names an $a register reads the $a vector; the
-    // others have one address for all lanes, which stays put from pass to pass (the memories'
-    // read ports see no event).
+    // The address of each lane. Only a slot that names an $a register (amode) has an address per
+    // lane and reads the pass and the $a vector; the others have one address for all lanes (the
+    // offset, or 0 for a post-increment of $a0), computed once and replicated, which stays put from
+    // pass to pass (the memories' read ports see no event). The pass and $a[mem_areg] reach the
+    // process through continuous assigns that hold them at 0 unless amode: the pass changes every
+    // cycle and would wake the process each time (rtl/README.md, "Simulation speed (Icarus)").
+    wire               amode  = mem_slot == SLOT && mem_areg != 3'd0;
+    wire [5:0]         apass  = amode ? x_pass : 6'd0;
     reg [NUM_SP*2-1:0]  lowb;  // [2*i +: 2]: the byte of the word a lane's address names
     reg [NUM_SP*14-1:0] sh_n;
     reg [NUM_SP*CA-1:0] cm_n;
     reg [NUM_SP-1:0]    oob_n;
-    reg [511:0]         areg_v;  // the lanes of $a[mem_areg]
     reg [31:0]          a1;
     integer al;
     always @* begin
-        areg_v = 512'd0;
-        if (mem_slot == SLOT && mem_areg != 3'd0) areg_v = a_regs[{mem_areg, 9'd0} +: 512];
-        for (al = 0; al < NUM_SP; al = al + 1) begin
-            a1 = {16'd0, off};
-            if (mem_slot == SLOT && mem_areg != 3'd0) begin
-                a1 = {16'd0, areg_v[({26'd0, x_pass} * NUM_SP + al) * 16 +: 16]};
+        if (amode) begin
+            for (al = 0; al < NUM_SP; al = al + 1) begin
+                a1 = {16'd0, a_regs[{20'd0, mem_areg, 9'd0} + ({26'd0, apass} * NUM_SP + al) * 16 +: 16]};
                 if (!mem_postinc) a1 = a1 + {16'd0, off};
-            end else if (mem_slot == SLOT && mem_postinc) a1 = 32'd0;
-            lowb[2 * al +: 2] = a1[1:0];
-            sh_n[14 * al +: 14] = a1[13:0];
-            cm_n[CA * al +: CA] = {bank, a1[CA-3:2]};
-            oob_n[al] = (kind == K_SHARED && (a1 + {29'd0, size} > SHARED_BYTES || a1[31])) ||
-                        (kind == K_CONST && (a1 + {29'd0, size} > 4 * CMEM_WORDS || a1[31]));
+                lowb[2 * al +: 2] = a1[1:0];
+                sh_n[14 * al +: 14] = a1[13:0];
+                cm_n[CA * al +: CA] = {bank, a1[CA-3:2]};
+                oob_n[al] = (kind == K_SHARED && (a1 + {29'd0, size} > SHARED_BYTES || a1[31])) ||
+                            (kind == K_CONST && (a1 + {29'd0, size} > 4 * CMEM_WORDS || a1[31]));
+            end
+        end else begin
+            if (mem_slot == SLOT && mem_postinc) a1 = 32'd0;
+            else a1 = {16'd0, off};
+            lowb = {NUM_SP{a1[1:0]}};
+            sh_n = {NUM_SP{a1[13:0]}};
+            cm_n = {NUM_SP{bank, a1[CA-3:2]}};
+            oob_n = {NUM_SP{(kind == K_SHARED && (a1 + {29'd0, size} > SHARED_BYTES || a1[31])) ||
+                            (kind == K_CONST && (a1 + {29'd0, size} > 4 * CMEM_WORDS || a1[31]))}};
         end
         sh_addr = sh_n;
         cm_addr = cm_n;
         oob = oob_n;
     end
 
-    // The operand of each lane: the kind is decided once, and only the inputs it names are read.
-    // SR0 physid = warp << 8 | lane (MP 0); SR1 the clock (the testbench syncs it into the model),
-    // which reaches the process only while the slot reads a special register (it changes every
-    // cycle).
-    wire [31:0] clock = (kind == K_SREG) ? cycle : 32'd0;
-    reg  [NUM_SP*32-1:0] op_n;
-    reg  [127:0]         creg_v;
-    reg  [511:0]         areg_o;
-    integer ol, olane;
+    // The operand of each lane: the kind is decided once, and only the inputs it names reach the
+    // process. Each input is held at 0 by a continuous assign unless the kind reads it, so that
+    // the process wakes only when its operand can change: the pass changes every cycle (it
+    // matters only to $c, $a and special registers), the register file's read of the pass with it
+    // (only to a register operand), the warp's $c and $a vectors with the warp. SR0 physid =
+    // warp << 8 | lane (MP 0); SR1 the clock (the testbench syncs it into the model).
+    wire                 lanewise = kind == K_CREG || kind == K_AREG || kind == K_SREG;
+    wire [5:0]           opass  = lanewise ? x_pass : 6'd0;
+    wire [NUM_SP*32-1:0] rfo    = (kind == K_REG || kind == K_HALF) ? rf : {NUM_SP{32'd0}};
+    wire [WB-1:0]        swarp  = (kind == K_SREG) ? x_warp : {WB{1'b0}};
+    wire [31:0]          clock  = (kind == K_SREG) ? cycle : 32'd0;
+    reg  [NUM_SP*32-1:0] op_n;   // the lanes of a kind built lane by lane
+    integer ol;
     always @* begin
-        op_n = {NUM_SP{32'd0}};
-        creg_v = 128'd0; areg_o = 512'd0; olane = 0;
         case (kind)
-            K_REG: op_n = rf;
+            K_REG: op_n = rfo;
+            K_IMM: op_n = {NUM_SP{val}};
             K_HALF:
                 for (ol = 0; ol < NUM_SP; ol = ol + 1)
-                    op_n[32 * ol +: 32] = val[0] ? {16'd0, rf[32 * ol + 16 +: 16]} : {16'd0, rf[32 * ol +: 16]};
+                    op_n[32 * ol +: 32] = val[0] ? {16'd0, rfo[32 * ol + 16 +: 16]} : {16'd0, rfo[32 * ol +: 16]};
             K_SHARED:
                 for (ol = 0; ol < NUM_SP; ol = ol + 1) op_n[32 * ol +: 32] = sized(sh[32 * ol +: 32], size, sgn);
             K_CONST:
                 for (ol = 0; ol < NUM_SP; ol = ol + 1)
                     op_n[32 * ol +: 32] = sized(cm[32 * ol +: 32] >> (8 * lowb[2 * ol +: 2]), size, sgn);
-            K_IMM: op_n = {NUM_SP{val}};
-            K_CREG: begin
-                creg_v = cc_regs[{val[1:0], 7'd0} +: 128];
-                for (ol = 0; ol < NUM_SP; ol = ol + 1) begin
-                    olane = x_pass * NUM_SP + ol;
-                    op_n[32 * ol +: 32] = {28'd0, creg_v[olane * 4 +: 4]};
-                end
-            end
-            K_AREG: begin  // $a0 reads 0
-                areg_o = a_regs[{val[2:0], 9'd0} +: 512];
-                for (ol = 0; ol < NUM_SP; ol = ol + 1) begin
-                    olane = x_pass * NUM_SP + ol;
-                    op_n[32 * ol +: 32] = {16'd0, areg_o[olane * 16 +: 16]};
-                end
-            end
+            K_CREG:
+                for (ol = 0; ol < NUM_SP; ol = ol + 1)
+                    op_n[32 * ol +: 32] = {28'd0, cc_regs[{23'd0, val[1:0], 7'd0} + ({26'd0, opass} * NUM_SP + ol) * 4 +: 4]};
+            K_AREG:
+                for (ol = 0; ol < NUM_SP; ol = ol + 1)
+                    op_n[32 * ol +: 32] = {16'd0, a_regs[{20'd0, val[2:0], 9'd0} + ({26'd0, opass} * NUM_SP + ol) * 16 +: 16]};
             K_SREG:
-                for (ol = 0; ol < NUM_SP; ol = ol + 1) begin
-                    olane = x_pass * NUM_SP + ol;
-                    op_n[32 * ol +: 32] = (val[3:0] == 4'd0) ? {{(24-WB){1'b0}}, x_warp, 8'd0} + olane
+                for (ol = 0; ol < NUM_SP; ol = ol + 1)
+                    op_n[32 * ol +: 32] = (val[3:0] == 4'd0) ? {{(24-WB){1'b0}}, swarp, 8'd0} + {26'd0, opass} * NUM_SP + ol
                                         : (val[3:0] == 4'd1) ? clock : 32'd0;
-                end
-            default: ;
+            default: op_n = {NUM_SP{32'd0}};
         endcase
         op = op_n;
     end

@@ -134,12 +134,14 @@ module sm_regfile #(
             rf_valid[init_row] <= 1'b1;
         end
         // the first write to a row zeroes it (its other lanes read 0, and so does the other half of
-        // a half-register write); the lane loop runs only in a cycle that writes (an event-driven
-        // simulator runs this block every cycle)
+        // a half-register write); the lane loop runs only in a cycle that writes part of the pass's
+        // lanes (an event-driven simulator runs this block every cycle, and the loop costs a few
+        // variable loads a lane): all lanes with full registers, the common case, are one write
         if (wb_ok && wb_mask != {NUM_SP{1'b0}}) begin
             if (!wb_valid) rf[wb_row] <= 1024'd0;
             rf_valid[wb_row] <= 1'b1;
-            for (w = 0; w < NUM_SP; w = w + 1)
+            if (wb_mask == {NUM_SP{1'b1}} && wb_half == 2'd0) rf[wb_row][pass_bit +: NUM_SP*32] <= wb_data;
+            else for (w = 0; w < NUM_SP; w = w + 1)
                 if (wb_mask[w]) begin
                     case (wb_half)
                         2'd1: rf[wb_row][pass_bit + w * 32 +: 16] <= wb_data[32 * w +: 16];
