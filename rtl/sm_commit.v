@@ -282,7 +282,11 @@ module sm_commit #(
         end
         // (a lane loop: the pass's lanes as one part-select write of each vector cost Icarus 41 loads
         // and stores a cycle instead of about 160, but made Verilator's whole alu run 0.06 s slower)
-        if ((gpr_mask | sh_mask) != {NUM_SP{1'b0}})  // the loops only in a cycle that writes
+        if (gpr_mask == {NUM_SP{1'b1}} && gpr_half == HALF_FULL && sh_mask == {NUM_SP{1'b0}}) begin
+            // the common pass, every lane writing a full register: one write of its lanes
+            c_gpr_data[lane0 * 32 +: NUM_SP*32] <= gpr_data;
+            if (retire) commit_gpr_data[lane0 * 32 +: NUM_SP*32] <= gpr_data;
+        end else if ((gpr_mask | sh_mask) != {NUM_SP{1'b0}})  // the loops only in a cycle that writes
             for (q = 0; q < NUM_SP; q = q + 1) begin
                 if (gpr_mask[q]) begin
                     c_gpr_data[(lane0 + q) * 32 +: 32] <= (gpr_half != HALF_FULL) ? {16'd0, gpr_data[32 * q +: 16]} : gpr_data[32 * q +: 32];

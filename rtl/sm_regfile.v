@@ -44,7 +44,7 @@ module sm_regfile #(
     input  wire [16*32-1:0]     ld_data,
     // reads of the pass's lanes
     input  wire [6:0]           rd_reg_a, rd_reg_b, rd_reg_c, rd_reg_s,
-    output wire [NUM_SP*32-1:0] rd_a, rd_b, rd_c, rd_s,
+    output reg  [NUM_SP*32-1:0] rd_a, rd_b, rd_c, rd_s,
     // reads of one lane, and of 16 words, of the memory unit's warp
     input  wire [WB-1:0]        ln_warp,
     input  wire [4:0]           ln_lane,
@@ -93,10 +93,13 @@ module sm_regfile #(
     wire [1023:0] rrow_b = rf[row_b[RB-1:0]];
     wire [1023:0] rrow_c = rf[row_c[RB-1:0]];
     wire [1023:0] rrow_s = rf[row_s[RB-1:0]];
-    assign rd_a = ok_a ? rrow_a[pass_bit +: NUM_SP*32] : {NUM_SP{32'd0}};
-    assign rd_b = ok_b ? rrow_b[pass_bit +: NUM_SP*32] : {NUM_SP{32'd0}};
-    assign rd_c = ok_c ? rrow_c[pass_bit +: NUM_SP*32] : {NUM_SP{32'd0}};
-    assign rd_s = ok_s ? rrow_s[pass_bit +: NUM_SP*32] : {NUM_SP{32'd0}};
+    // The pass's lanes of each row selected in a process: as a continuous assign, Icarus builds the
+    // variable part select bit by bit (a set_bit per bit, 256 at NUM_SP 8) each time the pass or
+    // the row changes, several times a cycle; inside a process it is one word-wise part select.
+    always @* rd_a = ok_a ? rrow_a[pass_bit +: NUM_SP*32] : {NUM_SP{32'd0}};
+    always @* rd_b = ok_b ? rrow_b[pass_bit +: NUM_SP*32] : {NUM_SP{32'd0}};
+    always @* rd_c = ok_c ? rrow_c[pass_bit +: NUM_SP*32] : {NUM_SP{32'd0}};
+    always @* rd_s = ok_s ? rrow_s[pass_bit +: NUM_SP*32] : {NUM_SP{32'd0}};
 
     genvar g;
     generate
