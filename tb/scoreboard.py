@@ -131,6 +131,27 @@ class Scoreboard(uvm_subscriber):
         self.compared = 0
         # warp slot -> (block index, block slot, pc, text, note): formatted only when a report needs it
         self.history: dict[int, deque[tuple[int, int, int, str, str]]] = {}
+        # warp slot -> (the last SR1 each lane read, which lanes have read it), for the clock's one check
+        self.clock_reads: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+
+    def _clock_advances(self, dut: DutCommit) -> bool:
+        """SR1 is the MP's cycle counter (ISA.md 7.1): its value is the DUT's to give (DESIGN.md 5:
+        synchronised into the model, not compared), but a later read in the same warp slot (the
+        same thread, or a later block's thread in that slot) is a later cycle and must give a
+        larger value. A DUT whose clock stands still or goes back fails here (the value 0 for every
+        read, say, which the model would otherwise take and agree with)."""
+        d = dut.commit
+        lanes = ((np.uint64(d.exec_mask) >> np.arange(32, dtype=np.uint64)) & np.uint64(1)).astype(bool)
+        value = np.asarray(d.gpr[0].values, np.uint64)
+        last, seen = self.clock_reads.setdefault(d.warp, (np.zeros(32, np.uint64), np.zeros(32, bool)))
+        stuck = lanes & seen & (value <= last)
+        if stuck.any():
+            lane = int(np.flatnonzero(stuck)[0])
+            self._fail("mismatch", f"SR1 (the clock, ISA.md 7.1) reads {int(value[lane]):#x} in lane {lane}, not after that lane's "
+                                   f"previous read in this warp slot ({int(last[lane]):#x}): the clock does not advance", dut)  # fmt: skip
+            return False
+        last[lanes], seen[lanes] = value[lanes], True
+        return True
 
     def history_of(self, warp: int | None) -> list[str]:
         """The warp slot's last instructions, oldest first, with a line where a new block began in the slot."""
@@ -195,7 +216,10 @@ class Scoreboard(uvm_subscriber):
             self._fail("unimplemented", f"the RTL does not implement {plan.text} ({plan.insn.form.name}, family {plan.insn.form.family})", dut, plan.text)
             return
         if plan.insn.form.name == "S2R" and plan.insn.fields["sreg"] == 1 and d.gpr:
-            # the clock cannot be known by the model: take the DUT's values (DESIGN.md 5), marked synchronised
+            # the clock cannot be known by the model: take the DUT's values (DESIGN.md 5), marked
+            # synchronised, once they pass the one check a clock allows
+            if not self._clock_advances(dut):
+                return
             model.sync_clock = np.asarray(d.gpr[0].values, np.uint32)
         depth = len(warp.stack)
         threads = slice(warp.base, warp.base + 32)

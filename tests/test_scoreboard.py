@@ -137,6 +137,22 @@ def test_one_wrong_lane_is_named() -> None:
     assert report.history[-1].startswith(f"{r.pc:04x}")
 
 
+def test_a_clock_that_does_not_advance_is_reported() -> None:
+    """SR1's values are the DUT's (synchronised, DESIGN.md 5), but ISA.md 7.1 makes it a cycle
+    counter: a thread's second read repeating its first is reported at the second read; the
+    unchanged records, whose clock advances, compare."""
+    pairs = rtl_records("mut_clock_advances")
+    sb, verdict = scoreboard("mut_clock_advances")
+    feed(sb, verdict, pairs)
+    assert verdict.report is None
+    # the program's only writes of R6 and R7 are its two S2R SR1 (programs/mut_clock_advances.sass)
+    first_read = first(pairs, lambda r: r.warp == 0 and r.gpr_we and r.gpr_reg == 6)
+    second_read = first(pairs, lambda r: r.warp == 0 and r.gpr_we and r.gpr_reg == 7)
+    stuck = replace(pairs[second_read][0], gpr_data=pairs[first_read][0].gpr_data)
+    report = run_until_failure("mut_clock_advances", with_record(pairs, second_read, stuck))
+    assert report.pc == pairs[second_read][0].pc and "the clock does not advance" in report.message
+
+
 @pytest.mark.parametrize(("field", "change"), [
     ("next_pc", lambda r: {"next_pc": r.next_pc + 8}),
     ("exec_mask", lambda r: {"exec": r.exec ^ 1}),
