@@ -16,7 +16,7 @@ quarter of its instructions GLD/GST), each run checked against the golden model,
 - RTL free-running in a harness, Verilator (C++) and Icarus (Verilog), no Python:
   `scripts/bench_freerun.py` when present (CPU: the harness process; bound for Icarus: 20k cycles/s);
 - lock-step, Icarus, its run phase. Icarus rows only for the kernels of --icarus-kernel (default
-  saxpy's 30k cycles; bench/alu.sass's 246k take tens of minutes on a shared machine); every
+  both; bench/alu.sass's 246k cycles take about 30 s of Icarus, free-running and lock-step); every
   Icarus row of a kernel compares with the same kernel's figures.
 
 The bound of a lock-step run is the scoreboard alone plus the RTL free-running in the harness of
@@ -53,7 +53,7 @@ ROOT = Path(__file__).resolve().parents[1]
 OUT = ROOT / "build" / "bench_speed"
 FREERUN = ROOT / "scripts" / "bench_freerun.py"
 KERNELS = ["bench/alu.sass", "bench/kernels/saxpy.sass"]
-ICARUS_KERNELS = ["bench/kernels/saxpy.sass"]  # Icarus rows by default: 30k cycles (bench/alu.sass: 246k, tens of minutes)
+ICARUS_KERNELS = KERNELS  # Icarus rows by default for both: bench/alu.sass's 246k cycles are about 30 s since the third Icarus pass
 SCOREBOARD_BOUND_US = 20.0  # issue 19, goal 2: one-warp step plus compare per commit
 ICARUS_BOUND_CPS = 20_000.0  # issue 19, goal 3: RTL free-running under Icarus, cycles per second
 T = TypeVar("T")
@@ -205,7 +205,7 @@ def main() -> int:
     ap.add_argument("--no-icarus", action="store_true", help="leave out the Icarus rows")
     ap.add_argument("--icarus-kernel", action="append",
                     help="the kernels that get Icarus rows (default: " + ", ".join(ICARUS_KERNELS) + "; 'all': every kernel). Icarus runs "
-                         "bench/alu.sass's 246k cycles twice, tens of minutes on a shared machine; each row compares like with like on its own kernel")
+                         "bench/alu.sass's 246k cycles twice, about 30 s; each row compares like with like on its own kernel")
     ap.add_argument("--startup-program", default="vecadd", help="the short program of the start-up figure (default %(default)s)")
     ap.add_argument("--repeat", type=int, default=3, help="start-up runs, the best counted (default %(default)s)")
     ap.add_argument("--runs", type=int, default=2,
