@@ -27,7 +27,7 @@ from cocotb_bus.monitors import BusMonitor
 from golden.hw import COMMIT_FIELDS, MAX_PARTS, WARP_SIZE, commit_field_names, commit_packed_fields, commit_qualified
 
 from .dut import UnknownValue
-from .mem_agent import Cycles
+from .mem_agent import Cycles, binstr_reader
 
 # commit port fields after the `commit_` prefix, in port order (golden/hw.py, from which the RTL's
 # port declarations are generated too)
@@ -173,15 +173,6 @@ def _unknown_parts(text: str, parts: int) -> list[int]:
     return [k for k in range(parts) if not set(text[n - (k + 1) * PART_BITS : n - k * PART_BITS]) <= {"0", "1"}]
 
 
-def _reader(handle) -> Callable[[], str]:
-    """The signal's value as the simulator's binary string (MSB first; x/z as letters).
-
-    Read through cocotb's GPI handle and converted by int(s, 2), which raises on x/z:
-    `handle.value` builds a LogicArray first, which cost about 17 us for each of the
-    1,024-4,096-bit lane vectors (issue 19)."""
-    return handle._handle.get_signal_val_binstr  # cocotb's own reader of LogicArrayObject.get()
-
-
 # vpi_user.h (IEEE 1800-2017 annex M): the value format and the property the vector readers use
 _VPI_VECTOR_VAL = 9
 _VPI_SIZE = 4
@@ -289,7 +280,7 @@ class CommitMonitor(BusMonitor):
         self._killed = False
         self._due = False  # Icarus: commit_packed changed in this time step, its record not yet taken (settle)
         self._deliver: Callable[[RtlCommit], None] = callback
-        self._bind(lambda name: _reader(getattr(self.bus, name)))
+        self._bind(lambda name: binstr_reader(getattr(self.bus, name)))
         if cocotb.SIM_NAME.lower().startswith(_TWO_STATE):
             vectors = _vector_readers({name: getattr(self.bus, name) for name in ("packed", "gpr_data0", *(name for name, _ in WIDE))})
             if vectors is None:

@@ -49,6 +49,17 @@ _ALL_BYTES = (1 << LINE_BYTES) - 1  # a request's byte enables, every byte
 _ALL_BITS = (1 << 8 * LINE_BYTES) - 1  # its store data
 
 
+def binstr_reader(handle) -> Callable[[], str]:
+    """The signal's value as the simulator's binary string (MSB first; x/z as letters), for both
+    monitors (this one and tb/commit_agent.py, whose INTERNALS lists the cocotb internal it uses).
+
+    Read through cocotb's GPI handle and converted by int(s, 2), which raises on x/z:
+    `handle.value` builds a LogicArray first, which cost about 17 us for each of the
+    1,024-4,096-bit lane vectors of the commit port and several for the 512-bit store data of a
+    memory request (issue 19)."""
+    return handle._handle.get_signal_val_binstr  # cocotb's own reader of LogicArrayObject.get()
+
+
 @dataclass(frozen=True)
 class MemRequest:
     """One accepted memory-port request: the line at byte `addr` (aligned to LINE_BYTES) of global
@@ -194,11 +205,9 @@ class MemRequestMonitor(BusMonitor):
     async def _monitor_recv(self) -> None:
         bus = self.bus
         # the request's fields as the simulator's binary strings, converted by int(s, 2) (which
-        # raises ValueError on X or Z, as int() of cocotb's value does): `.value` builds a
-        # LogicArray first, several microseconds a request for the 512-bit wdata (the same
-        # internal as the commit monitor's readers, tb/commit_agent.py INTERNALS)
+        # raises ValueError on X or Z, as int() of cocotb's value does)
         valid, local, addr, be, we, wdata, tag = (
-            getattr(bus, name)._handle.get_signal_val_binstr for name in ("valid", "local", "addr", "be", "we", "wdata", "tag")
+            binstr_reader(getattr(bus, name)) for name in ("valid", "local", "addr", "be", "we", "wdata", "tag")
         )
         # writable phase, just after an edge: the refusals the next request will get
         wait = self._refusals()

@@ -141,7 +141,7 @@ class Scoreboard(uvm_subscriber):
         larger value. A DUT whose clock stands still or goes back fails here (the value 0 for every
         read, say, which the model would otherwise take and agree with)."""
         d = dut.commit
-        lanes = ((np.uint64(d.exec_mask) >> np.arange(32, dtype=np.uint64)) & np.uint64(1)).astype(bool)
+        lanes = _keep(d.exec_mask)
         value = np.asarray(d.gpr[0].values, np.uint64)
         last, seen = self.clock_reads.setdefault(d.warp, (np.zeros(32, np.uint64), np.zeros(32, bool)))
         stuck = lanes & seen & (value <= last)
@@ -276,7 +276,7 @@ class Scoreboard(uvm_subscriber):
         model = self.model
         regs, cc, areg = before
         model.regs[:, threads], model.cc[:, threads], model.areg[:, threads] = regs, cc, areg
-        exe = ((np.uint64(d.exec_mask) >> np.arange(32, dtype=np.uint64)) & np.uint64(1)).astype(bool)
+        exe = _keep(d.exec_mask)
         for w in d.gpr:
             if w.index >= model.regs.shape[0] - 1:
                 continue  # a sink (o[0x7f]) or past the allocation
