@@ -206,7 +206,23 @@ class Cycles:
         return t // steps + (t % steps >= steps // 2)
 
 
-class MemRequestMonitor(BusMonitor):
+class Armed:
+    """A cocotb-bus component that runs as plain functions registered on triggers
+    (`Trigger._register`, tb/commit_agent.py INTERNALS) rather than as a task: its pending
+    registration is `_armed`, which `kill` cancels; once killed it registers nothing again."""
+
+    _armed: TriggerCallback | None = None
+    _killed = False
+
+    def kill(self) -> None:
+        self._killed = True
+        if self._armed is not None:
+            self._armed.cancel()
+            self._armed = None
+        super().kill()  # type: ignore[misc]  # the cocotb-bus base's: its task
+
+
+class MemRequestMonitor(Armed, BusMonitor):
     """Accepts the DUT's requests: drives `mem_req_ready` (back-pressure) and turns each valid/ready
     handshake into a `MemRequest`.
 
@@ -228,8 +244,6 @@ class MemRequestMonitor(BusMonitor):
 
     def __init__(self, dut, clock, cycles: Cycles, callback, rng: random.Random, ready_p: float, on_error: Callable[[Exception], None]) -> None:
         self.cycles, self.rng, self.ready_p, self.on_error = cycles, rng, ready_p, on_error
-        self._armed: TriggerCallback | None = None  # the pending registration (kill cancels it)
-        self._killed = False
         super().__init__(dut, "mem_req", clock, callback=callback)
         self.bus.ready.value = 0
         self._ready = 0  # the value last written to mem_req_ready
@@ -324,15 +338,8 @@ class MemRequestMonitor(BusMonitor):
         self._arm(cycle, self._on_middle)
         self._recv(req)
 
-    def kill(self) -> None:
-        self._killed = True
-        if self._armed is not None:
-            self._armed.cancel()
-            self._armed = None
-        super().kill()
 
-
-class MemResponseDriver(BusDriver):
+class MemResponseDriver(Armed, BusDriver):
     """Drives load responses at their due cycles, earliest first, whatever order they were
     appended in: a pending heap instead of cocotb-bus's first-in first-out queue. A response due
     at edge d is driven in the middle of cycle d - 1 (the falling clock edge) and cleared in the
@@ -344,10 +351,8 @@ class MemResponseDriver(BusDriver):
 
     def __init__(self, dut, clock, cycles: Cycles, on_error: Callable[[Exception], None]) -> None:
         self._heap: list[MemResponse] = []
-        self._armed: TriggerCallback | None = None
         self._armed_for: int | None = None  # the edge whose response the armed wake-up drives; None: not armed
         self._driving = False  # mem_rsp_valid is 1 (a response for the last edge)
-        self._killed = False
         self.on_error = on_error
         super().__init__(dut, "mem_rsp", clock)
         self.cycles = cycles
@@ -391,13 +396,6 @@ class MemResponseDriver(BusDriver):
                 self._arm(heap[0].due)
         except Exception as exc:  # reported through the test's verdict
             self.on_error(exc)
-
-    def kill(self) -> None:
-        self._killed = True
-        if self._armed is not None:
-            self._armed.cancel()
-            self._armed = None
-        super().kill()
 
 
 class MemoryPort:
