@@ -8,9 +8,10 @@ visible, or an RTL change that renamed it) skips the points that need it, with t
 the rest is sampled. `make coverage` builds its Verilator model with full visibility
 (TB_FULL_VISIBILITY=1, tb/runner.py); Icarus sees every signal anyway.
 
-Sampling is on the falling edge: the registers have taken the rising edge's values and the
-testbench's drives after that edge (memory responses, back-pressure) have settled, so one read
-per signal gives the cycle's state and what the coming rising edge will act on.
+Sampling is on the falling edge, in its read-only phase: the registers have taken the rising
+edge's values and the testbench's drives for the coming edge (memory responses, back-pressure,
+which the memory agent writes in that same time step) have settled, so one read per signal gives
+the cycle's state and what the coming rising edge will act on.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 
-from cocotb.triggers import FallingEdge
+from cocotb.triggers import FallingEdge, ReadOnly
 
 from golden.coverage.uarch import (
     EXEC,
@@ -133,6 +134,9 @@ class UarchMonitor:
         clk = self.top.clk
         while True:
             await FallingEdge(clk)
+            # the settled middle of the cycle: the memory agent drives mem_req_ready and the
+            # responses in this time step too, for the coming edge (tb/mem_agent.py)
+            await ReadOnly()
             cycle += 1
             if on[(SCHED, "commit gap")] and _int(h["commit_valid"]) == 1:
                 self.commits += 1
