@@ -34,8 +34,8 @@ module sm1_int_alu (
     input  wire [31:0] b,
     input  wire [31:0] c,
     input  wire        cin,
-    output reg  [31:0] res,
-    output reg  [3:0]  flags     // {O, C, S, Z}
+    output wire [31:0] res,
+    output wire [3:0]  flags     // {O, C, S, Z}
 );
 
 `include "sm_hw.vh"  // OP_* (golden/hw.py AluOp)
@@ -45,15 +45,15 @@ module sm1_int_alu (
     localparam [1:0] ADD_ADDC = 2'd3;
 
     // One process computes the lane: the datapath of the operation in `op` only, every
-    // intermediate a variable of it, `res` and `flags` written once. As a net of continuous assigns
-    // and small always blocks (one per unit) an event-driven simulator re-ran the result select for
-    // every intermediate that settled, about 60 times a cycle under Icarus (issue 19). The lane runs
-    // about once a cycle (every pass brings new operands), and under Icarus each variable read or
-    // written by a statement costs the same whatever its width, so the process is shaped for few
-    // of them: one `case` prepares what several operations share (multiplier, comparator), a second
-    // computes the operation's result with its flags, each branch reading the inputs directly and
-    // writing `r`, `fo`, `fc`, `fw` without further copies. Variables of a unit the operation does not
-    // use keep stale values, which nothing then reads.
+    // intermediate a variable of it (`res` and `flags` are nets of its `r`, `fo`, `fc`, `fw`, below).
+    // As a net of continuous assigns and small always blocks (one per unit) an event-driven
+    // simulator re-ran the result select for every intermediate that settled, about 60 times a cycle
+    // under Icarus (issue 19). The lane runs about once a cycle (every pass brings new operands), and
+    // under Icarus each variable read or written by a statement costs the same whatever its width,
+    // so the process is shaped for few of them: one `case` prepares what several operations share
+    // (multiplier, comparator), a second computes the operation's result with its flags, each branch
+    // reading the inputs directly and writing `r`, `fo`, `fc`, `fw` without further copies.
+    // Variables of a unit the operation does not use keep stale values, which nothing then reads.
     reg [31:0] key_a, key_b, absdiff;           // comparator
     reg        cmp_lt, cmp_eq;
     reg        m24, msa, msb, mhi, msat;        // multiplier kind
@@ -258,8 +258,12 @@ module sm1_int_alu (
                 fw = 1'b1;
             end
         endcase
-        res = r;
-        flags = {fo, fc, fw ? r[31] : r[15], r == 32'd0};
     end
+    // The result and the flags are nets of the process's variables: in the process, the copy of
+    // `r` and the flags' reads of `r`, `fo`, `fc` and `fw` were 7 of a lane's 32 loads and stores
+    // a run under Icarus; as nets they cost no variable access (a value a branch stores twice, the
+    // 16-bit forms and saturation, passes through them twice in the same instant).
+    assign res = r;
+    assign flags = {fo, fc, fw ? r[31] : r[15], r == 32'd0};
 
 endmodule
