@@ -102,8 +102,8 @@ module sm_execute #(
     wire [3:0]           fp_flags [0:NUM_SP-1];
     wire [31:0]          lane_res [0:NUM_SP-1];  // the result and flags of the instruction's unit
     wire [3:0]           lane_flags [0:NUM_SP-1];
-    wire [NUM_SP*32-1:0] res;
-    wire [NUM_SP*4-1:0]  flags;
+    reg  [NUM_SP*32-1:0] res;
+    reg  [NUM_SP*4-1:0]  flags;
     genvar g;
     generate
         for (g = 0; g < NUM_SP; g = g + 1) begin : lanes
@@ -136,28 +136,16 @@ module sm_execute #(
         end
     endgenerate
 
-    // The lanes' results joined into the vectors by concatenations (NUM_SP is 8, 16 or 32): four
-    // lanes a net, then the groups. A process gathering them re-read its loop index for every lane
-    // in every run (about 45 loads and stores a cycle under Icarus); a concatenation is a net that
-    // copies only the part that changed, with no variable read at all.
-    wire [127:0] res4 [0:NUM_SP/4-1];
-    wire [15:0]  flags4 [0:NUM_SP/4-1];
-    generate
-        for (g = 0; g < NUM_SP / 4; g = g + 1) begin : gather
-            assign res4[g] = {lane_res[4 * g + 3], lane_res[4 * g + 2], lane_res[4 * g + 1], lane_res[4 * g]};
-            assign flags4[g] = {lane_flags[4 * g + 3], lane_flags[4 * g + 2], lane_flags[4 * g + 1], lane_flags[4 * g]};
+    // the lanes' results gathered into the vectors, four lanes an iteration (NUM_SP is 8, 16 or
+    // 32): the unit select is a net per lane, so the loop reads nothing but its index and the
+    // lanes' values, and each read of the index serves four lanes
+    integer rl;
+    always @* begin
+        for (rl = 0; rl < NUM_SP; rl = rl + 4) begin
+            res[32 * rl +: 128] = {lane_res[rl + 3], lane_res[rl + 2], lane_res[rl + 1], lane_res[rl]};
+            flags[4 * rl +: 16] = {lane_flags[rl + 3], lane_flags[rl + 2], lane_flags[rl + 1], lane_flags[rl]};
         end
-        if (NUM_SP == 8) begin : gather8
-            assign res = {res4[1], res4[0]};
-            assign flags = {flags4[1], flags4[0]};
-        end else if (NUM_SP == 16) begin : gather16
-            assign res = {res4[3], res4[2], res4[1], res4[0]};
-            assign flags = {flags4[3], flags4[2], flags4[1], flags4[0]};
-        end else begin : gather32
-            assign res = {res4[7], res4[6], res4[5], res4[4], res4[3], res4[2], res4[1], res4[0]};
-            assign flags = {flags4[7], flags4[6], flags4[5], flags4[4], flags4[3], flags4[2], flags4[1], flags4[0]};
-        end
-    endgenerate
+    end
 
     assign rf_reg_s = ls_half ? {1'b0, ls_reg[6:1]} : ls_reg;
     assign gpr_reg = (dst_kind == 2'd2) ? {1'b0, dst_idx[6:1]} : dst_idx;
