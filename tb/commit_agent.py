@@ -27,7 +27,7 @@ from cocotb_bus.monitors import BusMonitor
 from golden.hw import COMMIT_FIELDS, MAX_PARTS, WARP_SIZE, commit_field_names, commit_packed_fields, commit_qualified
 
 from .dut import UnknownValue
-from .mem_agent import Cycles, binstr_reader
+from .mem_agent import Armed, Cycles, binstr_reader
 
 # commit port fields after the `commit_` prefix, in port order (golden/hw.py, from which the RTL's
 # port declarations are generated too)
@@ -258,7 +258,7 @@ _SETTLED_ON_CHANGE = ("verilator",)
 _TWO_STATE = ("verilator",)
 
 
-class CommitMonitor(BusMonitor):
+class CommitMonitor(Armed, BusMonitor):
     """Wakes when `commit_packed` changes (once per record: consecutive records differ in warp or
     sequence number; the commit registers hold their values between records), samples (on Icarus
     in the read-only phase, see _SETTLED_ON_CHANGE) and takes the record if `commit_valid` is 1:
@@ -276,8 +276,6 @@ class CommitMonitor(BusMonitor):
         self.cycles = cycles
         self.on_error = on_error
         super().__init__(dut, "commit", clock, callback=callback)
-        self._armed = None  # the trigger registration of _follow, while it waits
-        self._killed = False
         self._due = False  # Icarus: commit_packed changed in this time step, its record not yet taken (settle)
         self._deliver: Callable[[RtlCommit], None] = callback
         self._bind(lambda name: binstr_reader(getattr(self.bus, name)))
@@ -422,10 +420,3 @@ class CommitMonitor(BusMonitor):
                 self._armed = changed._register(fired)
 
         self._armed = first._register(fired)
-
-    def kill(self) -> None:
-        self._killed = True
-        if self._armed is not None:
-            self._armed.cancel()
-            self._armed = None
-        super().kill()

@@ -55,9 +55,9 @@ class UnknownValue(AssertionError):
     section 4). A BFM raises it into `DutSink.error` with what it could read of warp, PC and CTA."""
 
     def __init__(self, cycle: int, fields: list[str], where: str, warp: int | None = None, pc: int | None = None, cta: int | None = None,
-                 prefix: str = "commit_") -> None:  # fmt: skip
+                 prefix: str = "commit_", port: str = "commit port") -> None:  # fmt: skip
         self.cycle, self.fields, self.warp, self.pc, self.cta = cycle, fields, warp, pc, cta
-        super().__init__(f"cycle {cycle}: X/Z on commit port field(s) {', '.join(prefix + f for f in fields)} ({where})")
+        super().__init__(f"cycle {cycle}: X/Z on {port} field(s) {', '.join(prefix + f for f in fields)} ({where})")
 
 
 @dataclass

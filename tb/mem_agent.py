@@ -14,9 +14,11 @@ contract (rtl/README.md, "Memory port": tagged responses "may come back in any o
 takes one response a cycle, so a due cycle already taken moves to the next free one.
 `mem_order="request"` (tb/config.py) keeps the older schedule, responses in request order
 (`due = max(cycle + latency, last_due + 1)`), from the same draws. Python does not wake every cycle
-(TOOLCHAIN.md): the monitor sleeps on a rising `mem_req_valid` while the port is idle and through a
-request's refused cycles in one wait, the driver until its next due response or until a new one
-falls due before it.
+(TOOLCHAIN.md): both work in the middle of a cycle (the clock's falling edge), where the DUT's
+registered request is stable and what they drive is sampled by the next rising edge, from timed
+callbacks of the simulator rather than tasks; the monitor sleeps on a rising `mem_req_valid` while
+the port is idle and through a request's refused cycles in one wait, the driver until its next due
+response or until a new one falls due before it.
 """
 
 from __future__ import annotations
@@ -29,10 +31,13 @@ from typing import ClassVar
 
 import numpy as np
 from cocotb import simulator
+from cocotb._base_triggers import TriggerCallback  # a registration's handle (Trigger._register, tb/commit_agent.py INTERNALS)
 from cocotb.simtime import convert
-from cocotb.triggers import ClockCycles, First, ReadOnly, RisingEdge
+from cocotb.triggers import RisingEdge, Timer
 from cocotb_bus.drivers import BusDriver
 from cocotb_bus.monitors import BusMonitor
+
+from .dut import UnknownValue
 
 
 class MemoryFault(AssertionError):
@@ -158,11 +163,19 @@ class TbMemory:
 
 
 class Cycles:
-    """Cycle numbers from simulation time (the clock is a gpi clock Python does not follow)."""
+    """Cycle numbers from simulation time (the clock is a gpi clock Python does not follow): its
+    rising edges at whole periods from time 0 (cocotb's Clock starts high), its falling edges
+    half a period after them."""
 
     def __init__(self, period_ns: int) -> None:
         self.period_ns = period_ns
         self._steps: int | None = None  # simulator steps a cycle, known once the simulator runs
+
+    def steps(self) -> int:
+        """Simulator steps a cycle."""
+        if self._steps is None:
+            self._steps = convert(self.period_ns, "ns", to="step")
+        return self._steps
 
     def now(self) -> int:
         # in raw simulator steps, one integer division: get_sim_time("ns") converts through
@@ -170,30 +183,70 @@ class Cycles:
         # level: a `from ... import` statement here cost about 1 us a commit record); the GPI's
         # own (high, low) pair, as cocotb's get_sim_time("step") reads it, without its argument
         # checks (once per commit record and per memory request)
-        if self._steps is None:
-            self._steps = convert(self.period_ns, "ns", to="step")
         high, low = simulator.get_sim_time()
-        return (high << 32 | low) // self._steps
+        return (high << 32 | low) // (self._steps or self.steps())
+
+    def at_middle(self, cycle: int, func: Callable[[], None]) -> TriggerCallback:
+        """Call `func` at the falling clock edge of `cycle` (half a period after its rising edge;
+        `cycle` is now or later, and the middle of the current cycle not yet reached): one timed
+        callback of the simulator however far ahead, where awaiting `ClockCycles` resumes Python
+        at every edge on the way. Returns the registration (`.cancel()`)."""
+        steps = self._steps or self.steps()
+        high, low = simulator.get_sim_time()
+        ahead = cycle * steps + steps // 2 - (high << 32 | low)
+        if ahead <= 0:
+            raise RuntimeError(f"the middle of cycle {cycle} is not ahead (simulation time {high << 32 | low} steps, {steps} a cycle)")
+        return Timer(ahead, "step")._register(func)
+
+    def next_middle(self) -> int:
+        """The cycle whose middle (falling clock edge) comes next."""
+        steps = self._steps or self.steps()
+        high, low = simulator.get_sim_time()
+        t = high << 32 | low
+        return t // steps + (t % steps >= steps // 2)
 
 
-class MemRequestMonitor(BusMonitor):
+class Armed:
+    """A cocotb-bus component that runs as plain functions registered on triggers
+    (`Trigger._register`, tb/commit_agent.py INTERNALS) rather than as a task: its pending
+    registration is `_armed`, which `kill` cancels; once killed it registers nothing again."""
+
+    _armed: TriggerCallback | None = None
+    _killed = False
+
+    def kill(self) -> None:
+        self._killed = True
+        if self._armed is not None:
+            self._armed.cancel()
+            self._armed = None
+        super().kill()  # type: ignore[misc]  # the cocotb-bus base's: its task
+
+
+class MemRequestMonitor(Armed, BusMonitor):
     """Accepts the DUT's requests: drives `mem_req_ready` (back-pressure) and turns each valid/ready
     handshake into a `MemRequest`.
 
-    It does not poll the port every cycle. While no request is offered it sleeps on a rising
-    `mem_req_valid`; for each request it draws how many cycles the port refuses it (a geometric
-    count: ready with probability ready_p in each cycle the request is offered, as a per-cycle draw
-    would give) and sleeps through them with `mem_req_ready` low in one wait; then it raises ready
-    and samples the request at the edge that takes it. So it wakes once per request taken, once per
-    refusal run and once per idle period. A request stays offered until it is taken (the port's
-    valid/ready rule), so nothing changes on the pins while it sleeps."""
+    It works in the middle of a cycle, at the clock's falling edge: there the request the DUT
+    offers (its outputs are registers, rtl/README.md "Memory port") is the one the coming rising
+    edge takes if `mem_req_ready` is 1, and a `ready` written there is what that edge samples. For
+    each request it draws how many cycles the port refuses it (a geometric count: ready with
+    probability ready_p in each cycle the request is offered, as a per-cycle draw would give),
+    drives ready low through them and wakes once, at the middle of the last, to raise ready and
+    take the request. So it wakes once per request taken (at the middle of the cycle before the edge
+    that takes it, then at the middle of the next cycle for the request after it), once per refusal
+    run and once per idle period (a rising `mem_req_valid`, then the middle of that cycle). It runs
+    as plain functions registered on its triggers (Cycles.at_middle, a rising `mem_req_valid`), not
+    as a task: resuming a task cost several microseconds a wake-up, and `ClockCycles` resumed it
+    at every edge of a wait (issue 19). Draws come in the same order as when it sampled in the
+    read-only phase before each edge, so a seed gives the same run, cycle for cycle."""
 
     _signals: ClassVar[list[str]] = ["valid", "ready", "we", "local", "addr", "be", "wdata", "tag"]
 
-    def __init__(self, dut, clock, cycles: Cycles, callback, rng: random.Random, ready_p: float) -> None:
-        self.cycles, self.rng, self.ready_p = cycles, rng, ready_p
+    def __init__(self, dut, clock, cycles: Cycles, callback, rng: random.Random, ready_p: float, on_error: Callable[[Exception], None]) -> None:
+        self.cycles, self.rng, self.ready_p, self.on_error = cycles, rng, ready_p, on_error
         super().__init__(dut, "mem_req", clock, callback=callback)
         self.bus.ready.value = 0
+        self._ready = 0  # the value last written to mem_req_ready
 
     def _refusals(self) -> int:
         """Cycles a request is refused before the port takes it."""
@@ -202,82 +255,147 @@ class MemRequestMonitor(BusMonitor):
             n += 1
         return n
 
+    def _set_ready(self, value: int) -> None:
+        if value != self._ready:
+            self._ready = value
+            self.bus.ready.value = value
+
     async def _monitor_recv(self) -> None:
+        # BusMonitor starts this as a task; it only arms the first callback: the refusals the first
+        # request will get, then the next middle of a cycle (before the launch: no request yet).
         bus = self.bus
         # the request's fields as the simulator's binary strings, converted by int(s, 2) (which
         # raises ValueError on X or Z, as int() of cocotb's value does)
-        valid, local, addr, be, we, wdata, tag = (
+        self._valid, self._local, self._addr, self._be, self._we, self._wdata, self._tag = (
             binstr_reader(getattr(bus, name)) for name in ("valid", "local", "addr", "be", "we", "wdata", "tag")
         )
-        # writable phase, just after an edge: the refusals the next request will get
-        wait = self._refusals()
-        bus.ready.value = 1 if wait == 0 else 0
-        while True:
-            await ReadOnly()  # is a request offered at the coming edge?
-            if not int(valid(), 2):
-                await RisingEdge(bus.valid)  # just after the edge at which the DUT offers one
-                if wait:
-                    await ClockCycles(self.clock, wait)  # refused at the next `wait` edges
-                    bus.ready.value = 1
-                    wait = 0
-                continue
-            if wait:  # offered now and refused at this edge and the wait - 1 after it
-                await RisingEdge(self.clock)
-                if wait > 1:
-                    await ClockCycles(self.clock, wait - 1)
-                bus.ready.value = 1
-                wait = 0
-                continue
-            req = MemRequest(
-                self.cycles.now() + 1, bool(int(local(), 2)), int(addr(), 2), int(be(), 2), bool(int(we(), 2)), int(wdata(), 2), int(tag(), 2)
-            )
-            await RisingEdge(self.clock)  # taken at this edge
-            wait = self._refusals()
-            bus.ready.value = 1 if wait == 0 else 0
-            self._recv(req)
+        self._rose_trigger = RisingEdge(bus.valid)
+        self._wait = self._refusals()
+        self._set_ready(1 if self._wait == 0 else 0)
+        self._after_take = False  # a request was taken at the last edge: ready for the next is still to be written
+        # the wake-ups, each wrapped once (not per registration)
+        self._on_middle, self._on_rose, self._on_last_refusal = map(self._guarded, (self._middle, self._rose, self._ready_and_take))
+        self._arm(self.cycles.next_middle(), self._on_middle)
+
+    def _arm(self, cycle: int, func: Callable[[], None]) -> None:
+        if not self._killed:
+            self._armed = self.cycles.at_middle(cycle, func)
+
+    def _guarded(self, func: Callable[[], None]) -> Callable[[], None]:
+        """`func` with its failures reported through the test's verdict (a callback's exception has no task to end)."""
+
+        def run() -> None:
+            self._armed = None
+            try:
+                func()
+            except ValueError as exc:  # int() of a binary string holding X or Z: name the fields that do
+                bad = [name for name in ("valid", "local", "addr", "be", "we", "wdata", "tag")
+                       if not set(getattr(self, f"_{name}")()) <= {"0", "1"}]  # fmt: skip
+                if not bad:  # not an X or Z
+                    self.on_error(exc)
+                    return
+                self.on_error(UnknownValue(self.cycles.now(), bad, "a request offered to the memory port", prefix="mem_req_", port="memory port"))
+            except Exception as exc:
+                self.on_error(exc)
+
+        return run
+
+    def _middle(self) -> None:
+        """The middle of a cycle: is a request offered at the coming edge?"""
+        if self._after_take:  # the request before was taken at the last edge: ready for this one
+            self._after_take = False
+            self._set_ready(1 if self._wait == 0 else 0)
+        if not int(self._valid(), 2):  # idle: sleep until the DUT offers one, just after an edge
+            if not self._killed:
+                self._armed = self._rose_trigger._register(self._on_rose)
+            return
+        if self._wait:  # refused at the coming edge and the wait - 1 after it: take it at the middle of the last
+            cycle, self._wait = self.cycles.now() + self._wait, 0
+            self._arm(cycle, self._on_last_refusal)
+            return
+        self._take()
+
+    def _rose(self) -> None:
+        """mem_req_valid rose at this edge: the request is offered from the coming edge on."""
+        steps = self.cycles.steps()
+        high, low = simulator.get_sim_time()
+        if (high << 32 | low) % steps:  # the agent samples mid-cycle: a request changing elsewhere would be missed
+            raise RuntimeError(f"cycle {self.cycles.now()}: mem_req_valid rose between clock edges; the memory port's request "
+                               "outputs must be registers (rtl/README.md, \"Memory port\")")  # fmt: skip
+        self._arm(self.cycles.now(), self._on_middle)
+
+    def _ready_and_take(self) -> None:
+        self._set_ready(1)
+        self._take()
+
+    def _take(self) -> None:
+        """The middle of a cycle, ready 1 and a request offered: the coming edge takes it."""
+        cycle = self.cycles.now() + 1
+        req = MemRequest(cycle, bool(int(self._local(), 2)), int(self._addr(), 2), int(self._be(), 2), bool(int(self._we(), 2)),
+                         int(self._wdata(), 2), int(self._tag(), 2))  # fmt: skip
+        self._wait = self._refusals()
+        self._after_take = True
+        self._arm(cycle, self._on_middle)
+        self._recv(req)
 
 
-class MemResponseDriver(BusDriver):
+class MemResponseDriver(Armed, BusDriver):
     """Drives load responses at their due cycles, earliest first, whatever order they were
-    appended in: a pending heap instead of cocotb-bus's first-in first-out queue. It sleeps until
-    the edge before the earliest due response; `append` wakes it when the new response falls due
-    earlier than the one it waits for."""
+    appended in: a pending heap instead of cocotb-bus's first-in first-out queue. A response due
+    at edge d is driven in the middle of cycle d - 1 (the falling clock edge) and cleared in the
+    middle of cycle d unless another is due at d + 1. It wakes only there: one timed callback to
+    the middle of the cycle before the earliest due response (Cycles.at_middle), re-armed when
+    `append` brings an earlier one; plain functions, no task (see MemRequestMonitor)."""
 
     _signals: ClassVar[list[str]] = ["valid", "tag", "data"]
 
-    def __init__(self, dut, clock, cycles: Cycles) -> None:
+    def __init__(self, dut, clock, cycles: Cycles, on_error: Callable[[Exception], None]) -> None:
         self._heap: list[MemResponse] = []
-        self._waiting_for: int | None = None  # due cycle the sleeping driver wakes for; None: none pending
+        self._armed_for: int | None = None  # the edge whose response the armed wake-up drives; None: not armed
+        self._driving = False  # mem_rsp_valid is 1 (a response for the last edge)
+        self.on_error = on_error
         super().__init__(dut, "mem_rsp", clock)
         self.cycles = cycles
         self.bus.valid.value = 0
 
+    async def _send_thread(self) -> None:
+        return  # BusDriver starts this task; responses are driven from timed callbacks (append)
+
     def append(self, transaction: MemResponse, callback: Callable | None = None, event: object = None, **kwargs: object) -> None:  # type: ignore[override]
         heapq.heappush(self._heap, transaction)
-        if self._waiting_for is None or transaction.due < self._waiting_for:
-            self._pending.set()
+        if self._armed_for is None or transaction.due < self._armed_for:
+            self._arm(transaction.due)
 
-    async def _send_thread(self) -> None:
-        while True:
-            if not self._heap:
-                self._waiting_for = None
-                self._pending.clear()
-                await self._pending.wait()
-                continue
-            rsp = self._heap[0]
-            wait = rsp.due - 1 - self.cycles.now()  # drive right after the edge before `due`
-            if wait > 0:
-                self._waiting_for = rsp.due
-                self._pending.clear()
-                await First(ClockCycles(self.clock, wait), self._pending.wait())
-                continue  # the earliest response may have changed
-            heapq.heappop(self._heap)
-            self._waiting_for = None  # driving: any new response is due after this edge
-            self.bus.valid.value = 1
-            self.bus.tag.value = rsp.tag
-            self.bus.data.value = rsp.data
-            await RisingEdge(self.clock)
-            self.bus.valid.value = 0  # a response due at the next edge overrides it in the same step
+    def _arm(self, due: int) -> None:
+        """Wake in the middle of the cycle before edge `due`."""
+        if self._armed is not None:
+            self._armed.cancel()
+        self._armed, self._armed_for = None, None
+        if not self._killed:
+            self._armed, self._armed_for = self.cycles.at_middle(due - 1, self._middle), due
+
+    def _middle(self) -> None:
+        self._armed, self._armed_for = None, None
+        try:
+            edge = self.cycles.now() + 1
+            heap = self._heap
+            if heap and heap[0].due == edge:  # due at the coming edge
+                rsp = heapq.heappop(heap)
+                bus = self.bus
+                if not self._driving:
+                    bus.valid.value = 1
+                    self._driving = True
+                bus.tag.value = rsp.tag
+                bus.data.value = rsp.data
+                self._arm(edge + 1)  # clear it, or drive the next, in the middle of the next cycle
+                return
+            if self._driving:
+                self.bus.valid.value = 0
+                self._driving = False
+            if heap:
+                self._arm(heap[0].due)
+        except Exception as exc:  # reported through the test's verdict
+            self.on_error(exc)
 
 
 class MemoryPort:
@@ -292,9 +410,9 @@ class MemoryPort:
 
     def start(self) -> None:
         """Attach to the pins (after reset, once the configuration bus is done)."""
-        self.driver = MemResponseDriver(self.dut, self.dut.clk, self.cycles)
+        self.driver = MemResponseDriver(self.dut, self.dut.clk, self.cycles, self.on_error)
         self.schedule = ResponseSchedule(self.rng, self.max_latency, self.schedule.order)
-        self.monitor = MemRequestMonitor(self.dut, self.dut.clk, self.cycles, self._serve, self.rng, self.ready_p)
+        self.monitor = MemRequestMonitor(self.dut, self.dut.clk, self.cycles, self._serve, self.rng, self.ready_p, self.on_error)
 
     def stop(self) -> None:
         """End the port's tasks (a fault campaign runs many tests in one simulation, tb/faults)."""
@@ -305,8 +423,12 @@ class MemoryPort:
         self.requests += 1
         try:
             data = self.memory.access(req)
-        except MemoryFault as exc:  # reported through the test's verdict, not lost in the monitor's task
-            self.on_error(exc)
+        except MemoryFault as exc:
+            # reported through the test's verdict at the edge that takes the request (the monitor
+            # serves it in the middle of the cycle before), so that the commit records of that
+            # edge are compared first (README, "DUT errors and the commits before them")
+            fault = exc  # the name `exc` ends with the except clause
+            RisingEdge(self.dut.clk)._register(lambda: self.on_error(fault))
             return
         if not req.we:
             self.driver.append(MemResponse(self.schedule.due(req.cycle), req.tag, data))

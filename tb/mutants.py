@@ -67,6 +67,12 @@ VARIANTS: dict[str, Mutant] = {
             "the lanes of a pass that do not write a register are left undriven in the commit record",
         ),
         Mutant(
+            "MUTANT_X_MEM_ADDR", "sm_mem_unit.v",
+            "mem_req_addr <= {addr[31:6], 6'd0};",
+            "mem_req_addr <= {addr[31:6], 6'bxxxxxx};",
+            "a single lane's request (not a coalesced line) leaves the low six bits of its line address undriven",
+        ),
+        Mutant(
             "MUTANT_LOAD_RECORD", "sm_commit.v",
             "commit_gpr_data <= s_gpr_data[{{(20-LSB){1'b0}}, cpl_slot, 12'd0} +: 4096];",
             "commit_gpr_data <= s_gpr_data[{{(20-LSB){1'b0}}, cpl_slot, 12'd0} +: 4096] ^ 4096'd1;",

@@ -114,6 +114,20 @@ def test_undriven_lanes_are_reported_as_x_at_their_instruction() -> None:
     assert (report.pc, report.text) == (expected.pc, expected.text), result.summary()
 
 
+def test_undriven_request_address_bits_are_reported_as_x_on_the_memory_port() -> None:
+    """MUTANT_X_MEM_ADDR leaves bits 5:0 of a single lane's request address undriven (rtl/README.md,
+    "Memory port": the address of a line, bits 5:0 zero). The memory agent must stop at the first
+    such request with an X/Z report that names the memory port's field, not serve a line at a made-up
+    address or fail with a bare parse error; `global` stores bytes and halves, which go one lane a
+    request."""
+    result = run_lockstep(LockstepRun("global", "icarus", defines=("MUTANT_X_MEM_ADDR",)), rerun_with_waves=False)
+    report = result.report
+    assert not result.passed and report is not None and report.kind == "x_or_z", result.summary()
+    assert "memory port" in report.message and "mem_req_addr" in report.message, report.message
+    for other in ("mem_req_valid", "mem_req_be", "mem_req_wdata", "mem_req_tag"):  # driven: not named
+        assert other not in report.message, report.message
+
+
 def test_the_unbroken_rtl_passes_the_same_programs() -> None:
     """The same programs pass without a define (so the failures above come from the mutants)."""
     for program in sorted({p for _, p, _ in MUTANTS}):
