@@ -34,8 +34,8 @@ module sm1_int_alu (
     input  wire [31:0] b,
     input  wire [31:0] c,
     input  wire        cin,
-    output reg  [31:0] res,
-    output reg  [3:0]  flags     // {O, C, S, Z}
+    output wire [31:0] res,
+    output wire [3:0]  flags     // {O, C, S, Z}
 );
 
 `include "sm_hw.vh"  // OP_* (golden/hw.py AluOp)
@@ -45,15 +45,15 @@ module sm1_int_alu (
     localparam [1:0] ADD_ADDC = 2'd3;
 
     // One process computes the lane: the datapath of the operation in `op` only, every
-    // intermediate a variable of it, `res` and `flags` written once. As a net of continuous assigns
-    // and small always blocks (one per unit) an event-driven simulator re-ran the result select for
-    // every intermediate that settled, about 60 times a cycle under Icarus (issue 19). The lane runs
-    // about once a cycle (every pass brings new operands), and under Icarus each variable read or
-    // written by a statement costs the same whatever its width, so the process is shaped for few
-    // of them: one `case` prepares what several operations share (multiplier, comparator), a second
-    // computes the operation's result with its flags, each branch reading the inputs directly and
-    // writing `r`, `fo`, `fc`, `fw` without further copies. Variables of a unit the operation does not
-    // use keep stale values, which nothing then reads.
+    // intermediate a variable of it (`res` and `flags` are nets of its `r`, `fo`, `fc`, `fw`, below).
+    // As a net of continuous assigns and small always blocks (one per unit) an event-driven
+    // simulator re-ran the result select for every intermediate that settled, about 60 times a cycle
+    // under Icarus (issue 19). The lane runs about once a cycle (every pass brings new operands), and
+    // under Icarus each variable read or written by a statement costs the same whatever its width,
+    // so the process is shaped for few of them: one `case` prepares what several operations share
+    // (multiplier, comparator), a second computes the operation's result with its flags, each branch
+    // reading the inputs directly and writing `r`, `fo`, `fc`, `fw` without further copies.
+    // Variables of a unit the operation does not use keep stale values, which nothing then reads.
     reg [31:0] key_a, key_b, absdiff;           // comparator
     reg        cmp_lt, cmp_eq;
     reg        m24, msa, msb, mhi, msat;        // multiplier kind
@@ -127,7 +127,9 @@ module sm1_int_alu (
 
         // ------------------------------------------------------------------------------------------
         // Result and flags.
-        fo = 1'b0; fc = 1'b0; fw = wide;
+        // (each branch writes fo and fc itself: a default written first was two stores more in the
+        // adds and shifts, which write both anyway)
+        fw = wide;
         case (op)
             OP_ADD, OP_MAD, OP_SAD: begin
                 // Adder (ISA.md 3.1; IMAD 3.3 and ISAD 3.4 use it as a 32-bit add). sub is a + ~b + 1,
@@ -165,16 +167,19 @@ module sm1_int_alu (
             end
             OP_MUL16, OP_MUL24: begin
                 r = mul_res;  // 3.2: S = bit 31, C = O = 0
+                fo = 1'b0; fc = 1'b0;
                 fw = 1'b1;
             end
-            OP_SET:
+            OP_SET: begin
                 // 3.5: all ones of the width when true (S only), 0 when false (Z only)
                 if ((cond[0] & cmp_lt) | (cond[1] & cmp_eq) | (cond[2] & ~cmp_lt & ~cmp_eq))
                     r = wide ? 32'hffffffff : 32'h0000ffff;
                 else
                     r = 32'd0;
-            OP_MIN: r = (cmp_lt ? a : b) & (wide ? 32'hffffffff : 32'h0000ffff);
-            OP_MAX: r = (cmp_lt ? b : a) & (wide ? 32'hffffffff : 32'h0000ffff);
+                fo = 1'b0; fc = 1'b0;
+            end
+            OP_MIN: begin r = (cmp_lt ? a : b) & (wide ? 32'hffffffff : 32'h0000ffff); fo = 1'b0; fc = 1'b0; end
+            OP_MAX: begin r = (cmp_lt ? b : a) & (wide ? 32'hffffffff : 32'h0000ffff); fo = 1'b0; fc = 1'b0; end
             OP_SHL, OP_SHR: begin
                 // Shifts (ISA.md 3.7). The count is unsigned and does not wrap (all 32 bits of b for
                 // 32-bit, the low 16 for 16-bit): count >= width gives 0 or all sign bits and C = 0.
@@ -195,6 +200,7 @@ module sm1_int_alu (
                     sh_full = ({sh_in, 1'b0} >> sh_n) | ({33{sh_sign}} & ~({33{1'b1}} >> sh_n));
                     if (sh_over) begin
                         r = {32{sh_sign}};
+                        fc = 1'b0;
                     end else begin
                         r = sh_full[32:1];
                         fc = wide ? sh_full[0] : sh_full[16];
@@ -203,14 +209,16 @@ module sm1_int_alu (
                 fo = ~sh_over & (sh_n == 5'd1) & (r[31] != sh_in[31]);
                 if (!wide) r = {16'b0, r[31:16]};
             end
-            OP_LOP:
+            OP_LOP: begin
                 // Logic (ISA.md 3.8): optional inversion of either source, then and / or / xor / pass src2.
+                fo = 1'b0; fc = 1'b0;
                 case (lop)
                     2'd0:    r = (not1 ? ~a : a) & (not2 ? ~b : b) & (wide ? 32'hffffffff : 32'h0000ffff);
                     2'd1:    r = ((not1 ? ~a : a) | (not2 ? ~b : b)) & (wide ? 32'hffffffff : 32'h0000ffff);
                     2'd2:    r = ((not1 ? ~a : a) ^ (not2 ? ~b : b)) & (wide ? 32'hffffffff : 32'h0000ffff);
                     default: r = (not2 ? ~b : b) & (wide ? 32'hffffffff : 32'h0000ffff);
                 endcase
+            end
             OP_I2I: begin
                 // I2I (ISA.md 3.9): extend the source, split into sign and magnitude; abs clears the
                 // sign, neg toggles it; then clamp to the destination range (unsigned: negative -> 0).
@@ -247,19 +255,26 @@ module sm1_int_alu (
                 // extended to 32 bits.
                 i2i_w32 = ~(i2i_d8 | i2i_d16) | (i2i_d8 & dst_full);
                 r = i2i_w32 ? i2i_val : {16'b0, i2i_val[15:0]};
+                fo = 1'b0; fc = 1'b0;
                 fw = i2i_w32;
             end
             OP_PASS: begin
                 r = b;
+                fo = 1'b0; fc = 1'b0;
                 fw = 1'b1;
             end
             default: begin  // 13..15 are never issued: result 0
                 r = 32'd0;
+                fo = 1'b0; fc = 1'b0;
                 fw = 1'b1;
             end
         endcase
-        res = r;
-        flags = {fo, fc, fw ? r[31] : r[15], r == 32'd0};
     end
+    // The result and the flags are nets of the process's variables: in the process, the copy of
+    // `r` and the flags' reads of `r`, `fo`, `fc` and `fw` were 7 of a lane's 32 loads and stores
+    // a run under Icarus; as nets they cost no variable access (a value a branch stores twice, the
+    // 16-bit forms and saturation, passes through them twice in the same instant).
+    assign res = r;
+    assign flags = {fo, fc, fw ? r[31] : r[15], r == 32'd0};
 
 endmodule

@@ -30,7 +30,10 @@ module sm_addrfile #(
 
     assign rd_regs = {ar[warp], 512'd0};
 
-    wire [31:0] lane0 = {26'd0, pass} * NUM_SP;
+    // log2 NUM_SP: a pass's first lane as a concatenation, not a multiply (vvp evaluates a net's
+    // multiply on every change of the pass, through its generic arithmetic; rtl/README.md, "Simulation speed (Icarus)")
+    localparam integer SPB = $clog2(NUM_SP);
+    wire [31:0] lane0 = {{(26 - SPB){1'b0}}, pass, {SPB{1'b0}}};
     wire [31:0] wr_at = {24'd0, wr_reg - 3'd1, 5'd0} + lane0;   // the lane0 word of $a[wr_reg]
     wire [31:0] inc_at = {24'd0, inc_reg - 3'd1, 5'd0} + lane0;
     integer w;

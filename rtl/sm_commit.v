@@ -102,7 +102,10 @@ module sm_commit #(
     wire done_now = next_mask == 32'd0 && !bar_wait;
     assign retire_state = done_now ? W_DONE : bar_wait ? W_BAR : W_READY;
 
-    wire [31:0] lane0 = {26'd0, x_pass} * NUM_SP;
+    // log2 NUM_SP: a pass's first lane as a concatenation, not a multiply (vvp evaluates a net's
+    // multiply on every change of the pass, through its generic arithmetic; rtl/README.md, "Simulation speed (Icarus)")
+    localparam integer SPB = $clog2(NUM_SP);
+    wire [31:0] lane0 = {{(26 - SPB){1'b0}}, x_pass, {SPB{1'b0}}};
     // write-back of a pass; a shared store (R2G), or a global/local store request (which wins)
     wire       gpr_w = gpr_mask != {NUM_SP{1'b0}};
     wire       cc_w = cc_mask != {NUM_SP{1'b0}};
@@ -132,10 +135,10 @@ module sm_commit #(
         end
     endgenerate
     // $c and $a data with this cycle's writes: a parked load's record keeps them (narrow vectors)
-    wire [127:0] n_cc_data = (c_cc_data & ~(128'(cc_bits) << (lane0 * 4)))
-                           | (128'(cc_data & cc_bits) << (lane0 * 4));
-    wire [511:0] n_a_data = (c_a_data & ~(512'(a_bits) << (lane0 * 16)))
-                          | (512'(a_data & a_bits) << (lane0 * 16));
+    wire [127:0] n_cc_data = (c_cc_data & ~(128'(cc_bits) << {lane0[29:0], 2'b00}))
+                           | (128'(cc_data & cc_bits) << {lane0[29:0], 2'b00});
+    wire [511:0] n_a_data = (c_a_data & ~(512'(a_bits) << {lane0[27:0], 4'b0000}))
+                          | (512'(a_data & a_bits) << {lane0[27:0], 4'b0000});
 
     // ---- load slots: the parked records
     reg [NUM_LSLOTS-1:0]  s_parked;

@@ -26,7 +26,10 @@ module sm_flagfile #(
 
     assign rd_regs = cc[warp];
 
-    wire [31:0] lane0 = {26'd0, pass} * NUM_SP;
+    // log2 NUM_SP: a pass's first lane as a concatenation, not a multiply (vvp evaluates a net's
+    // multiply on every change of the pass, through its generic arithmetic; rtl/README.md, "Simulation speed (Icarus)")
+    localparam integer SPB = $clog2(NUM_SP);
+    wire [31:0] lane0 = {{(26 - SPB){1'b0}}, pass, {SPB{1'b0}}};
     integer w;
     always @(posedge clk) begin
         if (clr_we) cc[clr_warp] <= 512'd0;

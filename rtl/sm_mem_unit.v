@@ -376,6 +376,11 @@ module sm_mem_unit #(
     // load response: its slot
     assign ld_slot = mem_rsp_tag[14 +: LSB];
 
+    // Whether the block below has anything to do after reset: a cycle with none of these (every
+    // cycle of an ALU-only program) leaves every register of it as it is (issue, next_q and pop need
+    // step, push needs enq; mem_req_valid is cleared only while set). The block tests them once, not
+    // each of its conditions every cycle (about 17 variable loads a cycle under Icarus).
+    wire busy_now = mem_start || step || start || enq || alloc || cpl_fire || mem_req_valid || mem_rsp_valid;
     integer a, so, bw;
     always @(posedge clk) begin
         // (the loops of this block run only in a cycle with their work: a clocked block runs every cycle)
@@ -394,7 +399,7 @@ module sm_mem_unit #(
             pq_n <= {(LSB+1){1'b0}};
             s_queued <= {NUM_LSLOTS{1'b0}};
             for (so = 0; so < NUM_LSLOTS; so = so + 1) s_out[so] <= 8'd0;
-        end else begin
+        end else if (busy_now) begin
             if (mem_start) m_started <= 1'b0;
             if (step && fin) m_busy <= 1'b0;
             if (start) begin

@@ -82,9 +82,12 @@ module sm_operands #(
     // the carry-in of the pass's lanes: bit 2 (C) of the flags of $c[preg] (64-bit forms) or $c0.
     // Continuous selects, no process: the pass changes every cycle, and a lane loop woken by it
     // cost a load per index computation and bit (rtl/README.md, "Simulation speed (Icarus)").
+    // log2 NUM_SP: the pass's carry flags at as a concatenation, not a multiply (vvp evaluates a net's
+    // multiply on every change of the pass, through its generic arithmetic; rtl/README.md, "Simulation speed (Icarus)")
+    localparam integer SPB = $clog2(NUM_SP);
     wire [127:0] ccarry = cc_regs[(carry_reg ? {preg, 7'd0} : 9'd0) +: 128];
     /* verilator lint_off UNUSEDSIGNAL */  // the Z, S and O flags of the pass's lanes
-    wire [NUM_SP*4-1:0] cpass = ccarry[{26'd0, x_pass} * NUM_SP * 4 +: NUM_SP * 4];
+    wire [NUM_SP*4-1:0] cpass = ccarry[{{(24 - SPB){1'b0}}, x_pass, {(SPB + 2){1'b0}}} +: NUM_SP * 4];
     /* verilator lint_on UNUSEDSIGNAL */
     genvar cg;
     generate

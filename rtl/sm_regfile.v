@@ -64,7 +64,10 @@ module sm_regfile #(
     reg [REG_WORDS/32-1:0] rf_valid;
 
     wire [31:0] warp_row = {{(32-WB){1'b0}}, warp} * {24'd0, nregs};   // the warp's first row
-    wire [31:0] pass_bit = {26'd0, pass} * NUM_SP * 32;               // the pass's lanes in a row
+    // log2 NUM_SP: a pass's first lane as a concatenation, not a multiply (vvp evaluates a net's
+    // multiply on every change of the pass, through its generic arithmetic; rtl/README.md, "Simulation speed (Icarus)")
+    localparam integer SPB = $clog2(NUM_SP);
+    wire [31:0] pass_bit = {{(21 - SPB){1'b0}}, pass, {(SPB + 5){1'b0}}};   // the pass's lanes in a row
 
     // a read of one lane (word index i: row i / 32, lane i % 32); past the allocation, or in a row
     // not yet written, it reads 0

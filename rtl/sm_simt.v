@@ -208,14 +208,19 @@ module sm_simt #(
     assign bar_after = bar_wait || bar_set;
     assign settled = active_after != 32'd0 || bar_after || sp_after == 0;
 
-    always @(posedge clk) begin
+    // Whether the block below changes anything: in a cycle with none of these (most cycles) it
+    // leaves every register as it is. The block tests this once, not each of its conditions every
+    // cycle (about 9 variable loads a cycle under Icarus). bar_wait, which has no reset, is written
+    // every cycle.
+    always @(posedge clk) bar_wait <= !take && bar_after;
+    wire busy_now = init_we || push || pop || exited_next != exited || broke_next != broke || ret_next != ret;
+    always @(posedge clk) if (busy_now) begin
         if (init_we) begin
             w_exited[init_warp] <= 32'd0;
             w_broke[init_warp] <= 32'd0;
             w_ret[init_warp] <= 32'd0;
             w_sp[init_warp] <= {(SB+1){1'b0}};
         end
-        bar_wait <= !take && bar_after;
         // the finished-thread masks are written only when they change (a RET, BRK, exit or pop; the
         // next-state process leaves them as they are otherwise): an array write wakes every read
         // port of the array in an event-driven simulator, even with the same value

@@ -116,6 +116,11 @@ module sm_warp_sched #(
         end
     endtask
 
+    // Whether the block below has anything to do after reset: in a cycle with none of these (most
+    // cycles: an instruction takes several passes) it leaves every register as it is. The block
+    // tests this once, not each of its conditions every cycle (about 10 variable loads a cycle
+    // under Icarus).
+    wire busy_now = init_we || take || fetch || pc_we || active_we || retire || park || cpl_we || release_bar != {NUM_WARPS{1'b0}};
     integer i;
     always @(posedge clk) begin
         if (!rst_n) begin
@@ -124,7 +129,7 @@ module sm_warp_sched #(
             w_ready <= {NUM_WARPS{1'b0}};  // every slot free
             warp_live <= {NUM_WARPS{1'b0}};
             warp_bar <= {NUM_WARPS{1'b0}};
-        end else begin
+        end else if (busy_now) begin
             if (init_we) begin
                 set_state(init_warp, W_READY);
                 w_pc[init_warp] <= 24'd0;
