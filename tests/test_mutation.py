@@ -10,6 +10,7 @@ import json
 import re
 import shutil
 import subprocess
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -100,7 +101,10 @@ def test_sample_survives_an_rtl_change(cands: list) -> None:
     b = mutate.sample(rest, 120, 1)
     kept = {x.key for x in a} - gone
     assert kept <= {x.key for x in b} and len(b) == 120
-    assert sorted(x.kind for x in a) == sorted(x.kind for x in b)  # the same shares (24 of ~4,000 candidates fewer)
+    # the same shares (24 of ~4,000 candidates fewer), up to the rounding of a share that sits near
+    # a half (which of the RTL's kinds does depends on its candidate counts)
+    ka, kb = Counter(x.kind for x in a), Counter(x.kind for x in b)
+    assert set(ka) == set(kb) and all(abs(ka[k] - kb[k]) <= 1 for k in ka), (ka, kb)
 
 
 def test_instrumented_design_compiles_on_both_simulators(tmp_path: Path) -> None:
