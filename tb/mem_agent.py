@@ -162,13 +162,21 @@ class TbMemory:
         return int.from_bytes(mem[req.addr : end].tobytes(), "little") if end > req.addr else 0
 
 
+def sim_steps() -> int:
+    """The simulation time in simulator steps (the GPI's (high, low) pair, without cocotb's argument checks)."""
+    high, low = simulator.get_sim_time()
+    return high << 32 | low
+
+
 class Cycles:
     """Cycle numbers from simulation time (the clock is a gpi clock Python does not follow): its
-    rising edges at whole periods from time 0 (cocotb's Clock starts high), its falling edges
-    half a period after them."""
+    rising edges at whole periods from `origin` (the time, in simulator steps, at which the BFM
+    started it: cocotb's Clock starts high; 0 unless a campaign's first test waited before its
+    reset), its falling edges half a period after them."""
 
-    def __init__(self, period_ns: int) -> None:
+    def __init__(self, period_ns: int, origin: int = 0) -> None:
         self.period_ns = period_ns
+        self.origin = origin
         self._steps: int | None = None  # simulator steps a cycle, known once the simulator runs
 
     def steps(self) -> int:
@@ -184,7 +192,7 @@ class Cycles:
         # own (high, low) pair, as cocotb's get_sim_time("step") reads it, without its argument
         # checks (once per commit record and per memory request)
         high, low = simulator.get_sim_time()
-        return (high << 32 | low) // (self._steps or self.steps())
+        return ((high << 32 | low) - self.origin) // (self._steps or self.steps())
 
     def at_middle(self, cycle: int, func: Callable[[], None]) -> TriggerCallback:
         """Call `func` at the falling clock edge of `cycle` (half a period after its rising edge;
@@ -193,7 +201,7 @@ class Cycles:
         at every edge on the way. Returns the registration (`.cancel()`)."""
         steps = self._steps or self.steps()
         high, low = simulator.get_sim_time()
-        ahead = cycle * steps + steps // 2 - (high << 32 | low)
+        ahead = self.origin + cycle * steps + steps // 2 - (high << 32 | low)
         if ahead <= 0:
             raise RuntimeError(f"the middle of cycle {cycle} is not ahead (simulation time {high << 32 | low} steps, {steps} a cycle)")
         return Timer(ahead, "step")._register(func)
@@ -201,9 +209,12 @@ class Cycles:
     def next_middle(self) -> int:
         """The cycle whose middle (falling clock edge) comes next."""
         steps = self._steps or self.steps()
-        high, low = simulator.get_sim_time()
-        t = high << 32 | low
+        t = sim_steps() - self.origin
         return t // steps + (t % steps >= steps // 2)
+
+    def at_edge(self) -> bool:
+        """Whether now is the time of a rising clock edge."""
+        return (sim_steps() - self.origin) % (self._steps or self.steps()) == 0
 
 
 class Armed:
@@ -317,9 +328,7 @@ class MemRequestMonitor(Armed, BusMonitor):
 
     def _rose(self) -> None:
         """mem_req_valid rose at this edge: the request is offered from the coming edge on."""
-        steps = self.cycles.steps()
-        high, low = simulator.get_sim_time()
-        if (high << 32 | low) % steps:  # the agent samples mid-cycle: a request changing elsewhere would be missed
+        if not self.cycles.at_edge():  # the agent samples mid-cycle: a request changing elsewhere would be missed
             raise RuntimeError(f"cycle {self.cycles.now()}: mem_req_valid rose between clock edges; the memory port's request "
                                "outputs must be registers (rtl/README.md, \"Memory port\")")  # fmt: skip
         self._arm(self.cycles.now(), self._on_middle)
