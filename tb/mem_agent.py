@@ -199,11 +199,10 @@ class Cycles:
         `cycle` is now or later, and the middle of the current cycle not yet reached): one timed
         callback of the simulator however far ahead, where awaiting `ClockCycles` resumes Python
         at every edge on the way. Returns the registration (`.cancel()`)."""
-        steps = self._steps or self.steps()
-        high, low = simulator.get_sim_time()
-        ahead = self.origin + cycle * steps + steps // 2 - (high << 32 | low)
+        steps, now = self._steps or self.steps(), sim_steps()
+        ahead = self.origin + cycle * steps + steps // 2 - now
         if ahead <= 0:
-            raise RuntimeError(f"the middle of cycle {cycle} is not ahead (simulation time {high << 32 | low} steps, {steps} a cycle)")
+            raise RuntimeError(f"the middle of cycle {cycle} is not ahead (simulation time {now} steps, {steps} a cycle from {self.origin})")
         return Timer(ahead, "step")._register(func)
 
     def next_middle(self) -> int:
