@@ -29,9 +29,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import ClassVar
 
+import cocotb
 import numpy as np
 from cocotb import simulator
 from cocotb._base_triggers import TriggerCallback  # a registration's handle (Trigger._register, tb/commit_agent.py INTERNALS)
+from cocotb.clock import Clock
 from cocotb.simtime import convert
 from cocotb.triggers import RisingEdge, Timer
 from cocotb_bus.drivers import BusDriver
@@ -168,16 +170,28 @@ def sim_steps() -> int:
     return high << 32 | low
 
 
+_CLOCKS: dict[int, int] = {}  # clock signals running in this simulation -> the time each started (simulator steps)
+
+
 class Cycles:
     """Cycle numbers from simulation time (the clock is a gpi clock Python does not follow): its
-    rising edges at whole periods from `origin` (the time, in simulator steps, at which the BFM
-    started it: cocotb's Clock starts high; 0 unless a campaign's first test waited before its
-    reset), its falling edges half a period after them."""
+    rising edges at whole periods from `origin` (the time, in simulator steps, at which
+    `start_clock` started it: cocotb's Clock starts high; 0 unless a campaign's first test waited
+    before its reset, as the mutation campaign's sets its mutant 1 ns in), its falling edges half a
+    period after them."""
 
-    def __init__(self, period_ns: int, origin: int = 0) -> None:
+    def __init__(self, period_ns: int) -> None:
         self.period_ns = period_ns
-        self.origin = origin
+        self.origin = 0
         self._steps: int | None = None  # simulator steps a cycle, known once the simulator runs
+
+    def start_clock(self, clk) -> None:
+        """Run the gpi clock of this period on `clk`, once per simulation (a fault or mutation
+        campaign resets and reruns in one process, tb/faults), and count cycles from its start."""
+        if id(clk) not in _CLOCKS:
+            _CLOCKS[id(clk)] = sim_steps()
+            cocotb.start_soon(Clock(clk, self.period_ns, unit="ns", impl="gpi").start())  # in C: Python is not woken per clock
+        self.origin = _CLOCKS[id(clk)]
 
     def steps(self) -> int:
         """Simulator steps a cycle."""
@@ -223,6 +237,23 @@ class Armed:
 
     _armed: TriggerCallback | None = None
     _killed = False
+    on_error: Callable[[Exception], None]
+
+    def _guarded(self, func: Callable[[], None]) -> Callable[[], None]:
+        """`func` as a wake-up: its registration spent, its failures reported through the test's
+        verdict (`on_error`; a callback's exception has no task to end), as `_explained` puts them."""
+
+        def run() -> None:
+            self._armed = None
+            try:
+                func()
+            except Exception as exc:
+                self.on_error(self._explained(exc))
+
+        return run
+
+    def _explained(self, exc: Exception) -> Exception:
+        return exc
 
     def kill(self) -> None:
         self._killed = True
@@ -230,6 +261,9 @@ class Armed:
             self._armed.cancel()
             self._armed = None
         super().kill()  # type: ignore[misc]  # the cocotb-bus base's: its task
+
+
+_REQUEST_FIELDS = ("valid", "local", "addr", "be", "we", "wdata", "tag")  # what the monitor reads of a request, each as `_<name>`
 
 
 class MemRequestMonitor(Armed, BusMonitor):
@@ -276,9 +310,7 @@ class MemRequestMonitor(Armed, BusMonitor):
         bus = self.bus
         # the request's fields as the simulator's binary strings, converted by int(s, 2) (which
         # raises ValueError on X or Z, as int() of cocotb's value does)
-        self._valid, self._local, self._addr, self._be, self._we, self._wdata, self._tag = (
-            binstr_reader(getattr(bus, name)) for name in ("valid", "local", "addr", "be", "we", "wdata", "tag")
-        )
+        self._valid, self._local, self._addr, self._be, self._we, self._wdata, self._tag = (binstr_reader(getattr(bus, n)) for n in _REQUEST_FIELDS)
         self._rose_trigger = RisingEdge(bus.valid)
         self._wait = self._refusals()
         self._set_ready(1 if self._wait == 0 else 0)
@@ -291,24 +323,12 @@ class MemRequestMonitor(Armed, BusMonitor):
         if not self._killed:
             self._armed = self.cycles.at_middle(cycle, func)
 
-    def _guarded(self, func: Callable[[], None]) -> Callable[[], None]:
-        """`func` with its failures reported through the test's verdict (a callback's exception has no task to end)."""
-
-        def run() -> None:
-            self._armed = None
-            try:
-                func()
-            except ValueError as exc:  # int() of a binary string holding X or Z: name the fields that do
-                bad = [name for name in ("valid", "local", "addr", "be", "we", "wdata", "tag")
-                       if not set(getattr(self, f"_{name}")()) <= {"0", "1"}]  # fmt: skip
-                if not bad:  # not an X or Z
-                    self.on_error(exc)
-                    return
-                self.on_error(UnknownValue(self.cycles.now(), bad, "a request offered to the memory port", prefix="mem_req_", port="memory port"))
-            except Exception as exc:
-                self.on_error(exc)
-
-        return run
+    def _explained(self, exc: Exception) -> Exception:
+        """A ValueError from int() of a binary string holding X or Z, as the fields that hold them."""
+        if not isinstance(exc, ValueError):
+            return exc
+        bad = [name for name in _REQUEST_FIELDS if not set(getattr(self, f"_{name}")()) <= {"0", "1"}]
+        return UnknownValue(self.cycles.now(), bad, "a request offered to the memory port", prefix="mem_req_", port="memory port") if bad else exc
 
     def _middle(self) -> None:
         """The middle of a cycle: is a request offered at the coming edge?"""
@@ -365,6 +385,7 @@ class MemResponseDriver(Armed, BusDriver):
         super().__init__(dut, "mem_rsp", clock)
         self.cycles = cycles
         self.bus.valid.value = 0
+        self._on_middle = self._guarded(self._middle)
 
     async def _send_thread(self) -> None:
         return  # BusDriver starts this task; responses are driven from timed callbacks (append)
@@ -380,30 +401,27 @@ class MemResponseDriver(Armed, BusDriver):
             self._armed.cancel()
         self._armed, self._armed_for = None, None
         if not self._killed:
-            self._armed, self._armed_for = self.cycles.at_middle(due - 1, self._middle), due
+            self._armed, self._armed_for = self.cycles.at_middle(due - 1, self._on_middle), due
 
     def _middle(self) -> None:
-        self._armed, self._armed_for = None, None
-        try:
-            edge = self.cycles.now() + 1
-            heap = self._heap
-            if heap and heap[0].due == edge:  # due at the coming edge
-                rsp = heapq.heappop(heap)
-                bus = self.bus
-                if not self._driving:
-                    bus.valid.value = 1
-                    self._driving = True
-                bus.tag.value = rsp.tag
-                bus.data.value = rsp.data
-                self._arm(edge + 1)  # clear it, or drive the next, in the middle of the next cycle
-                return
-            if self._driving:
-                self.bus.valid.value = 0
-                self._driving = False
-            if heap:
-                self._arm(heap[0].due)
-        except Exception as exc:  # reported through the test's verdict
-            self.on_error(exc)
+        self._armed_for = None
+        edge = self.cycles.now() + 1
+        heap = self._heap
+        if heap and heap[0].due == edge:  # due at the coming edge
+            rsp = heapq.heappop(heap)
+            bus = self.bus
+            if not self._driving:
+                bus.valid.value = 1
+                self._driving = True
+            bus.tag.value = rsp.tag
+            bus.data.value = rsp.data
+            self._arm(edge + 1)  # clear it, or drive the next, in the middle of the next cycle
+            return
+        if self._driving:
+            self.bus.valid.value = 0
+            self._driving = False
+        if heap:
+            self._arm(heap[0].due)
 
 
 class MemoryPort:

@@ -20,7 +20,6 @@ from pathlib import Path
 
 import cocotb
 import numpy as np
-from cocotb.clock import Clock
 from cocotb.triggers import ClockCycles, ReadOnly, RisingEdge, Timer
 
 from golden.state import FLEXGRIP_SM, Launch
@@ -84,9 +83,6 @@ def check_runnable(path: Path, cores: int | None = None) -> None:
     decode_departures(image.words, path)
 
 
-_CLOCKED: set[int] = set()  # the top levels whose clock runs (one clock per simulation)
-
-
 class FlexgripBfm(DutBfm):
     def __init__(self, dut, config: LockstepConfig, cycles: Cycles) -> None:
         super().__init__(dut, config, cycles)
@@ -98,9 +94,7 @@ class FlexgripBfm(DutBfm):
 
     async def reset(self) -> None:
         dut = self.dut
-        if id(dut) not in _CLOCKED:  # once per simulation: a fault campaign (tb/faults) resets and reruns in one process
-            _CLOCKED.add(id(dut))
-            cocotb.start_soon(Clock(dut.clk, self.cycles.period_ns, unit="ns", impl="gpi").start())
+        self.cycles.start_clock(dut.clk)
         for name in ("block_scheduler_en", "gmem_cntrl_en", "cmem_cntrl_en", "sysmem_cntrl_en", "config_cntrl_en", "config_cs", "gmem_wr_en",
                      "cmem_wr_en", "sysmem_wr_en", "config_adr", "config_wr_data", "gmem_addr", "gmem_wr_data", "cmem_addr", "cmem_wr_data",
                      "sysmem_addr", "sysmem_wr_data"):  # fmt: skip

@@ -14,9 +14,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import ClassVar
 
-import cocotb
 import numpy as np
-from cocotb.clock import Clock
 from cocotb.triggers import ClockCycles, ReadOnly, RisingEdge, ValueChange
 from cocotb_bus.drivers import BusDriver
 
@@ -26,13 +24,12 @@ from golden.hw import CfgSel, GprHalf, LaunchReg, MemSpace, error_message
 from ..commit_agent import CommitMonitor, RtlCommit, gpr_parts, mem_parts
 from ..config import LockstepConfig
 from ..dut import DutAdapter, DutBfm, DutCommit, DutEnd, DutSink, LaunchConfig
-from ..mem_agent import Cycles, MemoryPort, TbMemory, sim_steps
+from ..mem_agent import Cycles, MemoryPort, TbMemory
 from ..runner import SM_FILE_LIST, build, read_file_list, run, wave_file
 
 SPACES = {s: s.name.lower() for s in MemSpace}  # commit_mem_space -> the model's space name
 HALVES = {GprHalf.FULL: None, GprHalf.LOW: "L", GprHalf.HIGH: "H"}  # commit_gpr_half -> the model's half
 TOPLEVEL = "sm_top"
-_CLOCKED: dict[int, int] = {}  # top levels whose clock runs in this simulation -> the time it started (simulator steps)
 
 # -- commit port -> Commit ----------------------------------------------------------------------------
 
@@ -132,10 +129,7 @@ class RtlBfm(DutBfm):
 
     async def reset(self) -> None:
         dut = self.dut
-        if id(dut) not in _CLOCKED:  # once per simulation: a fault campaign resets and reruns in one process (tb/faults)
-            _CLOCKED[id(dut)] = sim_steps()  # its first rising edge: the mutation campaign's first test sets its mutant 1 ns in
-            cocotb.start_soon(Clock(dut.clk, self.cycles.period_ns, unit="ns", impl="gpi").start())  # in C: Python is not woken per clock
-        self.cycles.origin = _CLOCKED[id(dut)]  # cycle numbers and the memory agent's middle of a cycle count from it
+        self.cycles.start_clock(dut.clk)  # cycle numbers and the memory agent's middle of a cycle count from its start
         dut.rst_n.value = 0
         dut.cfg_we.value = 0
         dut.start.value = 0
