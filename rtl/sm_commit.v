@@ -80,14 +80,14 @@ module sm_commit #(
 );
 `include "sm_defs.vh"
 
-    // The record being assembled (c_*), and with this cycle's writes (n_*). The narrow fields and
-    // the $c/$a vectors with this cycle's writes are continuous assigns (net functors, no process
-    // to wake: as an `always @*` they cost some 110 variable loads and stores a cycle under Icarus,
-    // the lane loop above all); the wide lane vectors (register and memory data and addresses) take
-    // this cycle's lane writes in the clocked process below, straight into the record and, when the
-    // instruction retires, into the commit port. Under an event-driven simulator a combinational
-    // copy of 4,096-bit vectors ran again for every lane result that settled (rtl/README.md,
-    // "Simulation speed (Icarus)").
+    // The record being assembled (c_*), and with this cycle's writes (n_*). The narrow fields with
+    // this cycle's writes, and the pass's $c/$a lanes merged with them, are continuous assigns (net
+    // functors, no process to wake: as an `always @*` they cost some 110 variable loads and stores
+    // a cycle under Icarus, the lane loop above all); the lane vectors ($c, $a, register and memory
+    // data and addresses) take this cycle's lane writes in the clocked process below, straight into
+    // the record and, when the instruction retires, into the commit port. Under an event-driven
+    // simulator a combinational copy of 4,096-bit vectors ran again for every lane result that
+    // settled (rtl/README.md, "Simulation speed (Icarus)").
     reg          c_gpr_we, c_cc_we, c_a_we, c_mem_we;
     reg [6:0]    c_gpr_reg;
     reg [1:0]    c_gpr_half, c_cc_reg, c_mem_space;
@@ -134,11 +134,15 @@ module sm_commit #(
             assign a_bits[16 * g +: 16] = {16{a_mask[g]}};
         end
     endgenerate
-    // $c and $a data with this cycle's writes: a parked load's record keeps them (narrow vectors)
-    wire [127:0] n_cc_data = (c_cc_data & ~(128'(cc_bits) << {lane0[29:0], 2'b00}))
-                           | (128'(cc_data & cc_bits) << {lane0[29:0], 2'b00});
-    wire [511:0] n_a_data = (c_a_data & ~(512'(a_bits) << {lane0[27:0], 4'b0000}))
-                          | (512'(a_data & a_bits) << {lane0[27:0], 4'b0000});
+    // This cycle's $c and $a lane writes merged into the pass's lanes of the record (lane i of the
+    // pass is lane lane0 + i of the warp). The clocked blocks below store them into the record, the
+    // commit port and a parked load's slot as one part of each vector: continuous shifts of the
+    // whole 128- and 512-bit vectors to the pass's lanes cost Icarus a bit-by-bit rebuild of four
+    // vectors on every change of the pass or of a lane's result (rtl/README.md, "Simulation speed (Icarus)").
+    wire [6:0]           cc_lo = {lane0[4:0], 2'b00};  // a pass lies within the 32 lanes
+    wire [8:0]           a_lo = {lane0[4:0], 4'b0000};
+    wire [NUM_SP*4-1:0]  cc_merged = (c_cc_data[cc_lo +: NUM_SP*4] & ~cc_bits) | (cc_data & cc_bits);
+    wire [NUM_SP*16-1:0] a_merged = (c_a_data[a_lo +: NUM_SP*16] & ~a_bits) | (a_data & a_bits);
 
     // ---- load slots: the parked records
     reg [NUM_LSLOTS-1:0]  s_parked;
@@ -199,10 +203,12 @@ module sm_commit #(
             s_count[cur_slot] <= (ls_bytes > 5'd4) ? ls_bytes[4:2] : 3'd1;
             s_cc_we[cur_slot] <= n_cc_we;
             s_cc_reg[cur_slot] <= n_cc_reg;
-            s_cc_data[cur_slot] <= n_cc_data;
+            s_cc_data[cur_slot] <= c_cc_data;
+            if (cc_w) s_cc_data[cur_slot][cc_lo +: NUM_SP*4] <= cc_merged;
             s_a_we[cur_slot] <= n_a_we;
             s_a_reg[cur_slot] <= n_a_reg;
-            s_a_data[cur_slot] <= n_a_data;
+            s_a_data[cur_slot] <= c_a_data;
+            if (a_w) s_a_data[cur_slot][a_lo +: NUM_SP*16] <= a_merged;
             s_next_pc[cur_slot] <= next_pc;
             s_next_mask[cur_slot] <= next_mask;
             s_state[cur_slot] <= retire_state;
@@ -217,7 +223,9 @@ module sm_commit #(
             c_cc_data <= 128'd0; c_a_data <= 512'd0; c_gpr_half <= HALF_FULL;
         end else begin
             c_gpr_we <= n_gpr_we; c_cc_we <= n_cc_we; c_a_we <= n_a_we; c_mem_we <= n_mem_we;
-            c_cc_data <= n_cc_data; c_a_data <= n_a_data; c_gpr_half <= n_gpr_half;
+            if (cc_w) c_cc_data[cc_lo +: NUM_SP*4] <= cc_merged;
+            if (a_w) c_a_data[a_lo +: NUM_SP*16] <= a_merged;
+            c_gpr_half <= n_gpr_half;
         end
         commit_valid <= retire || cpl_fire;
         if (cpl_fire) begin
@@ -262,10 +270,12 @@ module sm_commit #(
             commit_gpr_count <= (wb_kind == WB_MEM && ls_bytes > 5'd4) ? ls_bytes[4:2] : 3'd1;
             commit_cc_we <= n_cc_we;
             commit_cc_reg <= n_cc_reg;
-            commit_cc_data <= n_cc_data;
+            commit_cc_data <= c_cc_data;
+            if (cc_w) commit_cc_data[cc_lo +: NUM_SP*4] <= cc_merged;
             commit_a_we <= n_a_we;
             commit_a_reg <= n_a_reg;
-            commit_a_data <= n_a_data;
+            commit_a_data <= c_a_data;
+            if (a_w) commit_a_data[a_lo +: NUM_SP*16] <= a_merged;
             commit_mem_we <= n_mem_we;
             commit_mem_space <= n_mem_space;
             commit_mem_size <= n_mem_size;

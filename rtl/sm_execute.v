@@ -136,16 +136,22 @@ module sm_execute #(
         end
     endgenerate
 
-    // the lanes' results gathered into the vectors, four lanes an iteration (NUM_SP is 8, 16 or
-    // 32): the unit select is a net per lane, so the loop reads nothing but its index and the
-    // lanes' values, and each read of the index serves four lanes
-    integer rl;
-    always @* begin
-        for (rl = 0; rl < NUM_SP; rl = rl + 4) begin
-            res[32 * rl +: 128] = {lane_res[rl + 3], lane_res[rl + 2], lane_res[rl + 1], lane_res[rl]};
-            flags[4 * rl +: 16] = {lane_flags[rl + 3], lane_flags[rl + 2], lane_flags[rl + 1], lane_flags[rl]};
+    // the lanes' results gathered into the vectors, eight lanes a process (NUM_SP is 8, 16 or 32):
+    // the unit select is a net per lane, so a process reads nothing but the lanes' values. Each
+    // process stores its lanes as one concatenation: at NUM_SP 8 a store of the whole vector, which
+    // Icarus copies word by word, where a store into a part of a vector is set bit by bit (the
+    // process runs once or twice a cycle, as the lanes' results settle).
+    genvar gg;
+    generate
+        for (gg = 0; gg < NUM_SP; gg = gg + 8) begin : gather
+            always @* begin
+                res[32 * gg +: 256] = {lane_res[gg + 7], lane_res[gg + 6], lane_res[gg + 5], lane_res[gg + 4],
+                                       lane_res[gg + 3], lane_res[gg + 2], lane_res[gg + 1], lane_res[gg]};
+                flags[4 * gg +: 32] = {lane_flags[gg + 7], lane_flags[gg + 6], lane_flags[gg + 5], lane_flags[gg + 4],
+                                       lane_flags[gg + 3], lane_flags[gg + 2], lane_flags[gg + 1], lane_flags[gg]};
+            end
         end
-    end
+    endgenerate
 
     assign rf_reg_s = ls_half ? {1'b0, ls_reg[6:1]} : ls_reg;
     assign gpr_reg = (dst_kind == 2'd2) ? {1'b0, dst_idx[6:1]} : dst_idx;
