@@ -1,0 +1,21 @@
+"""Sphinx configuration of the manual (make docs builds it into build/docs/html, warnings as errors)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+# the generated reference pages import the project (golden, tb, randgen, scripts) and the local extensions
+sys.path[:0] = [str(ROOT), str(ROOT / "docs" / "_ext")]
+
+project = "G80 SM verification"
+author = "the project's authors"
+extensions = ["myst_parser", "sphinx.ext.autodoc", "sphinx.ext.napoleon", "sphinxarg.ext"]
+source_suffix = {".md": "markdown", ".rst": "restructuredtext"}
+myst_enable_extensions = ["colon_fence", "deflist"]
+myst_heading_anchors = 3
+html_theme = "furo"
+html_title = project
+html_static_path = ["_static"]
+exclude_patterns = ["_build"]
