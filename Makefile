@@ -10,7 +10,7 @@ SIM ?=
 FLEXGRIP_DIR ?= ../shared/flexgripplus
 export FLEXGRIP_DIR
 # Python writes its bytecode under build/pycache even where the environment says PYTHONDONTWRITEBYTECODE:
-# otherwise every short run compiles golden/ and tb/ again (issue 19, start-up)
+# otherwise every short run compiles golden/ and tb/ again, and start-up is a large part of a short run
 export PYTHONPYCACHEPREFIX ?= $(CURDIR)/build/pycache
 export PYTHONDONTWRITEBYTECODE :=
 NUM_SP ?= 8

@@ -704,7 +704,7 @@ FINDINGS += (
     ),
 )
 
-# found while running the FP programs (h-fgfp's block): a control-flow record, not an FP behaviour
+# found while running the FP programs: a control-flow record, not an FP behaviour
 FINDINGS += (
     Finding(
         "ret_pop_exec_mask_stale",

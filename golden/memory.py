@@ -45,7 +45,7 @@ class Memory:
 
     def load_words(self, addr: np.ndarray) -> np.ndarray | None:
         """`load(addr, 4)` where every address is aligned and inside the memory, in fewer array
-        operations (a model step's GLD/LLD of a whole warp; issue 19); None otherwise."""
+        operations (a model step's GLD/LLD of a whole warp); None otherwise."""
         words = self._words(addr)
         return None if words is None else self.data.view(np.uint32)[words]
 

@@ -41,7 +41,7 @@ class Plan:
     run: object  # the family routine, or None for control instructions
     text: str
     size: int
-    # what every execution of the instruction asks of its fields, decided once (issue 19: a step's fixed cost)
+    # what every execution of the instruction asks of its fields, decided once (a step's fixed cost is paid on every commit)
     guarded: bool = False  # a condition other than "always": the executing lanes depend on $c
     pcond: int = 0
     preg: int = 0
@@ -339,7 +339,7 @@ class SM:
     def shared_load_uniform(self, b: Batch, offset: int, size: int, signed: bool) -> np.ndarray | None:
         """`shared_load` of g [offset] ($a0: the same address in every lane) for a one-warp batch,
         the case of most shared operands (kernel parameters, blockIdx): one read broadcast, where
-        the general path's twenty-odd array operations were a large part of a step (issue 19).
+        the general path's twenty-odd array operations were a large part of a step.
         Lanes that do not execute get what the general path gives them, the block's byte 0 on.
         None where the general path must run: several warps, or an address outside shared
         memory (its fault)."""

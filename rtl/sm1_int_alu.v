@@ -48,7 +48,7 @@ module sm1_int_alu (
     // intermediate a variable of it (`res` and `flags` are nets of its `r`, `fo`, `fc`, `fw`, below).
     // As a net of continuous assigns and small always blocks (one per unit) an event-driven
     // simulator re-ran the result select for every intermediate that settled, about 60 times a cycle
-    // under Icarus (issue 19). The lane runs about once a cycle (every pass brings new operands), and
+    // under Icarus. The lane runs about once a cycle (every pass brings new operands), and
     // under Icarus each variable read or written by a statement costs the same whatever its width,
     // so the process is shaped for few of them: one `case` prepares what several operations share
     // (multiplier, comparator), a second computes the operation's result with its flags, each branch

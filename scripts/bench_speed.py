@@ -1,4 +1,4 @@
-"""`make bench` (third part): the testbench's speed against its bounds, in one table (issue 19).
+"""`make bench` (third part): the testbench's speed against its bounds, in one table.
 
     python scripts/bench_speed.py [--kernel bench/alu.sass --kernel bench/kernels/saxpy.sass]
                                   [--no-icarus | --icarus-kernel K ...] [--runs 2] [--startup-program vecadd] [--repeat 3]
@@ -54,11 +54,11 @@ OUT = ROOT / "build" / "bench_speed"
 FREERUN = ROOT / "scripts" / "bench_freerun.py"
 KERNELS = ["bench/alu.sass", "bench/kernels/saxpy.sass"]
 ICARUS_KERNELS = KERNELS  # Icarus rows by default for both: bench/alu.sass's 246k cycles are about 30 s since the third Icarus pass
-SCOREBOARD_BOUND_US = 20.0  # issue 19, goal 2: one-warp step plus compare per commit
-ICARUS_BOUND_CPS = 20_000.0  # issue 19, goal 3: RTL free-running under Icarus, cycles per second
+SCOREBOARD_BOUND_US = 20.0  # goal: one-warp step plus compare per commit
+ICARUS_BOUND_CPS = 20_000.0  # goal: RTL free-running under Icarus, cycles per second
 ICARUS_GOAL_KERNEL = "alu.sass"  # ... on bench/alu.sass (the other kernels' Icarus rows carry no bound)
 T = TypeVar("T")
-LOCKSTEP_GOAL = 2.0  # issue 19, goal 1: lock-step on Verilator within 2x of its bound
+LOCKSTEP_GOAL = 2.0  # goal: lock-step on Verilator within 2x of its bound
 
 
 def _cpu() -> float:
@@ -197,8 +197,7 @@ def startup(program: str, repeat: int) -> Figure:
         if best is None or cpu < best[1]:
             best = (wall, cpu)
     assert best is not None
-    return Figure(f"start-up: one lock-step run of {program}", best[0], best[1], "whole process (host + simulator)", "", "",
-                  "(issue 19 before: about 1.6 s)")  # fmt: skip
+    return Figure(f"start-up: one lock-step run of {program}", best[0], best[1], "whole process (host + simulator)", "", "", "")  # fmt: skip
 
 
 def main() -> int:

@@ -89,7 +89,7 @@ def _packed_decoder() -> Callable[[int], list[int]]:
     """A function from the integer value of `commit_packed` to the record's fields in FIELDS order
     (the wide fields 0). Generated as one list display of shifts and masks, as `dataclasses`
     generates its methods: a loop over the 25 or so fields cost several microseconds a commit,
-    one of the largest items of a lock-step run's per-commit cost (issue 19)."""
+    one of the largest items of a lock-step run's per-commit cost."""
     at = {name: (off, mask) for name, off, mask in PACKED}
     items = ", ".join(f"w >> {at[name][0]} & {at[name][1]:#x}" if name in at else "0" for name in FIELDS)
     namespace: dict[str, object] = {}
@@ -105,7 +105,7 @@ def _sampler_factory(ints: bool = False) -> Callable[..., Callable[..., list[int
     record's fields in FIELDS order, each lane vector read only while its write enable is 1 and of
     a multi-part one only the parts that carry meaning (PARTS; one register's data from
     `commit_gpr_data0`). Generated from WIDE/PARTS, as `_packed_decoder`: the same steps as a loop
-    over the wide fields cost about 2 us a commit more (issue 19). Raises ValueError when a string
+    over the wide fields cost about 2 us a commit more. Raises ValueError when a string
     read holds X or Z (int() of a binary string); the monitor then samples field by field.
 
     With `ints` the readers return integers (`_vector_readers`, a two-state simulator: nothing can
@@ -189,7 +189,7 @@ def _vector_reader(get_value: Callable[[ctypes.c_void_p, object], None], vpi: in
     """The signal's value as an integer, read as a vpiVectorVal (one 32-bit word per step in the
     simulator) and converted from the words' bytes: a binary string costs the simulator a step per
     bit, cocotb a toupper() per character and Python a parse per character, about 5 us a commit for
-    the 1,024-bit `commit_gpr_data0` (issue 19). The aval words only: on a two-state simulator
+    the 1,024-bit `commit_gpr_data0`. The aval words only: on a two-state simulator
     every bval is 0. `get_value` is called without ctypes argument conversion (its arguments made
     once) and the words are read in place, through a view made again only when the simulator's
     buffer moves."""
@@ -406,7 +406,7 @@ class CommitMonitor(Armed, BusMonitor):
         function on the trigger instead of a task awaiting it. cocotb runs it from the trigger's
         firing like a task's wake-up (its scheduler then runs whatever it set going: the end of
         the test on a failure), without resuming a coroutine per record: that cost about 5 us a
-        commit (issue 19). Trigger._register is cocotb's internal (cocotb is pinned,
+        commit. Trigger._register is cocotb's internal (cocotb is pinned,
         requirements.txt); without it the task above runs."""
 
         def fired() -> None:

@@ -63,7 +63,7 @@ def binstr_reader(handle) -> Callable[[], str]:
     Read through cocotb's GPI handle and converted by int(s, 2), which raises on x/z:
     `handle.value` builds a LogicArray first, which cost about 17 us for each of the
     1,024-4,096-bit lane vectors of the commit port and several for the 512-bit store data of a
-    memory request (issue 19)."""
+    memory request."""
     return handle._handle.get_signal_val_binstr  # cocotb's own reader of LogicArrayObject.get()
 
 
@@ -281,7 +281,7 @@ class MemRequestMonitor(Armed, BusMonitor):
     run and once per idle period (a rising `mem_req_valid`, then the middle of that cycle). It runs
     as plain functions registered on its triggers (Cycles.at_middle, a rising `mem_req_valid`), not
     as a task: resuming a task cost several microseconds a wake-up, and `ClockCycles` resumed it
-    at every edge of a wait (issue 19). Draws come in the same order as when it sampled in the
+    at every edge of a wait. Draws come in the same order as when it sampled in the
     read-only phase before each edge, so a seed gives the same run, cycle for cycle."""
 
     _signals: ClassVar[list[str]] = ["valid", "ready", "we", "local", "addr", "be", "wdata", "tag"]

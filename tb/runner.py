@@ -198,7 +198,7 @@ def build(sim: str, toplevel: str, files: FileList | tuple[str, ...], parameters
     code_cov = sim == "verilator" and os.environ.get("RTL_CODE_COVERAGE") == "1"
     build_dir = BUILD / f"{toplevel}_{sim}_{tag}{'_lean' if lean else ''}{'_waves' if waves else ''}{'_codecov' if code_cov else ''}"
     runner = _lean_runner() if lean else get_runner(sim)
-    # a lean model is the lock-step runs' speed (issue 19): `--x-assign fast` as the free-running
+    # a lean model is the lock-step runs' speed: `--x-assign fast` as the free-running
     # harness builds it (the RTL has no explicit X for `unique` to randomise; full builds, for fault
     # campaigns and coverage, keep it) and its C++ at -O3 (Verilator's makefile compiles it -Os and
     # puts user flags after its own; -O2 was 14% less CPU than -Os for bench/alu.sass run free).
@@ -270,7 +270,7 @@ def wave_file(sim: str, toplevel: str, test_dir: Path) -> Path:
 
 
 def start_env(rewrite_asserts: bool) -> dict[str, str]:
-    """Environment that cuts the simulator's Python start-up (issue 19: about 0.7 s of a run):
+    """Environment that cuts the simulator's Python start-up (about 0.7 s of a short run):
     bytecode is written (under build/pycache, not beside the sources) even where the environment
     says PYTHONDONTWRITEBYTECODE, so golden/ and tb/ are not compiled again by every run; and
     unless `rewrite_asserts`, cocotb does not install pytest's assertion rewriting, which

@@ -224,18 +224,18 @@ class LockstepTest(uvm_test):
         self.done_cycle = None
         # what start-up built (modules, the program, the model) lives until the end: out of the
         # collector's sight during the run, so that its full collections walk only what the run
-        # allocates (issue 19); back in it afterwards, so that a campaign of many tests in one
+        # allocates; back in it afterwards, so that a campaign of many tests in one
         # simulation (tb/faults) can still free an earlier test's cycles. During the run only the
         # young generations are collected (the reference cycles of triggers and tasks die young):
         # a full collection walks everything the run keeps, which in a free-running run is the
-        # whole commit trace, so it was about a quarter of that run's CPU time (bench/alu.sass
-        # LOCKSTEP=0: run phase 1.78-1.85 -> 1.41 s, issue 19); what survives is collected after it
+        # whole commit trace, about a quarter of a free-running run's CPU time (make bench,
+        # LOCKSTEP=0); what survives is collected after it
         gc.freeze()
         thresholds = gc.get_threshold()
         gc.set_threshold(thresholds[0], thresholds[1], 1 << 30)  # the oldest generation's count never reached
         # TB_CPROFILE=FILE: cProfile of the run phase (the monitors' callbacks, the model, the
         # compares: everything Python does from the launch to the end), for finding the testbench's
-        # own per-commit cost (issue 19); the simulator's C++ time shows only inside the calls into it
+        # own per-commit cost; the simulator's C++ time shows only inside the calls into it
         profiler = _profiler()
         t0, c0 = time.perf_counter(), time.process_time()
         try:

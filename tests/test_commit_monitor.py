@@ -122,7 +122,7 @@ def test_an_unknown_part_count_checks_every_part() -> None:
 
 def test_the_cocotb_internals_the_monitor_relies_on_are_there() -> None:
     """tb/commit_agent.py INTERNALS: a cocotb upgrade that removes or changes them must fail here,
-    not make every lock-step run silently slower (issue 19's figures) or read values otherwise."""
+    not make every lock-step run silently slower (make bench's figures) or read values otherwise."""
     import inspect
 
     import cocotb.handle

@@ -1,4 +1,4 @@
-"""The cross coverage model (golden/coverage/cross.py, issue 20): derived from the encoding table,
+"""The cross coverage model (golden/coverage/cross.py): derived from the encoding table,
 value classes as IEEE 754 / two's complement define them, hazards as the program text fixes them,
 and the sampler's counts checked against an independent count from the `--trace` output."""
 
@@ -150,7 +150,7 @@ join:   NOP.S
 
 
 # ---------------------------------------------------------------------------------------------
-# closing the loop (issue 20 item 5): an independent count from the trace text
+# closing the loop: an independent count from the trace text
 
 
 TRACE_RE = re.compile(r"^cta (\d+) warp +(\d+) #(\d+) +[0-9a-f]+  (.*?) +act ([0-9a-f]{8}) exe ([0-9a-f]{8})(.*)$")

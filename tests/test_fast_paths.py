@@ -1,4 +1,4 @@
-"""The golden model's fast paths (issue 19: the scoreboard's cost per commit) against the general
+"""The golden model's fast paths (the scoreboard's cost per commit) against the general
 paths they shortcut, on generated inputs of every class. The general paths are what the vectors
 (../shared/vectors: fp32.txt, int.txt; tests/test_vectors.py, tests/test_fp.py) and the programs
 check; each fast path must give the same bits wherever it is taken, and leave the rest to the

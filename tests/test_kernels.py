@@ -24,7 +24,7 @@ import gen_kernels
 TEMPLATES = gen_kernels.templates()
 CI = sorted((ROOT / "programs" / "kernels").glob("*.sass"))
 BENCH = sorted((ROOT / "bench" / "kernels").glob("*.sass"))
-# issue 18's list of workloads, each with the kernel that implements it
+# the workloads of the suite, each with the kernel that implements it
 REQUIRED = {"saxpy": "saxpy", "dot product": "dot", "reduction": "reduce", "reduction, second pass": "reduce_pass2",
             "inclusive/exclusive scan": "scan", "tiled matrix multiply": "matmul", "transpose": "transpose",
             "bitonic sort": "bitonic", "1-D stencil": "stencil1d", "2-D convolution": "conv2d", "radix-2 FFT": "fft",

@@ -1,4 +1,4 @@
-"""Failure reports that blame the right party (issue 15), without a simulator.
+"""Failure reports that blame the right party, without a simulator.
 
 A second golden-model instance plays the RTL, as in tests/test_scoreboard.py; to make it wrong in a
 known way, it keeps local memory from one block to the next (what the testbench's memory did before
@@ -28,7 +28,7 @@ PROGRAM = ROOT / "programs" / "local_rounds.sass"
 
 
 class KeepsLocalMemory(SM):
-    """A model whose local memory survives from one round of blocks to the next (the bug of issue 15)."""
+    """A model whose local memory survives from one round of blocks to the next (a bug this suite once found)."""
 
     def start_next_round(self) -> bool:
         kept = getattr(self, "local", None)

@@ -1,4 +1,4 @@
-"""Lock-step reports of DUT errors and `make sim` by path, on the RTL (issue 15).
+"""Lock-step reports of DUT errors and `make sim` by path, on the RTL.
 
 When the RTL stops with an error code, the report must give the instruction (PC, disassembly), the
 block, and what the golden model does with the same instruction of the same warp: the lane and

@@ -385,7 +385,7 @@ def fmul(a: ArrayLike, b: ArrayLike, rnd: int = RN) -> tuple[U32, Flags]:
 def _fmad_normal(a: U32, b: U32, c: U32) -> U32 | None:
     """`_fmad_bits`'s float64 shortcut for lane arrays (uint32, one shape) in which every lane
     takes it, without the int64 widening and chunking of `run_lanes` (a model step's fmad on 32
-    lanes; issue 19); None when any lane needs the datapath. The same shortcut as `_fmad_bits`
+    lanes); None when any lane needs the datapath. The same shortcut as `_fmad_bits`
     (`_normal`, `_fmad_sum`; see there why it is exact)."""
     bits = np.stack((a, b, c))
     if not _normal(bits).all():

@@ -168,7 +168,7 @@ def _adder(op: int, width: int, sat: bool, a: ArrayLike, b: ArrayLike, cin: Arra
     elif carry:
         full += U32(1)
     if not flags and not sat:
-        # no $c write (the instruction's cwe is clear): C and O are not needed (a scoreboard step, issue 19)
+        # no $c write (the instruction's cwe is clear): C and O are not needed (a saving on every scoreboard step)
         return (full if width == 32 else full & U32(0xFFFF)), None
     # O: operands of equal sign, sum of the other sign, on the operation's top bit (ISA.md 3.1).
     t = s1 ^ full

@@ -1,4 +1,4 @@
-"""RTL code coverage (issue 20 item 3): Verilator's coverage.dat read into per-module figures.
+"""RTL code coverage: Verilator's coverage.dat read into per-module figures.
 
 Verilator (`--coverage`) writes one record per coverage point:
 

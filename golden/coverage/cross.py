@@ -1,4 +1,4 @@
-"""Architectural crosses (issue 20 item 1): a second coverage model, kept apart from the ISA bins.
+"""Architectural crosses: a second coverage model, kept apart from the ISA bins.
 
 The ISA model (model.py) says which encodings and commit situations were seen; once every
 regression fills it, it no longer shows where verification is thin. This model crosses what the

@@ -1,4 +1,4 @@
-"""Micro-architectural coverage of our RTL (issue 20 item 2): a third model, counted apart.
+"""Micro-architectural coverage of our RTL: a third model, counted apart.
 
 The ISA bins and the crosses say what the instruction stream did; this model says what the SM's
 pipeline went through while running it. It is sampled by the testbench (tb/coverage_uarch.py) from

@@ -406,7 +406,7 @@ def confirm(out: Path, meta: dict, walls: dict[str, float], quiet: bool) -> int:
     the runs before). So every survivor and every kill runs here (the killing program first: a
     kill that repeats costs one program and a process start). A verdict is final once it says `"alone": true` (with `before`, the shared
     process's status and program); the report counts an unconfirmed survivor as not resolved. A
-    verdict written before this pass existed has no mark and is confirmed on resume. Returns how
+    verdict without that mark is confirmed on resume. Returns how
     many mutants it ran."""
     results = out / "results.jsonl"
     verdicts = {x["mutant"]: x for x in _read(results) if "mutant" in x}
