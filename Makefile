@@ -165,6 +165,7 @@ lint: $(SETUP)
 	$(PY) scripts/gen_rtl_isa.py --check
 	$(PY) scripts/gen_sfu_rom.py --check
 	$(PY) scripts/gen_flexgrip_sfu_rom.py --check
+	$(PY) scripts/gen_architecture.py --check
 
 test: $(SETUP) lint
 	$(PY) -m pytest -n auto $(PYTEST_ARGS)
