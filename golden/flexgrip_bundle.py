@@ -219,3 +219,21 @@ def run_bundle(path: str | Path, profile: Profile = FLEXGRIP) -> BundleResult:
         else:
             int_bad.append(r)
     return BundleResult(bundle, int_ok, int_bad, float_ok, float_bad, steps, undefined, inputs, sorted(results), sorted(kept))
+
+
+def dump_on_dut(path: str | Path, dut_global: bytes) -> tuple[int, int, list[WordResult]]:
+    """A bundle's expected dump (NAME.expected.log, itself a FlexGripPlus run's memory) against the
+    global memory FlexGripPlus left in a lock-step run: (words that match, words compared,
+    mismatches). Words the dump holds as U/X are not compared; a dump word past the memory read
+    back is a mismatch against 0."""
+    expected = read_expected(load_bundle(path).files()[1])
+    data = np.frombuffer(bytes(dut_global) + b"\0" * (-len(dut_global) % 4), "<u4")
+    bad, total = [], 0
+    for addr, want in sorted(expected.items()):
+        if want is UNDEFINED:
+            continue
+        total += 1
+        got = int(data[addr // 4]) if addr % 4 == 0 and addr // 4 < data.size else 0
+        if got != want:
+            bad.append(WordResult(addr, want, got, False))
+    return total - len(bad), total, bad
