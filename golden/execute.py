@@ -239,8 +239,10 @@ def exe_lld(sm: SM, b: Batch, insn: Instruction, ops: dict) -> None:
 @family("lst")
 def exe_lst(sm: SM, b: Batch, insn: Instruction, ops: dict) -> None:
     size, _ = _ldst_size(insn)
+    addr = _local_addr(sm, b, ops["mem"], size)
+    sm.note_store_address(b)
     values = [sm.read_reg(b, ops["data"].index + part, False) for part in range(max(size // 4, 1))]
-    sm.local_store(b, _local_addr(sm, b, ops["mem"], size), size, values)
+    sm.local_store(b, addr, size, values)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -13,7 +13,7 @@ Undefined inputs stay undefined. FlexGripPlus reads its global image with VHDL's
 byte a line (RTL/dp_ram.vhd, init_mem): a line that is not two hex digits (the one-character `0`
 lines of some applications' .mif files) leaves that byte U. The model loads such a byte as 0 and
 tracks undefinedness (golden/sm.py, `track_undefined`): a value computed from an undefined source
-(register, flags, address register, shared or global word) is undefined, a store of one makes the
+(register, flags, address register, shared, local or global word) is undefined, a store of one makes the
 memory word undefined, a defined value written over clears it. A dumped word the model holds as
 undefined is not compared: the report counts the results computed from undefined input and the
 input words they came from. A guard on undefined flags, or a store at an undefined address, stops

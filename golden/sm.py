@@ -163,6 +163,8 @@ class SM:
         self.track_undefined = False
         self.gundef: np.ndarray | None = None  # global bytes that hold undefined values
         self.gstored: np.ndarray | None = None
+        self.lundef: np.ndarray | None = None  # local bytes that hold undefined values (for `lundef_of`, this round's local memory)
+        self.lundef_of: Memory | None = None
         self.undef_stores = 0  # lanes whose global store wrote an undefined value
         self.steps = 0
         self.thread_steps = 0  # lanes active at issue, summed over executed instructions
@@ -519,10 +521,22 @@ class SM:
             raise MemoryFault("local", int(addr[lane]), size, limit, f"{self.where(b)}, lane {lane % WARP}")
         return b.threads * limit + addr
 
+    def _local_undefined(self) -> np.ndarray:
+        # undefinedness of local memory, which starts defined (zeroed) in every round, as the memory does
+        mem = self._local()
+        if self.lundef is None or self.lundef_of is not mem:
+            self.lundef, self.lundef_of = np.zeros(mem.size, bool), mem
+        return self.lundef
+
     def local_load(self, b: Batch, addr: np.ndarray, size: int, signed: bool) -> list[np.ndarray]:
-        return self._load(self._local(), b, self._local_abs(b, addr, size), size, signed)
+        abs_addr = self._local_abs(b, addr, size)
+        if self.track_undefined:
+            self._taint(b, self._bytes_undefined(self._local_undefined(), b, abs_addr, size))
+        return self._load(self._local(), b, abs_addr, size, signed)
 
     def local_store(self, b: Batch, addr: np.ndarray, size: int, values: list[np.ndarray]) -> None:
+        if self.track_undefined:
+            self._mark_store(self._local_undefined(), b, self._local_abs(b, addr, size), size)
         self._store(self._local(), "local", b, self._local_abs(b, addr, size), size, values, record_addr=addr)
 
     def _load(self, mem: Memory, b: Batch, addr: np.ndarray, size: int, signed: bool) -> list[np.ndarray]:

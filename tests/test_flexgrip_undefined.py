@@ -174,3 +174,31 @@ def test_mxm_naive_float_results_are_undefined_not_failed(tmp_path: Path) -> Non
     assert {w.addr >> 12 for w in r.int_failed} == {0} and len(r.int_failed) == 1024
     image = np.frombuffer(bytes(int(x, 16) if len(x) == 2 else 0 for x in lines), "<u4")
     assert all(w.got == image[w.addr // 4] for w in r.int_failed)  # the model leaves A as it was
+
+
+def test_undefined_value_through_local_memory_and_address_register(tmp_path: Path) -> None:
+    """A value stored to local memory and loaded back stays undefined where it was (lanes 3, 7, 8),
+    and so does an address register set from an undefined word (its value is 0 in every lane): a
+    shared load through it is undefined there. (A constant operand's address register would not
+    do: FlexGripPlus ignores it, profile switch const_areg_ignored.)"""
+    src = """
+        SHL R1, R0, 0x2
+        IADD32 R2, g [0x4], R1
+        GLD.U32 R3, global14[R2]
+        R2A A1, R1
+        LST.U32 local[A1+0x0], R3
+        LLD.U32 R5, local[A1+0x0]
+        IADD32 R7, g [0x7], R1
+        GST.U32 global14[R7], R5
+        LOP.AND R4, R3, c[0x0][0x0]
+        R2A A2, R4
+        IADD R6, g [A2+0x4], R124
+        IADD32 R7, g [0x8], R1
+        GST.U32 global14[R7], R6
+        RET
+"""
+    dump = {0x180 + 4 * i: A[i] for i in range(32)} | {0x200 + 4 * i: 0 for i in range(32)}
+    r = run_bundle(_bundle(tmp_path, src, "local", dump))
+    assert r.undefined_control == ""
+    assert r.undefined_results == [0x180 + 4 * i for i in (3, 7, 8)] + [0x200 + 4 * i for i in (3, 7, 8)]
+    assert not r.int_failed and r.int_passed == 2 * 29
