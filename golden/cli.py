@@ -248,12 +248,26 @@ def cmd_run_flexgrip(args: argparse.Namespace) -> int:
         for w in r.float_failed[:20]:
             print(f"{name}: float word {w.addr:#07x}: expected {w.expected:#010x}, got {w.got:#010x} ({w.ulps} ulp apart)")
         nf = r.float_passed + len(r.float_failed)
+
+        def shown(addrs: list[int]) -> str:
+            return ", ".join(f"{a:#07x}" for a in addrs[:8]) + (", ..." if len(addrs) > 8 else "")
+
         if r.undefined:
-            shown = ", ".join(f"{a:#07x}" for a in r.undefined[:8]) + (", ..." if len(r.undefined) > 8 else "")
-            print(f"{name}: {len(r.undefined)} undefined (U/X) words in the dump, not compared: {shown}")
+            print(f"{name}: {len(r.undefined)} undefined (U/X) words in the dump, not compared: {shown(r.undefined)}")
+        if r.undefined_control:
+            # the model stopped where it would have to guess: nothing is compared, and that is no pass
+            print(f"{name}: undefined control flow, nothing compared ({r.undefined_inputs} undefined input words): {r.undefined_control}")
+            total_fail += 1
+            continue
+        if r.undefined_results:
+            print(f"{name}: {len(r.undefined_results)} results undefined (computed from {r.undefined_inputs} undefined input words), "
+                  f"not compared: {shown(r.undefined_results)}")  # fmt: skip
+        if r.undefined_kept:
+            print(f"{name}: {len(r.undefined_kept)} undefined input words left as they were (defined in the dump), not compared: {shown(r.undefined_kept)}")
         print(f"{name}: all words compared exactly: {r.int_passed + len(r.int_failed)} integer words, {r.int_passed} passed; "
               f"{nf} words computed by FP/SFU instructions, {r.float_passed} passed; "
-              f"{len(r.undefined)} undefined; {r.warp_instructions} warp-instructions")  # fmt: skip
+              f"{len(r.undefined)} undefined in the dump; {len(r.undefined_results) + len(r.undefined_kept)} undefined in the model "
+              f"(from {r.undefined_inputs} undefined input words); {r.warp_instructions} warp-instructions")  # fmt: skip
         total_pass += r.int_passed + r.float_passed
         total_fail += len(r.int_failed) + len(r.float_failed)
     print(f"{total_pass} passed, {total_fail} failed")

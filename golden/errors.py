@@ -32,3 +32,8 @@ class LaunchError(ModelError):
 
 class UnimplementedError(ModelError):
     """An instruction the encoding table decodes but the model does not execute (texture fetches)."""
+
+
+class UndefinedControl(ModelError):
+    """Undefinedness tracking (SM.track_undefined): where the run goes, or which memory a store
+    changes, depends on a value computed from undefined input, which the model does not guess."""

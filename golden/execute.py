@@ -186,8 +186,9 @@ def exe_ada(sm: SM, b: Batch, insn: Instruction, ops: dict) -> None:
 def exe_r2g(sm: SM, b: Batch, insn: Instruction, ops: dict) -> None:
     dst: SharedOperand = ops["dst"]
     src: RegOperand = ops["src"]
-    value = sm.read_reg(b, src.index, src.half)
     addr = sm.mem_address(b, dst.areg, dst.offset, dst.postinc, dst.size, store=True)
+    sm.note_store_address(b)  # the address before the data: a store at an undefined address stops the run
+    value = sm.read_reg(b, src.index, src.half)
     sm.shared_store(b, addr, dst.size, value)
 
 
@@ -219,6 +220,7 @@ def exe_gst(sm: SM, b: Batch, insn: Instruction, ops: dict) -> None:
     size, _ = _flexgrip_wide(sm, *_ldst_size(insn))
     mem: GlobalOperand = ops["mem"]
     addr = sm.read_reg(b, mem.reg, False).astype(np.int64)
+    sm.note_store_address(b)
     values = [sm.read_reg(b, ops["data"].index + part, False) for part in range(max(size // 4, 1))]
     sm.global_store(b, addr, size, values, ops["data"].index)
 
@@ -237,8 +239,10 @@ def exe_lld(sm: SM, b: Batch, insn: Instruction, ops: dict) -> None:
 @family("lst")
 def exe_lst(sm: SM, b: Batch, insn: Instruction, ops: dict) -> None:
     size, _ = _ldst_size(insn)
+    addr = _local_addr(sm, b, ops["mem"], size)
+    sm.note_store_address(b)
     values = [sm.read_reg(b, ops["data"].index + part, False) for part in range(max(size // 4, 1))]
-    sm.local_store(b, _local_addr(sm, b, ops["mem"], size), size, values)
+    sm.local_store(b, addr, size, values)
 
 
 # ---------------------------------------------------------------------------------------------

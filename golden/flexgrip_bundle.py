@@ -8,6 +8,17 @@ floating-point or SFU instructions are counted apart in the report (a failure am
 distance in ulp). A word the dump holds as `uuuuuuuu` (or with any U/X/Z/W/- digit: memory
 FlexGripPlus never wrote, or a .mif line its reader could not parse) is undefined: it is not
 compared, and the report counts and names it.
+
+Undefined inputs stay undefined. FlexGripPlus reads its global image with VHDL's `hread` of one
+byte a line (RTL/dp_ram.vhd, init_mem): a line that is not two hex digits (the one-character `0`
+lines of some applications' .mif files) leaves that byte U. The model loads such a byte as 0 and
+tracks undefinedness (golden/sm.py, `track_undefined`): a value computed from an undefined source
+(register, flags, address register, shared, local or global word) is undefined, a store of one makes the
+memory word undefined, a defined value written over clears it. A dumped word the model holds as
+undefined is not compared: the report counts the results computed from undefined input and the
+input words they came from. A guard on undefined flags, or a store at an undefined address, stops
+the run (`UndefinedControl`): which lanes execute, or which word changes, is unknown, and the
+model does not guess.
 """
 
 from __future__ import annotations
@@ -18,6 +29,7 @@ from pathlib import Path
 
 import numpy as np
 
+from .errors import UndefinedControl
 from .memory import Memory
 from .profile import FLEXGRIP, Profile
 from .sm import SM
@@ -87,7 +99,27 @@ def load_bundle(path: str | Path) -> Bundle:
 
 
 def read_mif(path: Path) -> bytes:
-    return bytes(int(line, 16) for line in path.read_text(encoding="utf-8").split())
+    return read_mif_defined(path)[0]
+
+
+_MIF_BYTE = re.compile(r"[0-9a-fA-F]{2}")
+
+
+def read_mif_defined(path: Path) -> tuple[bytes, np.ndarray]:
+    """The image of a .mif file (one byte a line) and, per byte, whether FlexGripPlus leaves it
+    undefined: its `hread` of an 8-bit vector needs two hex digits, so any other line (`0`) leaves
+    the byte U. Such a byte reads as 0 here; a line that is not hex at all is an error."""
+    values, undefined = [], []
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        text = line.strip()
+        if not text:
+            continue
+        if not re.fullmatch(r"[0-9a-fA-F]+", text):
+            raise ValueError(f"{path}:{number}: expected a byte in hex, got {line!r}")
+        defined = bool(_MIF_BYTE.fullmatch(text))
+        values.append(int(text, 16) if defined else 0)
+        undefined.append(not defined)
+    return bytes(values), np.array(undefined, bool)
 
 
 UNDEFINED = None
@@ -134,12 +166,17 @@ class BundleResult:
     float_failed: list[WordResult]
     warp_instructions: int
     undefined: list[int] = field(default_factory=list)  # addresses of U/X words in the dump, not compared
+    undefined_inputs: int = 0  # words of the input image with a byte FlexGripPlus leaves U
+    undefined_results: list[int] = field(default_factory=list)  # dumped words the kernel computed from undefined input: not compared
+    undefined_kept: list[int] = field(default_factory=list)  # dumped words still holding undefined input, defined in the dump: not compared
+    undefined_control: str = ""  # why the model stopped (UndefinedControl): nothing compared then
 
 
 def run_bundle(path: str | Path, profile: Profile = FLEXGRIP) -> BundleResult:
     bundle = load_bundle(path)
     mif, expected_path = bundle.files()
-    gmem = Memory("global", GLOBAL_BYTES, read_mif(mif))
+    image, undefined_bytes = read_mif_defined(mif)
+    gmem = Memory("global", GLOBAL_BYTES, image)
     cmem = Memory("constant", CONST_BYTES, np.array(bundle.consts, np.uint32).tobytes())
     params = np.array(bundle.params, np.uint32).tobytes()
     # FlexGripPlus copies the kernel parameters in front of the user shared data (FLEXGRIPPLUS.md 1.1)
@@ -150,13 +187,25 @@ def run_bundle(path: str | Path, profile: Profile = FLEXGRIP) -> BundleResult:
         profile = replace(profile, fpu_sync_lanes=bundle.cores)
     sm = SM(bundle.code, launch, gmem, {0: cmem}, profile, config)
     sm.track_floats = True
-    steps = sm.run()
+    sm.track_undefined_global(undefined_bytes)
+    inputs = int(np.pad(undefined_bytes, (0, -undefined_bytes.size % 4)).reshape(-1, 4).any(axis=1).sum())
     expected = read_expected(expected_path)
     undefined = sorted(a for a, w in expected.items() if w is UNDEFINED)
+    try:
+        steps = sm.run()
+    except UndefinedControl as exc:
+        return BundleResult(bundle, 0, [], 0, [], sm.steps, undefined, inputs, undefined_control=str(exc))
+    assert sm.gundef is not None and sm.gstored is not None
     addrs = np.array(sorted(a for a, w in expected.items() if w is not UNDEFINED), np.int64)
     got = gmem.load(addrs, 4) if len(addrs) else np.zeros(0, np.uint32)
+    inside = addrs[(addrs >= 0) & (addrs + 4 <= GLOBAL_BYTES)]  # a dump word outside memory: the load above reports it
+    unknown = sm.gundef[inside[:, None] + np.arange(4)].any(axis=1)
+    stored = sm.gstored[inside[:, None] + np.arange(4)].any(axis=1)
+    results, kept = set(inside[unknown & stored].tolist()), set(inside[unknown & ~stored].tolist())
     int_ok, float_ok, int_bad, float_bad = 0, 0, [], []
     for addr, value in zip(addrs.tolist(), got.tolist(), strict=True):
+        if addr in results or addr in kept:
+            continue
         want = expected[addr]
         assert want is not None
         r = WordResult(addr, want, value, addr in sm.float_words)
@@ -169,4 +218,22 @@ def run_bundle(path: str | Path, profile: Profile = FLEXGRIP) -> BundleResult:
             float_bad.append(r)
         else:
             int_bad.append(r)
-    return BundleResult(bundle, int_ok, int_bad, float_ok, float_bad, steps, undefined)
+    return BundleResult(bundle, int_ok, int_bad, float_ok, float_bad, steps, undefined, inputs, sorted(results), sorted(kept))
+
+
+def dump_on_dut(path: str | Path, dut_global: bytes) -> tuple[int, int, list[WordResult]]:
+    """A bundle's expected dump (NAME.expected.log, itself a FlexGripPlus run's memory) against the
+    global memory FlexGripPlus left in a lock-step run: (words that match, words compared,
+    mismatches). Words the dump holds as U/X are not compared; a dump word past the memory read
+    back is a mismatch against 0."""
+    expected = read_expected(load_bundle(path).files()[1])
+    data = np.frombuffer(bytes(dut_global) + b"\0" * (-len(dut_global) % 4), "<u4")
+    bad, total = [], 0
+    for addr, want in sorted(expected.items()):
+        if want is UNDEFINED:
+            continue
+        total += 1
+        got = int(data[addr // 4]) if addr % 4 == 0 and addr // 4 < data.size else 0
+        if got != want:
+            bad.append(WordResult(addr, want, got, False))
+    return total - len(bad), total, bad

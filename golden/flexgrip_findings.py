@@ -807,3 +807,98 @@ def expectations(path: Path, profile: object = None, attribute: bool = True) -> 
     names = switch_findings()
     listed = ", ".join(f"{s} ({'/'.join(names.get(s, ['no finding']))})" for s in causes) or "not attributed to one switch"
     return f"fail, {how}: {listed}"
+
+
+@dataclass
+class Broken:
+    """One `.expect` line that does not hold on FlexGripPlus's memory, and the known findings that
+    break it (`causes`: empty when none does)."""
+
+    line: int
+    buffer: str
+    detail: str
+    causes: list[str]
+
+
+@dataclass
+class DutExpectations:
+    """`make sim DUT=flexgrip`'s second verdict: the program's `.expect` lines on the global memory
+    FlexGripPlus left. `total` 0: the program declares none."""
+
+    total: int
+    broken: list[Broken]
+
+    @property
+    def unexplained(self) -> list[Broken]:
+        return [b for b in self.broken if not b.causes]
+
+    def verdict(self) -> str:
+        if not self.total:
+            return "none (the program declares no .expect)"
+        if not self.broken:
+            return f"PASS, {self.total} of {self.total} .expect lines hold"
+        held = self.total - len(self.broken)
+        known = [b for b in self.broken if b.causes]
+        parts = []
+        if known:
+            parts.append(f"{len(known)} broken by known findings: " + "; ".join(f"{b.buffer} (line {b.line}): {', '.join(b.causes)}" for b in known))
+        if self.unexplained:
+            parts.append(f"{len(self.unexplained)} broken by no known finding: " + "; ".join(f"{b.buffer} (line {b.line}): {b.detail}" for b in self.unexplained))
+        return f"FAIL, {held} of {self.total} .expect lines hold, {'; '.join(parts)}"
+
+
+def expectations_on_dut(path: Path, dut_global: bytes, waived: dict[str, int], profile: object = None) -> DutExpectations:
+    """The `.expect` lines of the program at `path` on `dut_global`, the global memory FlexGripPlus
+    left at the end of a lock-step run that passed (waivers `waived` applied, name -> count), each
+    broken line with the findings that break it:
+    - a line that fails on the model under the flexgrip profile (`profile`, default FLEXGRIP) too,
+      and holds on G80: the profile switches whose G80 value alone makes it hold, else those that
+      alone break it on G80 (as `expectations`), each with its findings;
+    - a line that holds on the model: lock-step passed, so FlexGripPlus's memory differs from the
+      model's only through the waived instructions (the model took FlexGripPlus's values there):
+      the waivers applied;
+    - no cause otherwise (a line that fails on G80 as well is the program's, not FlexGripPlus's).
+    """
+    from .memory import Memory
+    from .profile import FLEXGRIP, G80, Profile
+    from .program import load_program
+    from .run import check, run_program
+
+    prof: Profile = FLEXGRIP if profile is None else profile  # type: ignore[assignment]
+    spec = load_program(path)
+    if not spec.expects:
+        return DutExpectations(0, [])
+    gmem = Memory("global", max(len(dut_global), 1))
+    gmem.write_bytes(0, dut_global)
+    bad = [c for c in check(spec, gmem) if not c.passed]
+    if not bad:
+        return DutExpectations(len(spec.expects), [])
+    every = {e.line.number for e in spec.expects}
+    runs: dict[Profile, set[int]] = {}
+
+    def failing(p: Profile) -> set[int]:
+        if p not in runs:
+            try:
+                runs[p] = {c.line for c in run_program(spec, p).checks if not c.passed}
+            except Exception:  # the model stopping (an address out of range...) breaks every line
+                runs[p] = set(every)
+        return runs[p]
+
+    switches = [f.name for f in fields(Profile) if f.name != "name" and getattr(prof, f.name) != getattr(G80, f.name)]
+    names = switch_findings()
+
+    def named(ss: list[str]) -> list[str]:
+        return [f"{s} ({'/'.join(names.get(s, ['no finding']))})" for s in ss]
+
+    out = []
+    for c in bad:
+        causes: list[str] = []
+        if c.line in failing(prof):
+            if c.line not in failing(G80):
+                ss = [s for s in switches if c.line not in failing(replace(prof, **{s: getattr(G80, s)}))]
+                ss = ss or [s for s in switches if c.line in failing(replace(G80, **{s: getattr(prof, s)}))]
+                causes = named(ss)
+        else:
+            causes = [f"waiver {w} x{n}" for w, n in sorted(waived.items())]
+        out.append(Broken(c.line, c.buffer, c.detail.split(":")[0], causes))
+    return DutExpectations(len(spec.expects), out)

@@ -16,7 +16,7 @@ import numpy as np
 
 from . import flexgrip_decode
 from .commit import Commit, MemWrite, RegWrite
-from .errors import MemoryFault, ModelError, RunawayError, StackError, TrapError
+from .errors import MemoryFault, ModelError, RunawayError, StackError, TrapError, UndefinedControl
 from .execute import FAMILIES
 from .isa import conditions
 from .isa.decoder import IllegalInstruction, Instruction, decode
@@ -99,6 +99,10 @@ class Batch:
         self.exec = self.active
         self.full = False  # every lane of the batch executes (set by SM._execute): writes need no lane select
         self.float_result = False  # the instruction computes a float (FP/SFU family)
+        # SM.track_undefined: lanes where something the instruction read so far is undefined (its
+        # results there are undefined); None when not tracking
+        self.undef: np.ndarray | None = None
+        self.undef_addr: np.ndarray | None = None  # the same, as it stood once a store's address was read
         self.records: list[Commit] | None = None
         self.pending: list[tuple[int, np.ndarray, int]] = []  # post-increments ($a, new value, access size in bytes)
 
@@ -153,6 +157,15 @@ class SM:
         # run-flexgrip: which global words hold results of FP/SFU instructions (counted apart in its report)
         self.track_floats = False
         self.float_words: set[int] = set()
+        # run-flexgrip: undefinedness (golden/flexgrip_bundle.py): a taint bit per lane and register,
+        # flag register and address register, and per byte of global and shared memory. Set before
+        # the first step (`track_undefined_global`); off, the model pays one attribute test per access.
+        self.track_undefined = False
+        self.gundef: np.ndarray | None = None  # global bytes that hold undefined values
+        self.gstored: np.ndarray | None = None
+        self.lundef: np.ndarray | None = None  # local bytes that hold undefined values (for `lundef_of`, this round's local memory)
+        self.lundef_of: Memory | None = None
+        self.undef_stores = 0  # lanes whose global store wrote an undefined value
         self.steps = 0
         self.thread_steps = 0  # lanes active at issue, summed over executed instructions
         self.clock = 0
@@ -183,6 +196,12 @@ class SM:
         self.cc = np.zeros((4, nthreads), np.uint8)
         self.areg = np.zeros((8, nthreads), U32)
         self.freg = np.zeros((nregs + 1, nthreads), bool)  # register last written by an FP/SFU instruction
+        # undefinedness (track_undefined): registers, flags, address registers and shared bytes start
+        # defined (launch values, zeroes); the last register row, read past the allocation, stays so
+        self.ureg = np.zeros((nregs + 1, nthreads), bool)
+        self.ucc = np.zeros((4, nthreads), bool)
+        self.uareg = np.zeros((8, nthreads), bool)
+        self.shundef = np.zeros(count * SHARED_BYTES, bool)
         self.shared = Memory("shared", count * SHARED_BYTES)
         # local memory reads 0 at the start of every block (README "Model decisions"; silicon leaves
         # it undefined): allocated zeroed on first use in each round, as the testbench's memory
@@ -215,6 +234,58 @@ class SM:
             self.blocks.append(block)
         self.next_block += count
         return True
+
+    def track_undefined_global(self, undefined: np.ndarray) -> None:
+        """Track undefinedness from here on, with `undefined` (a bool per byte of global memory) the
+        bytes of global memory whose value is unknown (a FlexGripPlus input line its reader could
+        not parse: that byte is U in FlexGripPlus's memory, and 0 in the model's)."""
+        self.track_undefined = True
+        self.gundef = np.zeros(self.gmem.size, bool)
+        self.gundef[: undefined.size] = undefined
+        self.gstored = np.zeros(self.gmem.size, bool)  # global bytes a store wrote (results, not inputs left as they were)
+
+    def _taint(self, b: Batch, lanes: np.ndarray) -> None:
+        """Mark lanes of the batch's instruction as having read something undefined."""
+        if b.undef is None:
+            b.undef = np.zeros(b.n, bool)
+        b.undef |= lanes
+
+    def _bytes_undefined(self, undef: np.ndarray, b: Batch, addr: np.ndarray, size: int) -> np.ndarray:
+        """Per lane: whether any of the `size` bytes at `addr` is undefined (lanes that execute; an
+        address outside the memory is the access's own fault, reported by the load or store)."""
+        out = np.zeros(b.n, bool)
+        lanes = np.flatnonzero(b.exec)
+        if lanes.size:
+            a = np.asarray(addr, np.int64)[lanes]
+            inside = (a >= 0) & (a + size <= undef.size)
+            idx = a[inside, None] + np.arange(size)
+            out[lanes[inside]] = undef[idx].any(axis=1)
+        return out
+
+    def _mark_store(self, undef: np.ndarray, b: Batch, addr: np.ndarray, size: int, written: bool = False) -> int:
+        """A store of `size` bytes at `addr` in the executing lanes: its bytes become undefined
+        where the instruction read something undefined, defined elsewhere. Returns how many lanes
+        stored an undefined value. A store whose address is undefined stops the run: the memory it
+        changes is unknown."""
+        lanes = np.flatnonzero(b.exec)
+        if not lanes.size:
+            return 0
+        if b.undef_addr is not None and b.undef_addr[lanes].any():
+            lane = int(lanes[np.flatnonzero(b.undef_addr[lanes])[0]])
+            raise UndefinedControl(f"{self.where(b)}, lane {lane % WARP}: a store to an address computed from undefined input; "
+                                   "the memory it changes is unknown")  # fmt: skip
+        a = np.asarray(addr, np.int64)[lanes]
+        inside = (a >= 0) & (a + size <= undef.size)
+        # written: mark the bytes stored (gstored) instead of their undefinedness
+        bad = np.ones(lanes.size, bool) if written else np.zeros(lanes.size, bool) if b.undef is None else b.undef[lanes]
+        idx = a[inside, None] + np.arange(size)
+        undef[idx] = bad[inside, None]
+        return int(bad[inside].sum())
+
+    def note_store_address(self, b: Batch) -> None:
+        """A store's address has been read (golden.execute): what was undefined so far is its address's."""
+        if self.track_undefined:
+            b.undef_addr = None if b.undef is None else b.undef.copy()
 
     # -- decoding -------------------------------------------------------------------------------
 
@@ -253,6 +324,8 @@ class SM:
             reg = self.nregs
         elif reg >= self.nregs:
             reg = self.nregs  # past the allocation: reads 0 (ISA.md 7.1)
+        if self.track_undefined:
+            self._taint(b, self.ureg[reg, b.sel])
         value = self.regs[reg, b.sel]
         if half:
             return (value >> U32(16)) if index & 1 else (value & U32(0xFFFF))
@@ -275,6 +348,10 @@ class SM:
             return  # past the allocation, or FlexGripPlus's register sink: dropped
         if self.track_floats:
             self.freg[reg, b.sel] = np.where(b.exec, b.float_result, self.freg[reg, b.sel])
+        if self.track_undefined:
+            undef = np.zeros(b.n, bool) if b.undef is None else b.undef
+            # a 16-bit write leaves the other half as it was: an undefined half keeps the register undefined
+            self.ureg[reg, b.sel] = np.where(b.exec, undef | self.ureg[reg, b.sel] if half else undef, self.ureg[reg, b.sel])
         if full and not half:
             self.regs[reg, b.sel] = value
             return
@@ -286,10 +363,15 @@ class SM:
         self.regs[reg, b.sel] = np.where(b.exec, new, old)
 
     def cc_of(self, b: Batch, reg: int) -> np.ndarray:
+        if self.track_undefined:
+            self._taint(b, self.ucc[reg, b.sel])
         return self.cc[reg, b.sel]
 
     def write_cc(self, b: Batch, reg: int, flags: np.ndarray) -> None:
         flags = np.asarray(flags, np.uint8) & np.uint8(0xF)
+        if self.track_undefined:
+            undef = np.zeros(b.n, bool) if b.undef is None else b.undef
+            self.ucc[reg, b.sel] = np.where(b.exec, undef, self.ucc[reg, b.sel])
         if b.full and flags.shape == (b.n,):  # every lane written: no select
             if b.records is not None:
                 b.records[0].cc.append(RegWrite("cc", reg, flags.astype(U32)))
@@ -300,7 +382,11 @@ class SM:
         self.cc[reg, b.sel] = np.where(b.exec, flags, self.cc[reg, b.sel])
 
     def areg_of(self, b: Batch, reg: int) -> np.ndarray:
-        return self.areg[reg, b.sel] if reg else np.zeros(b.n, U32)
+        if not reg:
+            return np.zeros(b.n, U32)
+        if self.track_undefined:
+            self._taint(b, self.uareg[reg, b.sel])
+        return self.areg[reg, b.sel]
 
     def write_areg(self, b: Batch, reg: int, value: np.ndarray) -> None:
         # G80 address registers are 16 bits (ISA.md 7.1); FlexGripPlus's address_register_file holds 32
@@ -309,6 +395,9 @@ class SM:
             b.records[0].addr.append(RegWrite("addr", reg, np.where(b.exec, value, 0).astype(U32)))
         if reg:
             self.areg[reg, b.sel] = np.where(b.exec, value, self.areg[reg, b.sel])
+            if self.track_undefined:
+                undef = np.zeros(b.n, bool) if b.undef is None else b.undef
+                self.uareg[reg, b.sel] = np.where(b.exec, undef, self.uareg[reg, b.sel])
 
     def mem_address(self, b: Batch, areg: int, offset: int, postinc: bool, size: int = 4, store: bool = False) -> np.ndarray:
         """$a + offset, or with post-increment $a (and $a += offset after the instruction; `size`:
@@ -334,6 +423,8 @@ class SM:
         self._shared_check(b, addr, size)
         # lanes that do not execute read nothing: their $a may hold anything (found by randgen's
         # hypothesis test: a post-incremented g [A2+++k] in lanes whose A2 was never set)
+        if self.track_undefined:
+            self._taint(b, self._bytes_undefined(self.shundef, b, self._shared_abs(b, np.where(b.exec, addr, 0)), size))
         return self.shared.load(self._shared_abs(b, np.where(b.exec, addr, 0)), size, signed)
 
     def shared_load_uniform(self, b: Batch, offset: int, size: int, signed: bool) -> np.ndarray | None:
@@ -343,7 +434,7 @@ class SM:
         Lanes that do not execute get what the general path gives them, the block's byte 0 on.
         None where the general path must run: several warps, or an address outside shared
         memory (its fault)."""
-        if len(b.warps) != 1:
+        if len(b.warps) != 1 or self.track_undefined:  # undefinedness: the general path reads it per lane
             return None
         bits = self.profile.shared_addr_bits
         addr = offset & ((1 << bits) - 1) if bits else offset
@@ -365,6 +456,8 @@ class SM:
         addr = self._shared_wrap(addr)
         self._shared_check(b, addr, size)
         lanes = np.flatnonzero(b.exec)
+        if self.track_undefined:
+            self._mark_store(self.shundef, b, self._shared_abs(b, addr), size)
         self.shared.store(self._shared_abs(b, addr)[lanes], size, np.asarray(value, U32)[lanes])
         if b.records is not None:
             b.records[0].mem.append(MemWrite("shared", size, bits_mask(b.exec), np.where(b.exec, addr, 0), np.where(b.exec, value, 0).astype(U32)))
@@ -397,10 +490,16 @@ class SM:
         return addr & ((1 << bits) - 1) if bits else addr
 
     def global_load(self, b: Batch, addr: np.ndarray, size: int, signed: bool) -> list[np.ndarray]:
-        return self._load(self.gmem, b, self._global_wrap(addr), size, signed)
+        addr = self._global_wrap(addr)
+        if self.track_undefined and self.gundef is not None:
+            self._taint(b, self._bytes_undefined(self.gundef, b, addr, size))
+        return self._load(self.gmem, b, addr, size, signed)
 
     def global_store(self, b: Batch, addr: np.ndarray, size: int, values: list[np.ndarray], reg: int | None = None) -> None:
         addr = self._global_wrap(addr)
+        if self.track_undefined and self.gundef is not None:
+            self.undef_stores += self._mark_store(self.gundef, b, addr, size)
+            self._mark_store(self.gstored, b, addr, size, written=True)
         self._store(self.gmem, "global", b, addr, size, values)
         if self.track_floats and reg is not None and size >= 4:
             for part in range(len(values)):
@@ -422,10 +521,22 @@ class SM:
             raise MemoryFault("local", int(addr[lane]), size, limit, f"{self.where(b)}, lane {lane % WARP}")
         return b.threads * limit + addr
 
+    def _local_undefined(self) -> np.ndarray:
+        # undefinedness of local memory, which starts defined (zeroed) in every round, as the memory does
+        mem = self._local()
+        if self.lundef is None or self.lundef_of is not mem:
+            self.lundef, self.lundef_of = np.zeros(mem.size, bool), mem
+        return self.lundef
+
     def local_load(self, b: Batch, addr: np.ndarray, size: int, signed: bool) -> list[np.ndarray]:
-        return self._load(self._local(), b, self._local_abs(b, addr, size), size, signed)
+        abs_addr = self._local_abs(b, addr, size)
+        if self.track_undefined:
+            self._taint(b, self._bytes_undefined(self._local_undefined(), b, abs_addr, size))
+        return self._load(self._local(), b, abs_addr, size, signed)
 
     def local_store(self, b: Batch, addr: np.ndarray, size: int, values: list[np.ndarray]) -> None:
+        if self.track_undefined:
+            self._mark_store(self._local_undefined(), b, self._local_abs(b, addr, size), size)
         self._store(self._local(), "local", b, self._local_abs(b, addr, size), size, values, record_addr=addr)
 
     def _load(self, mem: Memory, b: Batch, addr: np.ndarray, size: int, signed: bool) -> list[np.ndarray]:
@@ -502,6 +613,12 @@ class SM:
         b = Batch(warps)
         one = len(warps) == 1
         guarded = plan.guarded
+        if self.track_undefined:
+            b.undef = np.zeros(b.n, bool)
+            if guarded and (b.active & self.ucc[plan.preg, b.sel]).any():
+                lane = int(np.flatnonzero(b.active & self.ucc[plan.preg, b.sel])[0])
+                raise UndefinedControl(f"{self.where(b)} {plan.text}, lane {lane % WARP}: guarded by flags C{plan.preg} computed from undefined "
+                                       "input; whether the lane executes is unknown")  # fmt: skip
         if guarded:
             b.exec = b.active & _CONDS[plan.pcond, self.cc[plan.preg, b.sel]]
         elif b.exec is b.active and b.active.flags.writeable:
@@ -535,7 +652,12 @@ class SM:
                     # FlexGripPlus's write stage hands its incrementer register number 0 (read and written as
                     # $a4) and the instruction's destination field (w0 bits 8:2) as the step, scaled by the
                     # access size like an offset (flexgrip_findings postinc_increments_a4)
-                    areg, value = 4, self.areg_of(b, 4) + U32(_postinc_a4_step(insn, size))
+                    areg = 4
+                if self.track_undefined:  # the increment is undefined where the register was (not the instruction's sources)
+                    b.undef = np.zeros(b.n, bool)
+                    self.areg_of(b, areg)
+                if self.profile.postinc_a4:
+                    value = self.areg_of(b, 4) + U32(_postinc_a4_step(insn, size))
                 self.write_areg(b, areg, value)
             nxt = pc + plan.size
             for x in warps:
@@ -549,6 +671,8 @@ class SM:
                 # Write/pipeline_write.vhd (CHECK_INCREMENT_ADDR) then runs increment_address on register
                 # number 0 ($a4) with the destination field as the step, which a control instruction
                 # decodes as 0: $a4 is read and written back unchanged (flexgrip_findings bar_writes_a4)
+                if self.track_undefined:
+                    b.undef = np.zeros(b.n, bool)
                 self.write_areg(b, 4, self.areg_of(b, 4))
             for i, w in enumerate(warps):
                 self._control(w, insn, b.exec[i * WARP : (i + 1) * WARP], pc)

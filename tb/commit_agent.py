@@ -1,6 +1,6 @@
 """The commit agent: reads the DUT's commit port (DESIGN.md section 4, rtl/README.md) into records.
 
-`CommitMonitor` (cocotb-bus) wakes when `commit_packed` (every field but the lane vectors, side
+`CommitMonitor` (a bus monitor, tb/bus.py) wakes when `commit_packed` (every field but the lane vectors, side
 by side) changes, which each record does, samples while `commit_valid` is 1 (on Verilator at
 once, in a function registered on the trigger; elsewhere in the read-only phase; a lane vector
 only while its write enable is 1), checks that none of the fields it read is X or Z, and hands an `RtlCommit` to its callback: the rtl adapter (tb/adapters/rtl.py), which turns it into the golden model's `Commit`.
@@ -22,10 +22,10 @@ from typing import ClassVar
 
 import cocotb
 from cocotb.triggers import ReadOnly, RisingEdge, ValueChange
-from cocotb_bus.monitors import BusMonitor
 
 from golden.hw import COMMIT_FIELDS, MAX_PARTS, WARP_SIZE, commit_field_names, commit_packed_fields, commit_qualified
 
+from .bus import BusMonitor
 from .dut import UnknownValue
 from .mem_agent import Armed, Cycles, binstr_reader
 
@@ -367,8 +367,7 @@ class CommitMonitor(Armed, BusMonitor):
         # the run's first record (class docstring); a port already valid (no record is expected
         # before the launch) is followed on its changes from the start
         first = changed if self._valid() == self._one else RisingEdge(self.bus.valid)
-        # the callback straight, not BusMonitor._recv: its statistics and wait-event notification
-        # cost a few microseconds a record, and nothing here waits on them
+        # the callback straight, not BusMonitor._recv: one call fewer a record
         deliver = self._callbacks[0]
         self._deliver = deliver
         if cocotb.SIM_NAME.lower().startswith(_SETTLED_ON_CHANGE):

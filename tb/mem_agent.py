@@ -1,6 +1,6 @@
 """The global/local memory agent: serves the DUT's memory port (rtl/README.md, "Memory port").
 
-cocotb-bus components do the pin work: `MemRequestMonitor` drives `mem_req_ready` (back-pressure)
+Bus components (tb/bus.py) do the pin work: `MemRequestMonitor` drives `mem_req_ready` (back-pressure)
 and turns each valid/ready handshake into a `MemRequest`, `MemResponseDriver` drives load data back
 after its latency. `MemoryPort` (used by the rtl adapter's BFM, tb/adapters/rtl.py) ties them
 to `TbMemory`, the testbench's own global and local memory, and hands every accepted request to a
@@ -36,9 +36,8 @@ from cocotb._base_triggers import TriggerCallback  # a registration's handle (Tr
 from cocotb.clock import Clock
 from cocotb.simtime import convert
 from cocotb.triggers import RisingEdge, Timer
-from cocotb_bus.drivers import BusDriver
-from cocotb_bus.monitors import BusMonitor
 
+from .bus import BusDriver, BusMonitor
 from .dut import UnknownValue
 
 
@@ -231,7 +230,7 @@ class Cycles:
 
 
 class Armed:
-    """A cocotb-bus component that runs as plain functions registered on triggers
+    """A bus component (tb/bus.py) that runs as plain functions registered on triggers
     (`Trigger._register`, tb/commit_agent.py INTERNALS) rather than as a task: its pending
     registration is `_armed`, which `kill` cancels; once killed it registers nothing again."""
 
@@ -260,7 +259,7 @@ class Armed:
         if self._armed is not None:
             self._armed.cancel()
             self._armed = None
-        super().kill()  # type: ignore[misc]  # the cocotb-bus base's: its task
+        super().kill()  # type: ignore[misc]  # the bus base's (tb/bus.py): its task, if any
 
 
 _REQUEST_FIELDS = ("valid", "local", "addr", "be", "we", "wdata", "tag")  # what the monitor reads of a request, each as `_<name>`
@@ -369,7 +368,7 @@ class MemRequestMonitor(Armed, BusMonitor):
 
 class MemResponseDriver(Armed, BusDriver):
     """Drives load responses at their due cycles, earliest first, whatever order they were
-    appended in: a pending heap instead of cocotb-bus's first-in first-out queue. A response due
+    appended in: a pending heap instead of a first-in first-out queue. A response due
     at edge d is driven in the middle of cycle d - 1 (the falling clock edge) and cleared in the
     middle of cycle d unless another is due at d + 1. It wakes only there: one timed callback to
     the middle of the cycle before the earliest due response (Cycles.at_middle), re-armed when
@@ -387,10 +386,8 @@ class MemResponseDriver(Armed, BusDriver):
         self.bus.valid.value = 0
         self._on_middle = self._guarded(self._middle)
 
-    async def _send_thread(self) -> None:
-        return  # BusDriver starts this task; responses are driven from timed callbacks (append)
-
-    def append(self, transaction: MemResponse, callback: Callable | None = None, event: object = None, **kwargs: object) -> None:  # type: ignore[override]
+    def append(self, transaction: MemResponse) -> None:
+        """Queue a response (driven from timed callbacks, no task)."""
         heapq.heappush(self._heap, transaction)
         if self._armed_for is None or transaction.due < self._armed_for:
             self._arm(transaction.due)

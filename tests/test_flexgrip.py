@@ -302,3 +302,83 @@ def test_global_address_wraps_at_18_bits(tmp_path: Path) -> None:
     assert int(np.frombuffer(r.gmem.data[buf.addr : buf.addr + 4].tobytes(), np.uint32)[0]) == 0x1234
     with pytest.raises(MemoryFault):
         run_program(spec, G80)
+
+
+# -- make sim DUT=flexgrip's two verdicts (scripts/sim.py): lock-step, then the .expect lines on
+# the memory FlexGripPlus left, broken lines named by the known findings that break them
+
+
+def _model_memory(path: Path, profile: object) -> bytes:
+    from golden.run import run_program
+
+    return run_program(load_program(path), profile).gmem.data.tobytes()  # type: ignore[arg-type]
+
+
+def test_expectations_on_dut_name_the_findings_that_break_them() -> None:
+    """Without a simulator: the memory the flexgrip profile leaves stands for FlexGripPlus's. vecadd
+    holds; cf_barrier's `out` is broken by LOP32I working on a half register (lop32i_dest, the
+    switch lop32i_w32_imm_bit30), which the model reproduces, and holds on G80."""
+    from golden.flexgrip_findings import expectations_on_dut
+    from golden.profile import G80
+
+    vecadd, barrier = ROOT / "programs" / "vecadd.sass", ROOT / "programs" / "cf_barrier.sass"
+    ok = expectations_on_dut(vecadd, _model_memory(vecadd, FLEXGRIP), {})
+    assert (ok.total, ok.broken, ok.verdict()) == (1, [], "PASS, 1 of 1 .expect lines hold")
+    assert expectations_on_dut(barrier, _model_memory(barrier, G80), {}).broken == []
+    ev = expectations_on_dut(barrier, _model_memory(barrier, FLEXGRIP), {})
+    assert [(b.buffer, b.causes) for b in ev.broken] == [("out", ["lop32i_w32_imm_bit30 (lop32i_dest)"])]
+    assert not ev.unexplained and ev.verdict().startswith("FAIL, 0 of 1 .expect lines hold, 1 broken by known findings")
+
+
+def test_expectations_broken_where_the_model_holds_are_the_waivers_or_unexplained() -> None:
+    """A word FlexGripPlus left different from the model's (lock-step passed: only a waived instruction
+    can do that): the waivers applied are the cause; with none applied, no known finding explains it."""
+    from golden.flexgrip_findings import expectations_on_dut
+
+    vecadd = ROOT / "programs" / "vecadd.sass"
+    spec = load_program(vecadd)
+    data = bytearray(_model_memory(vecadd, FLEXGRIP))
+    data[spec.buffers["c"].addr] ^= 1
+    ev = expectations_on_dut(vecadd, bytes(data), {"iaddc_operand": 2})
+    assert [b.causes for b in ev.broken] == [["waiver iaddc_operand x2"]] and not ev.unexplained
+    ev = expectations_on_dut(vecadd, bytes(data), {})
+    assert len(ev.unexplained) == 1 and "1 broken by no known finding: c (line" in ev.verdict()
+
+
+def _sim(*args: str) -> tuple[int, list[str]]:
+    import subprocess
+    import sys
+
+    proc = subprocess.run([sys.executable, str(ROOT / "scripts" / "sim.py"), *args, "--dut", "flexgrip", "--profile", "flexgrip", "--no-waves"],
+                          cwd=ROOT, capture_output=True, text=True, timeout=1200, check=False)  # fmt: skip
+    lines = proc.stdout.splitlines()
+    return proc.returncode, lines[-3:]
+
+
+_WRONG_EXPECT = (ROOT / "programs" / "vecadd.sass").read_text().replace(".expect c = a + b", ".expect c = a + b + 1")
+
+
+@pytest.mark.parametrize(
+    ("program", "extra", "code", "lock", "expect"),
+    [
+        ("vecadd", (), 0, "PASS, 48 commits compared", "PASS, 1 of 1 .expect lines hold"),
+        ("cf_barrier", (), 0, "PASS, 68 commits compared", "FAIL, 0 of 1 .expect lines hold, 1 broken by known findings: out (line 7): lop32i_w32_imm_bit30 (lop32i_dest)"),
+        ("wrong_expect", (), 1, "PASS, 48 commits compared", "FAIL, 0 of 1 .expect lines hold, 1 broken by no known finding: c (line"),
+        ("iminmax", ("--waive", "none"), 1, "FAIL after", "not judged (lock-step failed"),
+        (str(BUNDLES / "cos_soft.txt"), (), 0, "PASS, 36 commits compared", "(the bundle's expected dump): PASS, 12289 of 12289 words match"),
+    ],
+    ids=["both-pass", "known-finding", "no-known-finding", "lockstep-fails", "bundle"],
+)
+def test_flexgrip_sim_ends_with_two_verdicts(tmp_path: Path, program: str, extra: tuple[str, ...], code: int, lock: str, expect: str) -> None:
+    """The last three lines of a FlexGripPlus run: the lock-step verdict, the expectations verdict and
+    the exit code with its reason. wrong_expect is vecadd expecting c = a + b + 1, which no
+    FlexGripPlus behaviour explains (it fails on G80 too)."""
+    _flexgrip_or_skip()
+    if program == "wrong_expect":
+        src = tmp_path / "wrong_expect.sass"
+        src.write_text(_WRONG_EXPECT)
+        program = str(src)
+    rc, (first, second, last) = _sim(program, *extra)
+    assert first.startswith("lock-step (FlexGripPlus against the flexgrip profile): " + lock), first
+    assert second.startswith("expectations on FlexGripPlus's memory") and expect in second, second
+    assert rc == code and last.startswith(f"exit {code}: "), (rc, last)

@@ -108,3 +108,20 @@ def test_texture_instruction_is_reported_unimplemented_by_name(tmp_path: Path, s
     assert result.report.kind == "unimplemented", result.summary()
     assert result.report.pc == pc and result.report.text == text
     assert f"the RTL does not implement {text}" in result.report.message
+
+
+def test_lockstep_run_prints_no_deprecation_warning(tmp_path: Path) -> None:
+    """A short lock-step run (`make sim`'s script, vecadd on Verilator) prints no DeprecationWarning
+    or FutureWarning from any package. PYTHONWARNINGS=default shows the warnings Python hides by
+    default (a DeprecationWarning raised outside __main__), in this process and in the simulator's
+    embedded interpreter, which inherits the environment; cocotb logs them as `py.warnings`."""
+    import subprocess
+    import sys
+
+    env = {**os.environ, "PYTHONWARNINGS": "default"}
+    proc = subprocess.run([sys.executable, "-W", "default", str(ROOT / "scripts" / "sim.py"), "vecadd", "--no-waves"],
+                          cwd=ROOT, env=env, capture_output=True, text=True, timeout=900, check=False)  # fmt: skip
+    out = proc.stdout + proc.stderr
+    assert proc.returncode == 0 and "PASS" in out, out[-3000:]
+    found = [line for line in out.splitlines() if "DeprecationWarning" in line or "FutureWarning" in line]
+    assert not found, "\n".join(found)

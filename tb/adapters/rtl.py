@@ -16,11 +16,11 @@ from typing import ClassVar
 
 import numpy as np
 from cocotb.triggers import ClockCycles, ReadOnly, RisingEdge, ValueChange
-from cocotb_bus.drivers import BusDriver
 
 from golden.commit import Commit, MemWrite, RegWrite
 from golden.hw import CfgSel, GprHalf, LaunchReg, MemSpace, error_message
 
+from ..bus import BusDriver
 from ..commit_agent import CommitMonitor, RtlCommit, gpr_parts, mem_parts
 from ..config import LockstepConfig
 from ..dut import DutAdapter, DutBfm, DutCommit, DutEnd, DutSink, LaunchConfig
@@ -106,7 +106,7 @@ class CfgDriver(BusDriver):
 
     _signals: ClassVar[list[str]] = ["we", "sel", "addr", "wdata"]
 
-    async def _driver_send(self, transaction: tuple[int, int, int], sync: bool = True, **kwargs: object) -> None:
+    async def _driver_send(self, transaction: tuple[int, int, int]) -> None:
         sel, addr, value = transaction
         self.bus.we.value = 1
         self.bus.sel.value = sel

@@ -47,7 +47,6 @@ import contextlib
 import hashlib
 import json
 import time
-import warnings
 from pathlib import Path
 from typing import ClassVar
 
@@ -61,7 +60,6 @@ from tb.faults.classify import classify
 from tb.faults.db import CampaignDB, Fault
 from tb.sm_env import PERIOD_NS, LockstepTest
 
-warnings.filterwarnings("ignore", message=r".*kill\(\)` is deprecated")  # cocotb-bus' Monitor.kill on cocotb 2
 INJECT_NS = 3  # into the clock period: away from both edges (rising edges at multiples of PERIOD_NS)
 CHECK_NS = 7  # checkpoints: later in the period than the injection, away from the edges too
 LARGE = 4096  # words: an array at least this large is not re-read at a checkpoint but for its faulted word
