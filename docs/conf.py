@@ -13,7 +13,7 @@ sys.path[:0] = [str(ROOT), str(ROOT / "docs" / "_ext")]
 
 project = "G80 SM verification"
 author = "the project's authors"
-extensions = ["myst_parser", "sphinx.ext.autodoc", "sphinx.ext.napoleon", "sphinxarg.ext", "g80docs"]
+extensions = ["myst_parser", "sphinx.ext.autodoc", "sphinx.ext.napoleon", "sphinxarg.ext", "sphinx.ext.graphviz", "g80docs"]
 source_suffix = {".md": "markdown", ".rst": "restructuredtext"}
 myst_enable_extensions = ["colon_fence", "deflist"]
 myst_heading_anchors = 3
@@ -22,6 +22,8 @@ html_title = project
 # _static holds the pictures the pages show; a checkout without them still builds
 html_static_path = ["_static"] if (ROOT / "docs" / "_static").is_dir() else []
 exclude_patterns = ["_build"]
+# pictures drawn from .dot sources ({graphviz} directive, Debian's graphviz) as SVG files beside the pages: no network
+graphviz_output_format = "svg"
 # the API pages document what a module defines, in source order, with the signature's type hints
 autodoc_default_options = {"members": True, "member-order": "bysource"}
 autodoc_typehints = "signature"
