@@ -109,6 +109,13 @@ def test_commit_schema_lists_the_records_fields(site: Path) -> None:
     assert {"kind", "index", "values", "half", "space", "size", "lanes", "data"} <= rows
 
 
+def test_api_page_documents_something_of_every_module(site: Path) -> None:
+    modules = re.findall(r"^\.\. automodule:: ([\w.]+)$", (ROOT / "docs" / "reference" / "api.md").read_text(encoding="utf-8"), re.M)
+    page = (site / "reference" / "api.html").read_text(encoding="utf-8")
+    assert {"golden.sm", "golden.run", "tb.scoreboard", "randgen"} <= set(modules)
+    assert [m for m in modules if f'id="{m}.' not in page] == []
+
+
 # -- offline rendering ------------------------------------------------------------------------------
 
 

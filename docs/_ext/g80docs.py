@@ -72,9 +72,20 @@ def _codes(names: Iterable[str], sep: str = ", ") -> list[nodes.Node]:
     return out
 
 
+def _section_id(directive: SphinxDirective, key: str) -> str:
+    return nodes.make_id(f"{directive.env.docname.split('/')[-1]}-{key}")
+
+
+def link(directive: SphinxDirective, key: str, text: str) -> nodes.reference:
+    """`text` as code, linking to the subsection `section(directive, ..., key, ...)` makes on the same page."""
+    ref = nodes.reference("", "", internal=True, refid=_section_id(directive, key))
+    ref += _code(text)
+    return ref
+
+
 def section(directive: SphinxDirective, title: str, key: str, children: Iterable[nodes.Node]) -> nodes.section:
     """A subsection of the page the directive is on, with an id derived from `key`."""
-    sec = nodes.section(ids=[nodes.make_id(f"{directive.env.docname.split('/')[-1]}-{key}")])
+    sec = nodes.section(ids=[_section_id(directive, key)])
     sec += nodes.title(title, title)
     for c in children:
         sec += c
@@ -99,7 +110,9 @@ class MakeTargets(SphinxDirective):
         make_help = _load_script("make_help")
         self.env.note_dependency(str(make_help.SOURCE))
         targets = make_help.load()
-        out: list[nodes.Node] = [table(["target", "usage", "what it does"], [(_code(t.name), _code(t.usage), t.description) for t in targets], [2, 4, 10])]
+        # a target that reads variables links to its table of them
+        rows = [(link(self, t.name, t.usage) if t.variables else _code(t.usage), t.description) for t in targets]
+        out: list[nodes.Node] = [table(["target", "what it does"], rows, [4, 10])]
         for t in targets:
             if not t.variables:
                 continue
@@ -141,7 +154,7 @@ class Findings(SphinxDirective):
 
         self.env.note_dependency(str(ROOT / "golden" / "flexgrip_findings.py"))
         kinds = {"profile": "profile switch", "waiver": "waiver", "loader": "loader", "open": "open"}
-        summary = [(_code(f.name), kinds.get(f.handling.split(":")[0].split()[0], f.handling.split()[0]), "yes" if f.bug else "no") for f in FINDINGS]
+        summary = [(link(self, f.name, f.name), kinds.get(f.handling.split(":")[0].split()[0], f.handling.split()[0]), "yes" if f.bug else "no") for f in FINDINGS]
         out: list[nodes.Node] = [table(["finding", "handling", "FlexGripPlus bug"], summary, [4, 2, 1])]
         for f in FINDINGS:
             items = nodes.field_list()
