@@ -123,6 +123,10 @@ def _postinc_a4_step(insn: Instruction, size: int) -> int:
 
 
 class SM:
+    """The golden model of one SM running a grid: `code` (instruction words placed at byte address
+    `base`), the `launch` (grid, block, registers, parameters), global memory and constant banks,
+    computed as `profile` says. See the module's docstring for the lock-step and free-running APIs."""
+
     def __init__(
         self,
         code: Sequence[int],
@@ -339,7 +343,7 @@ class SM:
     def shared_load_uniform(self, b: Batch, offset: int, size: int, signed: bool) -> np.ndarray | None:
         """`shared_load` of g [offset] ($a0: the same address in every lane) for a one-warp batch,
         the case of most shared operands (kernel parameters, blockIdx): one read broadcast, where
-        the general path's twenty-odd array operations were a large part of a step (issue 19).
+        the general path's twenty-odd array operations were a large part of a step.
         Lanes that do not execute get what the general path gives them, the block's byte 0 on.
         None where the general path must run: several warps, or an address outside shared
         memory (its fault)."""

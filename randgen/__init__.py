@@ -1,4 +1,4 @@
-"""Constrained-random SIMT program generator for the G80 SM (issue 16): generator, lock-step runner, shrinker."""
+"""Constrained-random SIMT program generator for the G80 SM: generator, lock-step runner, shrinker."""
 
 from .config import PRESETS, Config, load
 from .generator import Prog, generate, render
