@@ -236,9 +236,12 @@ class Forms(SphinxDirective):
                     used |= {"pcond", "preg"}
                 fixed = _codes(f"{k}={v:#x}" for k, v in f.fixed.items())
                 fields = _codes(f"{n} {_bits(f.fields[n])}" for n in sorted(used - set(f.fixed)))
-                example = f.render(f.extract(f.match_value))
+                free = f.extract(f.match_value)
+                if "pcond" in free:  # unguarded: the condition printed as nothing
+                    free["pcond"] = f.guard_default
+                example = f.render(f.extract(f.encode(free)))
                 rows.append((_code(f.name), f.family, f.fmt, _code(_spelling(f)), _code(example), fixed, fields or "(none)", f.doc))
-            out.append(section(self, title, unit, [table(["form", "family", "format", "spelling", "encoding with every free field 0", "identified by", "operand and modifier fields", "what it does"], rows, [2, 2, 1, 5, 4, 3, 6, 4])]))
+            out.append(section(self, title, unit, [table(["form", "family", "format", "spelling", "example: free fields 0, no guard", "identified by", "operand and modifier fields", "what it does"], rows, [2, 2, 1, 5, 4, 3, 6, 4])]))
         return out
 
 
