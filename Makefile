@@ -143,11 +143,12 @@ lint: $(SETUP)
 	$(PY) scripts/gen_flexgrip_sfu_rom.py --check
 
 # The manual: its reference pages are generated from the code at build time (docs/_ext), and a
-# warning fails the build, so a page that no longer matches the code stops `make test`.
+# warning fails the build, so a page that no longer matches the code stops `make test`. Sphinx
+# writes the pages even when a warning fails the build: html.ok marks a clean one (tests/test_docs.py
+# reuses it instead of building again).
 DOCS_OUT := $(BUILD)/docs
 docs: $(SETUP)
 	$(PY) -m sphinx -W --keep-going -q -b html -d $(DOCS_OUT)/doctrees docs $(DOCS_OUT)/html
-	@# Sphinx writes the pages even when a warning fails the build: the stamp marks a clean one (tests/test_docs.py reuses it)
 	touch $(DOCS_OUT)/html.ok
 
 test: $(SETUP) lint docs

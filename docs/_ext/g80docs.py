@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import importlib.util
+import re
 import sys
 from collections.abc import Iterable, Sequence
 from pathlib import Path
@@ -108,7 +109,6 @@ class MakeTargets(SphinxDirective):
 
     def run(self) -> list[nodes.Node]:
         make_help = _load_script("make_help")
-        self.env.note_dependency(str(make_help.SOURCE))
         targets = make_help.load()
         # a target that reads variables links to its table of them
         rows = [(link(self, t.name, t.usage) if t.variables else _code(t.usage), t.description) for t in targets]
@@ -128,8 +128,6 @@ class Profiles(SphinxDirective):
         from golden.flexgrip_findings import switch_findings
         from golden.profile import PROFILES, Profile
 
-        self.env.note_dependency(str(ROOT / "golden" / "profile.py"))
-        self.env.note_dependency(str(ROOT / "golden" / "flexgrip_findings.py"))
         by_switch = switch_findings()
         names = list(PROFILES)
         groups: dict[str, list[tuple[Cell, ...]]] = {}
@@ -152,7 +150,6 @@ class Findings(SphinxDirective):
     def run(self) -> list[nodes.Node]:
         from golden.flexgrip_findings import FINDINGS, Finding
 
-        self.env.note_dependency(str(ROOT / "golden" / "flexgrip_findings.py"))
         kinds = {"profile": "profile switch", "waiver": "waiver", "loader": "loader", "open": "open"}
         summary = [(link(self, f.name, f.name), kinds.get(f.handling.split(":")[0].split()[0], f.handling.split()[0]), "yes" if f.bug else "no") for f in FINDINGS]
         out: list[nodes.Node] = [table(["finding", "handling", "FlexGripPlus bug"], summary, [4, 2, 1])]
@@ -221,7 +218,6 @@ class Forms(SphinxDirective):
         from golden.isa.form import SIZE
         from golden.isa.table import CATALOG, FORMS
 
-        self.env.note_dependency(str(ROOT / "golden" / "isa" / "table.py"))
         out: list[nodes.Node] = []
         fmt_rows = [(_code(fmt), str(SIZE[fmt] * 8), _codes(f"{n} {_bits(bf)}" for n, bf in fields.items())) for fmt, fields in CATALOG.items()]
         out.append(section(self, "Formats and their fields", "formats", [table(["format", "bits", "fields (name, bit positions)"], fmt_rows, [1, 1, 12])]))
@@ -251,7 +247,6 @@ class CommitSchema(SphinxDirective):
     def run(self) -> list[nodes.Node]:
         from golden import commit
 
-        self.env.note_dependency(str(ROOT / "golden" / "commit.py"))
         out: list[nodes.Node] = []
         for cls in (commit.Commit, commit.RegWrite, commit.MemWrite):
             rows = []
@@ -268,7 +263,25 @@ class CommitSchema(SphinxDirective):
         return out
 
 
+GENERATED = re.compile(r"^```\{(?:argparse|g80-[\w-]+|eval-rst)\}", re.M)
+
+
+def _always_reread(app: Sphinx, env: Any, added: set[str], changed: set[str], removed: set[str]) -> list[str]:
+    """The pages that generate their content from the code: read again on every build.
+
+    What they show depends on modules the build cannot list (a parser's choices come from constants
+    elsewhere, a form's spelling from the syntax classes), and reading them takes a second or two.
+    """
+    out = []
+    for docname in env.found_docs:
+        path = Path(env.doc2path(docname))
+        if path.suffix == ".md" and GENERATED.search(path.read_text(encoding="utf-8")):
+            out.append(docname)
+    return out
+
+
 def setup(app: Sphinx) -> dict[str, Any]:
+    app.connect("env-get-outdated", _always_reread)
     for name, directive in (("g80-make-targets", MakeTargets), ("g80-profiles", Profiles), ("g80-findings", Findings), ("g80-forms", Forms), ("g80-commit-schema", CommitSchema)):
         app.add_directive(name, directive)
     return {"version": "1", "parallel_read_safe": True, "parallel_write_safe": True}
