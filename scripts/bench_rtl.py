@@ -21,7 +21,7 @@ benchmark sizes of bench/kernels/, `--suite none` none). Printed per run:
   needs one request per line of the segment holding an executing lane's word, any other access
   (8/16-bit words, scattered addresses, local memory) one per executing lane and 32-bit word;
   `words` is the lane-word count (one per executing lane and 32-bit word of every GLD/GST/LLD/LST,
-  a 64-bit access two, 128-bit four): the memory bound of the port before coalescing (issue 18);
+  a 64-bit access two, 128-bit four): the memory bound of the port before coalescing;
   `rtl req` is what the RTL did issue (the bench fails when it differs from `memory`);
   `g80 txn`: the transactions G80's coalescing rules make of the global accesses (per half-warp:
   one for a coalesced half, two for 16-byte words; otherwise one a lane);

@@ -1,4 +1,4 @@
-"""`make bench` (third part): the testbench's speed against its bounds, in one table (issue 19).
+"""`make bench` (third part): the testbench's speed against its bounds, in one table.
 
     python scripts/bench_speed.py [--kernel bench/alu.sass --kernel bench/kernels/saxpy.sass]
                                   [--no-icarus | --icarus-kernel K ...] [--runs 2] [--startup-program vecadd] [--repeat 3]

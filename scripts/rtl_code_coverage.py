@@ -1,4 +1,4 @@
-"""RTL code coverage (issue 20 item 3): lock-step runs of a few programs on a Verilator model built
+"""RTL code coverage: lock-step runs of a few programs on a Verilator model built
 with `--coverage`, each run's coverage.dat merged with `verilator_coverage --write`.
 
     python scripts/rtl_code_coverage.py -o build/coverage/code vecadd cf_ifelse fmad
