@@ -42,35 +42,11 @@ RANDOM ?= 0
 RANDOM_SEED ?= 1000
 BATCH ?=
 
-.PHONY: setup sim random mutants regress coverage rtl-vectors test lint check-listing bench faults faults-rerun clean help
+.PHONY: setup sim random mutants regress coverage rtl-vectors test lint docs check-listing bench faults faults-rerun clean help
 
+# the targets and their variables: scripts/targets.toml, also the source of the manual's make-targets page
 help:
-	@echo "make setup              install simulators and the Python environment (.venv)"
-	@echo "make sim TEST=iadd      programs/\$$(TEST).sass (or TEST=path/to/x.sass): round trip, golden model, then the DUT (default the RTL) in lock-step"
-	@echo "                        (DUT=rtl|flexgrip SIM=verilator|icarus NUM_SP=8|16|32 SEED=n WAVES=0|1 PROFILE=g80|flexgrip DEFINES=MUTANT_X"
-	@echo "                        LOCKSTEP=0: compare the commit trace after the run; VISIBILITY=full: every signal VPI-visible on Verilator;"
-	@echo "                        MEM_ORDER=request: memory responses in request order, not each after its own latency)"
-	@echo "make random SEED=n COUNT=k  k constrained-random programs from seed n in lock-step (PRESET= CONFIG= KNOBS= SIM= NUM_SP= DUT= DEFINES= SHRINK=0|1)"
-	@echo "                        BATCH=k: k programs per simulator process (a failure is rerun alone)"
-	@echo "make mutants            mutation score: MUTANTS_N RTL mutants generated from rtl/ (tb/mutation), each against the directed programs"
-	@echo "                        (programs/bad: the RTL must stop as unmutated) and the random tier (MUTANTS_RANDOM=preset:count,...) until"
-	@echo "                        the first failure; report in $(BUILD)/mutants/report.md (JOBS=n); resumes, and draws again when rtl/ changed"
-	@echo "make regress            every program on both simulators at NUM_SP 8/16/32 (JUnit + one-page summary in $(REGRESS))"
-	@echo "                        DUT=flexgrip: every program and bundle on FlexGripPlus (GHDL), summary in $(REGRESS)_flexgrip"
-	@echo "make coverage           functional coverage of every program (golden model, and RTL lock-step with micro-architecture unless COVERAGE_RTL=0;"
-	@echo "                        COVERAGE_RANDOM=n adds n random programs; RTL code coverage with COVERAGE_CODE=1): HTML, text, UCIS in $(COVERAGE)/report"
-	@echo "make rtl-vectors        FP/SFU vector files through the RTL FP unit and SFU (VECTORS=\"a.txt b.txt\" SIM=icarus|verilator)"
-	@echo "make test               lint + the whole pytest suite (what .ci/run runs)"
-	@echo "make lint               ruff check, generated files against a regeneration"
-	@echo "make check-listing      check-listing over $(TESTDATA)/vectors/listings (LISTINGS=files)"
-	@echo "make bench              golden-model speed (thread-instructions per second), then the RTL issue rate, the issue and"
-	@echo "                        memory bounds of the kernels and the lock-step testbench speed (BENCH_RTL=0 skips;"
-	@echo "                        BENCH_RTL_ARGS=\"--sim icarus --num-sp 8 --suite bench\"); faults per minute of small SEU campaigns"
-	@echo "                        on vecadd and reduce_pass2 (scripts/bench_faults.py, BENCH_FAULTS=0 skips)"
-	@echo "make faults TEST=vecadd N=200  fault-injection campaign on the RTL (SIM=verilator|icarus DUT=rtl|flexgrip MODEL=seu|stuck0|stuck1 TARGET=pattern SEED=n JOBS=1 STOP=early|verify|off):"
-	@echo "                        SQLite database and HTML report in build/faults/<campaign>/ (DB=path to choose); resumes an interrupted one"
-	@echo "make faults-rerun DB=... ID=n   one fault of a campaign again, alone, with waveforms"
-	@echo "make clean              remove build outputs"
+	@python3 scripts/make_help.py
 
 $(SETUP): scripts/setup.sh requirements.txt pyproject.toml
 	bash scripts/setup.sh
@@ -162,14 +138,23 @@ rtl-vectors: $(SETUP)
 	$(PY) scripts/rtl_vectors.py $(if $(SIM),--sim $(SIM)) $(VECTORS)
 
 lint: $(SETUP)
-	$(VENV)/bin/ruff check golden tests scripts tb randgen
+	$(VENV)/bin/ruff check golden tests scripts tb randgen docs
 	$$($(PY) -c 'import tb.runner as r; print(r.verilator_bin())')/verilator --lint-only -Wall -f rtl/sm.f --top-module sm_top
 	$(PY) scripts/gen_rtl_isa.py --check
 	$(PY) scripts/gen_sfu_rom.py --check
 	$(PY) scripts/gen_flexgrip_sfu_rom.py --check
 	$(PY) scripts/gen_architecture.py --check
 
-test: $(SETUP) lint
+# The manual: its reference pages are generated from the code at build time (docs/_ext), and a
+# warning fails the build, so a page that no longer matches the code stops `make test`. Sphinx
+# writes the pages even when a warning fails the build: html.ok marks a clean one (tests/test_docs.py
+# reuses it instead of building again).
+DOCS_OUT := $(BUILD)/docs
+docs: $(SETUP)
+	$(PY) -m sphinx -W --keep-going -q -b html -d $(DOCS_OUT)/doctrees docs $(DOCS_OUT)/html
+	touch $(DOCS_OUT)/html.ok
+
+test: $(SETUP) lint docs
 	$(PY) -m pytest -n auto $(PYTEST_ARGS)
 
 check-listing: $(SETUP)

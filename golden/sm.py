@@ -127,6 +127,10 @@ def _postinc_a4_step(insn: Instruction, size: int) -> int:
 
 
 class SM:
+    """The golden model of one SM running a grid: `code` (instruction words placed at byte address
+    `base`), the `launch` (grid, block, registers, parameters), global memory and constant banks,
+    computed as `profile` says. See the module's docstring for the lock-step and free-running APIs."""
+
     def __init__(
         self,
         code: Sequence[int],

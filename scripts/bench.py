@@ -7,6 +7,7 @@ The kernels' expectations are checked too, so a fast wrong model does not pass.
 
 from __future__ import annotations
 
+import argparse
 import sys
 import time
 from pathlib import Path
@@ -26,7 +27,13 @@ KERNELS = [
 ]
 
 
+def _parser() -> argparse.ArgumentParser:
+    """The command line: no options (the manual's command-line reference reads it too)."""
+    return argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+
+
 def main() -> int:
+    _parser().parse_args()
     print(f"{'kernel':<28} {'mode':<10} {'warp-insns':>11} {'thread-insns':>13} {'seconds':>8} {'M thread-insn/s':>16}  checks")
     ok = True
     for path, what in KERNELS:

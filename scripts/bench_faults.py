@@ -26,10 +26,16 @@ from tb.faults.report import summary  # noqa: E402
 from tb.lockstep import quiet  # noqa: E402
 
 
-def main(argv: list[str] | None = None) -> int:
+def _parser() -> argparse.ArgumentParser:
+    """The command line (the manual's command-line reference reads it too)."""
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--kernel", action="append", help="program:faults (default vecadd:60 and kernels/reduce_pass2:40)")
     p.add_argument("--jobs", type=int, default=2)
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = _parser()
     a = p.parse_args(argv)
     kernels = a.kernel or ["vecadd:60", "kernels/reduce_pass2:40"]
     print(f"{'kernel':<22} {'faults':>6} {'ref cycles':>10} {'faults/min':>10} {'ms/fault':>9} {'early stops':>11} {'cycles saved':>12}")

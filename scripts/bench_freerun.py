@@ -224,7 +224,8 @@ def freerun(program: Path, sim: str = "verilator", num_sp: int = 8, latency: int
                          cpu, not problems, "; ".join(problems))  # fmt: skip
 
 
-def main(argv: list[str] | None = None) -> int:
+def _parser() -> argparse.ArgumentParser:
+    """The command line (the manual's command-line reference reads it too)."""
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("program", type=Path, help="a .sass program (or a FlexGripPlus kernel bundle .txt)")
     ap.add_argument("--sim", choices=("verilator", "icarus"), default="verilator")
@@ -232,6 +233,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--latency", type=int, default=4, help="memory response latency in cycles (default 4)")
     ap.add_argument("--max-cycles", type=int, default=100_000_000)
     ap.add_argument("--json", action="store_true", help="print the result as one JSON object")
+    return ap
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = _parser()
     args = ap.parse_args(argv)
     if not args.program.is_file():
         ap.error(f"no program {args.program}")

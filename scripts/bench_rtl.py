@@ -180,7 +180,8 @@ def flexgrip_cell(entries: dict[str, dict], fg_sp: int | None, path: str, num_sp
     return str(e.get("outcome", "-"))
 
 
-def main() -> int:
+def _parser() -> argparse.ArgumentParser:
+    """The command line (the manual's command-line reference reads it too)."""
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--sim", action="append", choices=["icarus", "verilator"], help="default: verilator")
     ap.add_argument("--num-sp", action="append", type=int, choices=[8, 16, 32], help="default: 8, 16 and 32")
@@ -192,6 +193,11 @@ def main() -> int:
     ap.add_argument("--flexgrip", type=Path, help="FlexGripPlus's kernel figures (default: bench/flexgrip_kernels.json, "
                     "else build/flexgrip_kernels.json, when present)")  # fmt: skip
     ap.add_argument("--json", type=Path, help="also write the rows here")
+    return ap
+
+
+def main() -> int:
+    ap = _parser()
     args = ap.parse_args()
     if not 0 < args.ready_p <= 1:
         ap.error(f"--ready-p {args.ready_p}: a probability in (0, 1]")

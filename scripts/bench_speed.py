@@ -200,7 +200,8 @@ def startup(program: str, repeat: int) -> Figure:
     return Figure(f"start-up: one lock-step run of {program}", best[0], best[1], "whole process (host + simulator)", "", "", "")  # fmt: skip
 
 
-def main() -> int:
+def _parser() -> argparse.ArgumentParser:
+    """The command line (the manual's command-line reference reads it too)."""
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--kernel", action="append", help="a .sass program (default: " + ", ".join(KERNELS) + ")")
     ap.add_argument("--no-icarus", action="store_true", help="leave out the Icarus rows")
@@ -211,6 +212,11 @@ def main() -> int:
     ap.add_argument("--repeat", type=int, default=3, help="start-up runs, the best counted (default %(default)s)")
     ap.add_argument("--runs", type=int, default=2,
                     help="Verilator lock-step runs, trace replays and harness runs per kernel, the least CPU time of each counted (default %(default)s)")
+    return ap
+
+
+def main() -> int:
+    ap = _parser()
     args = ap.parse_args()
     OUT.mkdir(parents=True, exist_ok=True)
     print(f"testbench speed (NUM_SP 8, seed 1; {os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.1f}): wall s, CPU s, ratio of CPU times to the bound")

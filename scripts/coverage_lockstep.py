@@ -20,7 +20,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 
-def main(argv: list[str] | None = None) -> int:
+def _parser() -> argparse.ArgumentParser:
+    """The command line (the manual's command-line reference reads it too)."""
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("programs", nargs="+", type=Path, help="programs (.sass with directives)")
     ap.add_argument("-o", "--outdir", type=Path, required=True)
@@ -29,6 +30,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=1, help="memory latency and back-pressure draws")
     ap.add_argument("--max-latency", type=int, default=8, help="memory responses come 1..N cycles after their request (more loads in flight)")
     ap.add_argument("--ready-p", type=float, default=0.8, help="probability that the memory port accepts a request in a cycle (back-pressure)")
+    return ap
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = _parser()
     args = ap.parse_args(argv)
 
     os.environ["TB_FULL_VISIBILITY"] = "1"

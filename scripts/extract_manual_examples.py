@@ -55,11 +55,17 @@ def render(data: dict) -> str:
     return "\n".join(lines)
 
 
-def main(argv: list[str] | None = None) -> int:
+def _parser() -> argparse.ArgumentParser:
+    """The command line (the manual's command-line reference reads it too)."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--manual", type=Path, default=MANUAL, help="the manual text (default: %(default)s)")
     parser.add_argument("--out", type=Path, default=OUT, help="the JSON file (default: %(default)s)")
     parser.add_argument("--check", action="store_true", help="only compare; exit 1 if the JSON file is stale")
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = _parser()
     args = parser.parse_args(argv)
     if not args.manual.is_file():
         print(f"no manual at {args.manual}: nothing to extract from", file=sys.stderr)

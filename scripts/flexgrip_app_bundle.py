@@ -84,12 +84,18 @@ def make_bundle(app: Path, name: str, out: Path, expected: Path | None = None) -
     return path
 
 
-def main() -> int:
+def _parser() -> argparse.ArgumentParser:
+    """The command line (the manual's command-line reference reads it too)."""
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("app", type=Path)
     ap.add_argument("name")
     ap.add_argument("-o", "--out", type=Path, required=True)
     ap.add_argument("--expected", type=Path, help="memory dump to expect (default APP/gpgpu_rdata.log)")
+    return ap
+
+
+def main() -> int:
+    ap = _parser()
     args = ap.parse_args()
     try:
         print(make_bundle(args.app, args.name, args.out, args.expected))

@@ -88,12 +88,18 @@ def run_app(app: Path, build: Path) -> Path:
     return dump
 
 
-def main() -> int:
+def _parser() -> argparse.ArgumentParser:
+    """The command line (the manual's command-line reference reads it too)."""
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("app", type=Path)
     ap.add_argument("name")
     ap.add_argument("-o", "--out", type=Path, default=ROOT / "build" / "flexgrip_apps")
     ap.add_argument("--build", type=Path, help="GHDL work folder (default OUT/NAME.ghdl)")
+    return ap
+
+
+def main() -> int:
+    ap = _parser()
     args = ap.parse_args()
     try:
         dump = run_app(args.app.resolve(), (args.build or args.out / f"{args.name}.ghdl").resolve())

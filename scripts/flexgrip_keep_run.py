@@ -29,11 +29,17 @@ def indices(text: str) -> list[int]:
     return out
 
 
-def main() -> int:
+def _parser() -> argparse.ArgumentParser:
+    """The command line (the manual's command-line reference reads it too)."""
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("name")
     ap.add_argument("--buffer", default="out")
     ap.add_argument("--skip", default="", help="word indices (a-b ranges, comma-separated) a waived finding produced")
+    return ap
+
+
+def main() -> int:
+    ap = _parser()
     args = ap.parse_args()
     dump = ROOT / "build" / "sim" / f"flexgrip_{args.name}_ghdl_sp8_s1" / "final_global.bin"
     if not dump.is_file():

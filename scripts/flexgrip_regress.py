@@ -213,7 +213,8 @@ def kernel_table(doc: dict) -> str:
             f"Last command: `{p['command']}` ({p['date']}).\n\n" + "\n".join(rows) + "\n")  # fmt: skip
 
 
-def main() -> int:
+def _parser() -> argparse.ArgumentParser:
+    """The command line (the manual's command-line reference reads it too)."""
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("programs", nargs="*", type=Path)
     ap.add_argument("-o", "--output", type=Path)
@@ -228,6 +229,11 @@ def main() -> int:
     ap.add_argument("--first-wrong", action="store_true", help="a kernel that passed only under waivers and fails numpy on FlexGripPlus's "
                     "memory: run it again with WAIVE=none for its first departure")  # fmt: skip
     ap.add_argument("--backends", default="", help="comma-separated GHDL back ends to compare (GHDL_BACKEND values)")
+    return ap
+
+
+def main() -> int:
+    ap = _parser()
     args = ap.parse_args()
     if args.backends:
         code = 0

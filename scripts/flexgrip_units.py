@@ -23,7 +23,8 @@ sys.path.insert(0, str(ROOT))
 import harness  # noqa: E402
 
 
-def main() -> int:
+def _parser() -> argparse.ArgumentParser:
+    """The command line (the manual's command-line reference reads it too)."""
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--count", type=int, default=100_000, help="operands per operation (default 100000)")
     ap.add_argument("--seed", type=int, default=1)
@@ -32,6 +33,11 @@ def main() -> int:
     ap.add_argument("--compare", type=Path, metavar="DIR",
                     help="no simulation: compare the batches and results an earlier (or interrupted) run left in "
                          "DIR/<backend>/<unit>/ with the current model")  # fmt: skip
+    return ap
+
+
+def main() -> int:
+    ap = _parser()
     args = ap.parse_args()
     if args.compare:
         res = harness.Result()

@@ -115,9 +115,15 @@ def render(rom: dict[str, dict[int, list[int]]]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def main() -> int:
+def _parser() -> argparse.ArgumentParser:
+    """The command line (the manual's command-line reference reads it too)."""
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--check", action="store_true", help="only compare with the checked-in module; exit 1 if stale")
+    return ap
+
+
+def main() -> int:
+    ap = _parser()
     args = ap.parse_args()
     if not (sfu_dir() / "ROM.vhd").is_file():
         print(f"gen_flexgrip_sfu_rom: no FlexGripPlus checkout at {sfu_dir()} (FLEXGRIP_DIR): {OUT_PATH.name} not checked")

@@ -97,9 +97,15 @@ def templates() -> list[Path]:
     return sorted(TEMPLATES.glob("*.sass.in"))
 
 
-def main() -> int:
+def _parser() -> argparse.ArgumentParser:
+    """The command line (the manual's command-line reference reads it too)."""
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--check", action="store_true", help="fail when a generated program differs from its template")
+    return ap
+
+
+def main() -> int:
+    ap = _parser()
     args = ap.parse_args()
     stale = []
     try:

@@ -17,6 +17,7 @@ regeneration.
 
 from __future__ import annotations
 
+import argparse
 import re
 import sys
 from pathlib import Path
@@ -213,11 +214,19 @@ def generate_commit_port() -> str:
 OUTPUTS = {"sm1_isa.vh": generate, "sm_hw.vh": generate_hw, "sm_commit_port.vh": generate_commit_port}
 
 
+def _parser() -> argparse.ArgumentParser:
+    """The command line (the manual's command-line reference reads it too)."""
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--check", action="store_true", help="write nothing; exit 1 if a checked-in header differs from a regeneration")
+    return ap
+
+
 def main() -> int:
+    args = _parser().parse_args()
     stale = []
     for name, make in OUTPUTS.items():
         out, text = GEN / name, make()
-        if "--check" in sys.argv:
+        if args.check:
             if not out.exists() or out.read_text(encoding="utf-8") != text:
                 stale.append(out)
             continue

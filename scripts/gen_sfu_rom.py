@@ -168,12 +168,18 @@ def render_verilog(json_path: Path = JSON_PATH) -> str:
     return "\n".join(out) + "\n"
 
 
-def main(argv: list[str] | None = None) -> int:
+def _parser() -> argparse.ArgumentParser:
+    """The command line (the manual's command-line reference reads it too)."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--json", type=Path, default=JSON_PATH, help="the table file (default: %(default)s)")
     parser.add_argument("--out", type=Path, default=OUT_PATH, help="the Python module to write (default: %(default)s)")
     parser.add_argument("--vh-out", type=Path, default=VH_PATH, help="the Verilog include to write (default: %(default)s)")
     parser.add_argument("--check", action="store_true", help="only compare; exit 1 if either file is stale")
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = _parser()
     args = parser.parse_args(argv)
     outputs = ((args.out, render(args.json)), (args.vh_out, render_verilog(args.json)))
     if args.check:

@@ -238,13 +238,19 @@ def report(code: VvpCode, counts: dict[str, Counter[int]], cycles: int, top: int
     return "\n".join(out)
 
 
-def main(argv: list[str] | None = None) -> int:
+def _parser() -> argparse.ArgumentParser:
+    """The command line (the manual's command-line reference reads it too)."""
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("program", type=Path, nargs="?", default=ROOT / "bench" / "alu.sass")
     ap.add_argument("--from", dest="first", type=int, default=1000, help="kernel cycle where counting starts (default 1000)")
     ap.add_argument("--to", dest="last", type=int, default=3000, help="kernel cycle where it stops (default 3000)")
     ap.add_argument("--num-sp", type=int, default=8, choices=(8, 16, 32))
     ap.add_argument("--top", type=int, default=25, help="rows per table")
+    return ap
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = _parser()
     args = ap.parse_args(argv)
     if not args.program.is_file():
         ap.error(f"no program {args.program}")

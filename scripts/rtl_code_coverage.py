@@ -21,11 +21,17 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 
-def main(argv: list[str] | None = None) -> int:
+def _parser() -> argparse.ArgumentParser:
+    """The command line (the manual's command-line reference reads it too)."""
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("programs", nargs="+", help="program names (programs/NAME.sass)")
     ap.add_argument("-o", "--outdir", default="build/coverage/code")
     ap.add_argument("--num-sp", type=int, default=8)
+    return ap
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = _parser()
     args = ap.parse_args(argv)
 
     os.environ["RTL_CODE_COVERAGE"] = "1"  # tb/runner.py: build with --coverage (a build directory of its own)

@@ -99,10 +99,16 @@ def count_lines(paths: list[Path]) -> tuple[int, dict[str, int]]:
     return total, per_unit
 
 
-def main() -> int:
+def _parser() -> argparse.ArgumentParser:
+    """The command line (the manual's command-line reference reads it too)."""
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--sim", default="icarus", choices=["icarus", "verilator"])
     ap.add_argument("paths", nargs="*", type=Path, help="vector files (default: testdata/vectors/fp32.txt and sfu.txt)")
+    return ap
+
+
+def main() -> int:
+    ap = _parser()
     args = ap.parse_args()
     paths = [p.resolve() for p in (args.paths or DEFAULT_PATHS)]
     missing = [p for p in paths if not p.is_file()]

@@ -33,7 +33,8 @@ from tb.lockstep import LockstepResult, LockstepRun, run_lockstep
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def main() -> int:
+def _parser() -> argparse.ArgumentParser:
+    """The command line (the manual's command-line reference reads it too)."""
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("test", help="a name of programs/ or the path of a .sass program or FlexGripPlus kernel bundle (.txt)")
     ap.add_argument("--dut", default=DEFAULT, choices=sorted(ADAPTERS), help="the design under test (default %(default)s)")
@@ -49,6 +50,11 @@ def main() -> int:
     ap.add_argument("--trace", type=Path, help="write the DUT's commit trace here (tb/trace.py)")
     ap.add_argument("--mem-order", default="any", choices=["any", "request"], help="memory responses: any order or request order")
     ap.add_argument("--visibility", default="lean", choices=["lean", "full"], help="Verilator: what VPI reaches, the ports (lean) or every signal (full)")
+    return ap
+
+
+def main() -> int:
+    ap = _parser()
     args = ap.parse_args()
     try:
         dut = adapter(args.dut)

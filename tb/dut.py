@@ -11,7 +11,7 @@ one adapter per DUT, chosen by name (`DUT=rtl|flexgrip`, tb/adapters/__init__.py
   serves or holds global/local memory, and turns what the DUT commits into `DutCommit` records:
   the golden model's own `golden.commit.Commit` (DESIGN.md section 4) plus the cycle. The
   conversion from the DUT's signals to `Commit` is the adapter's; the scoreboard only ever sees
-  `Commit`s.
+  `Commit` records.
 
 The model of this split is pyuvm's TinyALU example: the BFM owns the signals, the pyuvm components
 (driver, monitors, scoreboard) own the transactions.

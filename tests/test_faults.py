@@ -6,13 +6,10 @@ from __future__ import annotations
 import html.parser
 import json
 import re
-import shutil
-import struct
-import subprocess
-import zlib
 from pathlib import Path
 
 import pytest
+from pngshot import CHROMIUM, png_rgb, screenshot
 
 from golden.isa.assembler import assemble_instruction
 from golden.program import load_program
@@ -243,48 +240,6 @@ def test_early_stop_agrees_with_running_to_the_end(tmp_path: Path) -> None:
 # -- the report in a browser ------------------------------------------------------------------------
 
 
-def _png_rgb(path: Path) -> tuple[int, int, bytes]:
-    """(width, height, RGB bytes) of an 8-bit RGB or RGBA PNG (what Chromium's screenshot writes), per the PNG specification."""
-    data = path.read_bytes()
-    assert data[:8] == b"\x89PNG\r\n\x1a\n"
-    pos, idat, head = 8, b"", None
-    while pos < len(data):
-        n, kind = struct.unpack(">I4s", data[pos : pos + 8])
-        body = data[pos + 8 : pos + 8 + n]
-        if kind == b"IHDR":
-            head = struct.unpack(">IIBBBBB", body)
-        elif kind == b"IDAT":
-            idat += body
-        pos += 12 + n
-    assert head is not None
-    w, h, depth, colour, _, _, interlace = head
-    assert depth == 8 and colour in (2, 6) and interlace == 0, head
-    bpp = 3 if colour == 2 else 4
-    raw, stride = zlib.decompress(idat), w * bpp
-    out, prev = bytearray(), bytearray(stride)
-    for y in range(h):
-        f, line = raw[y * (stride + 1)], bytearray(raw[y * (stride + 1) + 1 : (y + 1) * (stride + 1)])
-        for i in range(stride):
-            a = line[i - bpp] if i >= bpp else 0
-            b, c = prev[i], prev[i - bpp] if i >= bpp else 0
-            if f == 1:
-                line[i] = (line[i] + a) & 255
-            elif f == 2:
-                line[i] = (line[i] + b) & 255
-            elif f == 3:
-                line[i] = (line[i] + (a + b) // 2) & 255
-            elif f == 4:
-                p = a + b - c
-                pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
-                line[i] = (line[i] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
-        out += line if bpp == 3 else bytes(v for k, v in enumerate(line) if k % 4 != 3)
-        prev = line
-    return w, h, bytes(out)
-
-
-CHROMIUM = next((shutil.which(n) for n in ("chromium", "chromium-browser", "google-chrome") if shutil.which(n)), None)
-
-
 @pytest.mark.skipif(CHROMIUM is None, reason="no Chromium (scripts/setup.sh installs the Debian package)")
 def test_report_renders_offline_in_headless_chromium(tmp_path: Path) -> None:
     """A report of 30 masked and 10 SDC faults in one unit, rendered by headless Chromium with every
@@ -304,11 +259,9 @@ def test_report_renders_offline_in_headless_chromium(tmp_path: Path) -> None:
     page = write_report(db)
     png = tmp_path / "shot.png"
     # the proxy is a closed port and every host name resolves nowhere: the page must need neither
-    done = subprocess.run([CHROMIUM, "--headless=new", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--force-device-scale-factor=1",
-                           "--proxy-server=http://127.0.0.1:9", "--host-resolver-rules=MAP * ~NOTFOUND", "--window-size=1300,900",
-                           f"--screenshot={png}", page.as_uri()], capture_output=True, text=True, timeout=120)  # fmt: skip
+    done = screenshot(page, png)
     assert png.exists(), done.stderr[-2000:]
-    w, h, rgb = _png_rgb(png)
+    w, h, rgb = png_rgb(png)
     pixels = [rgb[i : i + 3] for i in range(0, len(rgb), 3)]
     green, red = pixels.count(bytes.fromhex("4caf50")), pixels.count(bytes.fromhex("e53935"))  # the report's masked and SDC colours
     legend = 10 * 10  # one legend square of each outcome

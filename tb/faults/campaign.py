@@ -302,7 +302,8 @@ def rerun_command(db_path: Path, fault_id: int) -> str:
     return f"make faults-rerun DB={shown} ID={fault_id}"
 
 
-def main(argv: list[str] | None = None) -> int:
+def _parser() -> argparse.ArgumentParser:
+    """The command line (the manual's command-line reference reads it too)."""
     p = argparse.ArgumentParser(prog="python -m tb.faults", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = p.add_subparsers(dest="cmd", required=True)
     r = sub.add_parser("run", help="plan and run a campaign (resumes one with the same database)")
@@ -326,6 +327,11 @@ def main(argv: list[str] | None = None) -> int:
     rr.add_argument("--no-waves", action="store_true")
     s = sub.add_parser("sites", help="state bits per unit")
     s.add_argument("--target", default="*")
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = _parser()
     a = p.parse_args(argv)
     try:
         if a.cmd == "run":

@@ -619,7 +619,8 @@ def run_campaign(
     return text
 
 
-def main(argv: list[str] | None = None) -> int:
+def _parser() -> argparse.ArgumentParser:
+    """The command line (the manual's command-line reference reads it too)."""
     p = argparse.ArgumentParser(prog="python -m tb.mutation", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = p.add_subparsers(dest="cmd", required=True)
     r = sub.add_parser("run")
@@ -637,6 +638,11 @@ def main(argv: list[str] | None = None) -> int:
     c.add_argument("--list", action="store_true")
     s = sub.add_parser("shard", help=argparse.SUPPRESS)
     s.add_argument("job", type=Path)
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = _parser()
     a = p.parse_args(argv)
     try:
         if a.cmd == "run":
