@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-import logging
 import sys
 from pathlib import Path
-from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 # the generated reference pages import the project (golden, tb, randgen, scripts) and the local extensions
@@ -19,8 +17,7 @@ myst_enable_extensions = ["colon_fence", "deflist"]
 myst_heading_anchors = 3
 html_theme = "furo"
 html_title = project
-# _static holds the pictures the pages show; a checkout without them still builds
-html_static_path = ["_static"] if (ROOT / "docs" / "_static").is_dir() else []
+html_static_path = ["_static"]
 exclude_patterns = ["_build"]
 # pictures drawn from .dot sources ({graphviz} directive, Debian's graphviz) as SVG files beside the pages: no network
 graphviz_output_format = "svg"
@@ -30,20 +27,3 @@ autodoc_typehints = "signature"
 # a method documents itself or not at all: docstrings inherited from pyuvm and cocotb are not in this manual's markup
 autodoc_inherit_docstrings = False
 
-
-class _SectionNotWritten(logging.Filter):
-    """Drops the empty-glob warning of a toctree whose folder (guides/, design/) does not exist yet.
-
-    Sphinx gives that warning no type, so suppress_warnings cannot name it; a glob over a folder that
-    exists and matches nothing still fails the build.
-    """
-
-    def filter(self, record: logging.LogRecord) -> bool:
-        if "didn't match any documents" not in record.getMessage() or not record.args:
-            return True
-        folder = str(record.args[0]).split("/")[0]
-        return (ROOT / "docs" / folder).is_dir()
-
-
-def setup(app: Any) -> None:
-    logging.getLogger("sphinx.sphinx.directives.other").addFilter(_SectionNotWritten())
