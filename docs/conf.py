@@ -11,6 +11,7 @@ sys.path[:0] = [str(ROOT), str(ROOT / "docs" / "_ext")]
 
 project = "G80 SM verification"
 author = "the project's authors"
+copyright = f"2026, {author}"
 extensions = ["myst_parser", "sphinx.ext.autodoc", "sphinx.ext.napoleon", "sphinxarg.ext", "sphinx.ext.graphviz", "g80docs"]
 source_suffix = {".md": "markdown", ".rst": "restructuredtext"}
 myst_enable_extensions = ["colon_fence", "deflist"]
