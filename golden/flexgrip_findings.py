@@ -772,6 +772,13 @@ def switch_findings() -> dict[str, list[str]]:
     return out
 
 
+def switch_label(switch: str, names: dict[str, list[str]]) -> str:
+    """A profile switch with the findings it models; a switch no lock-step finding names models a
+    FlexGripPlus behaviour the reference already documents (the profile's sources: ISA.md section 9,
+    FLEXGRIPPLUS.md), which is just as known."""
+    return f"{switch} ({'/'.join(names.get(switch, ['documented: ISA.md 9, FLEXGRIPPLUS.md']))})"
+
+
 def expectations(path: Path, profile: object = None, attribute: bool = True) -> str:
     """Whether the numpy `.expect` lines of a program hold under the flexgrip profile (`profile`, default
     FLEXGRIP), that is on the memory FlexGripPlus leaves when lock-step passes: "pass", "no .expect", or
@@ -805,7 +812,7 @@ def expectations(path: Path, profile: object = None, attribute: bool = True) -> 
         causes = [s for s in switches if fails(replace(G80, **{s: getattr(prof, s)}))]
         how = "each alone on G80 breaks them"
     names = switch_findings()
-    listed = ", ".join(f"{s} ({'/'.join(names.get(s, ['no finding']))})" for s in causes) or "not attributed to one switch"
+    listed = ", ".join(switch_label(s, names) for s in causes) or "not attributed to one switch"
     return f"fail, {how}: {listed}"
 
 
@@ -888,7 +895,7 @@ def expectations_on_dut(path: Path, dut_global: bytes, waived: dict[str, int], p
     names = switch_findings()
 
     def named(ss: list[str]) -> list[str]:
-        return [f"{s} ({'/'.join(names.get(s, ['no finding']))})" for s in ss]
+        return [switch_label(s, names) for s in ss]
 
     out = []
     for c in bad:
