@@ -81,18 +81,20 @@ setup: $(SETUP)
 # on the golden model against its expectations, then on the RTL in lock-step with the model.
 # TEST is a name of programs/ or a path (a .sass program; a .txt FlexGripPlus kernel bundle runs in
 # lock-step only). A model run that fails does not stop the lock-step run (a bad/ program's
-# fault is then seen on both sides), but fails the target.
+# fault is then seen on both sides), but fails the target. `sim.py --check` comes first so that a
+# wrong setting, a missing simulator or FlexGripPlus checkout ends in its one line before any run.
 PROGRAM = $(if $(filter %.sass %.txt,$(TEST)),$(TEST),programs/$(TEST).sass)
+SIM_ARGS = --dut $(DUT) $(if $(SIM),--sim $(SIM)) --num-sp $(NUM_SP) --seed $(SEED) --profile $(PROFILE) \
+	$(if $(filter 1,$(WAVES)),--waves) $(if $(DEFINES),--defines $(DEFINES)) $(if $(WAIVE),--waive $(WAIVE)) \
+	$(if $(filter 0,$(LOCKSTEP)),--free-running) $(if $(MEM_ORDER),--mem-order $(MEM_ORDER)) --visibility $(VISIBILITY)
 sim: $(SETUP)
-	@test -f "$(PROGRAM)" || { echo "no program $(PROGRAM) (TEST is a name of programs/, see 'ls programs', or a path to a .sass program or kernel bundle)"; exit 2; }
+	@$(PY) scripts/sim.py $(PROGRAM) $(SIM_ARGS) --check
 	$(if $(filter %.sass,$(PROGRAM)),$(PY) -m golden roundtrip $(PROGRAM) -o $(BUILD))
 	@status=0; \
 	$(if $(filter %.sass,$(PROGRAM)),echo "$(PY) -m golden run $(PROGRAM) --profile $(PROFILE)"; \
 	$(PY) -m golden run $(PROGRAM) --profile $(PROFILE) || { status=1; echo "make sim: the golden model alone failed (above); the lock-step run goes on"; };) \
 	echo "$(PY) scripts/sim.py $(PROGRAM) ..."; \
-	$(PY) scripts/sim.py $(PROGRAM) --dut $(DUT) $(if $(SIM),--sim $(SIM)) --num-sp $(NUM_SP) --seed $(SEED) --profile $(PROFILE) \
-		$(if $(filter 1,$(WAVES)),--waves) $(if $(DEFINES),--defines $(DEFINES)) $(if $(WAIVE),--waive $(WAIVE)) \
-		$(if $(filter 0,$(LOCKSTEP)),--free-running) $(if $(MEM_ORDER),--mem-order $(MEM_ORDER)) --visibility $(VISIBILITY) || status=1; \
+	$(PY) scripts/sim.py $(PROGRAM) $(SIM_ARGS) || status=1; \
 	exit $$status
 
 # Constrained-random programs (randgen/) in lock-step: one line per program, `N passed, M failed`;

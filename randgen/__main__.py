@@ -19,6 +19,8 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from golden.errors import OneLineParser, guarded
+
 from .config import PRESETS, load, parse_set
 from .generator import Prog, generate, render
 from .run import OUT, Outcome, first_killing, instructions, keep_failure, run_batch, run_golden, run_mutant, run_rtl, write_program
@@ -26,7 +28,7 @@ from .shrink import shrink, size
 
 
 def _parser() -> argparse.ArgumentParser:
-    ap = argparse.ArgumentParser(prog="python -m randgen", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = OneLineParser(prog="python -m randgen", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = ap.add_subparsers(dest="cmd", required=True)
     for name in ("gen", "run"):
         p = sub.add_parser(name)
@@ -83,6 +85,10 @@ def _rerun(args: argparse.Namespace, seed: int) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
+    return guarded("randgen", lambda: _main(args), lambda: f"the programs above finished; failures are kept in {args.out / 'failures'}; run the same command again")
+
+
+def _main(args: argparse.Namespace) -> int:
     args.set += [k.strip() for k in args.knobs.split(";") if k.strip()]
     try:
         preset, cfg = load(args.preset, args.config, parse_set(args.set))
@@ -95,6 +101,10 @@ def main(argv: list[str] | None = None) -> int:
         for s in seeds:
             print(write_program(s, cfg, preset, args.out))
         return 0
+    if args.sim != "golden" and args.mutants is None:
+        from tb.adapters import check_setup
+
+        args.sim = check_setup(args.dut, args.sim)  # an unknown DUT or SIM, a missing simulator: before any program runs
     defines = tuple(d for d in args.defines.split(",") if d)
     if args.mutants is not None and (not args.mut_sel or args.sim != "verilator" or args.num_sp != 8 or defines or args.batch):
         print("randgen: --mutants needs --mut-sel K (K >= 1) and runs alone on Verilator at NUM_SP 8 (no --defines, --batch or other --sim)", file=sys.stderr)
