@@ -42,6 +42,20 @@ RANDOM ?= 0
 RANDOM_SEED ?= 1000
 BATCH ?=
 
+# Settings the running targets share, checked before any recipe: a wrong value is make's one line
+# (`Makefile:N: *** ...  Stop.`, exit 2) instead of a run of the wrong thing (make regress has no
+# tool of its own that would refuse an unknown DUT). The lists are the tools' own (tests/test_first_contact.py).
+DUTS := rtl flexgrip
+NUM_SPS := 8 16 32
+ifneq ($(filter sim random regress faults coverage,$(MAKECMDGOALS)),)
+ifeq ($(filter $(DUTS),$(DUT)),)
+$(error DUT=$(DUT) is not a DUT: use DUT=rtl (the Verilog SM of rtl/) or DUT=flexgrip (FlexGripPlus under GHDL))
+endif
+ifeq ($(filter $(NUM_SPS),$(NUM_SP)),)
+$(error NUM_SP=$(NUM_SP) is not an SP count: use NUM_SP=8, 16 or 32)
+endif
+endif
+
 .PHONY: setup sim random mutants regress coverage rtl-vectors test lint check-listing bench faults faults-rerun clean help
 
 help:
@@ -119,13 +133,21 @@ mutants: $(SETUP)
 
 # Every program on both simulators at NUM_SP 8, 16 and 32, spread over the cores by pytest-xdist;
 # RANDOM=n adds n random programs (seeds RANDOM_SEED..) on Verilator at NUM_SP 8, 16 and 32.
+# Resumable: a regression stopped before its summary (Ctrl-C) keeps each finished run's record, and
+# the next `make regress` runs only the others (their recorded outcomes count as before, so JUnit and
+# summary are those of an uninterrupted run); a finished one, or FRESH=1, starts over.
+FRESH ?= 0
 regress: $(SETUP)
 ifeq ($(DUT),flexgrip)
 	mkdir -p $(REGRESS)_flexgrip
 	$(PY) scripts/flexgrip_regress.py $(if $(filter 1,$(RTL_CYCLES)),--rtl) -o $(REGRESS)_flexgrip/summary.md --json $(REGRESS)_flexgrip/flexgrip_kernels.json
 else
-	rm -rf $(REGRESS) && mkdir -p $(REGRESS)
-	REGRESS_DIR=$(REGRESS)/runs $(PY) -m pytest -n auto -q tests/test_rtl_lockstep.py --regress --junitxml=$(REGRESS)/junit.xml $(PYTEST_ARGS) || true
+	@if [ "$(FRESH)" != 1 ] && [ ! -f $(REGRESS)/summary.md ] && [ -n "$$(ls $(REGRESS)/runs 2>/dev/null)" ]; then \
+		echo "regress: resuming: $$(ls $(REGRESS)/runs/*.json | wc -l) finished runs kept in $(REGRESS)/runs are not run again (FRESH=1 starts over)"; \
+	else rm -rf $(REGRESS); fi; mkdir -p $(REGRESS)
+	@trap 'echo "regress: interrupted: the finished runs are kept in $(REGRESS)/runs; run the same make regress again to resume (FRESH=1 starts over)" >&2; exit 130' INT; \
+	echo "REGRESS_DIR=$(REGRESS)/runs REGRESS_RESUME=1 $(PY) -m pytest -n auto -q tests/test_rtl_lockstep.py --regress --junitxml=$(REGRESS)/junit.xml $(PYTEST_ARGS)"; \
+	REGRESS_DIR=$(REGRESS)/runs REGRESS_RESUME=1 $(PY) -m pytest -n auto -q tests/test_rtl_lockstep.py --regress --junitxml=$(REGRESS)/junit.xml $(PYTEST_ARGS) || true
 	$(if $(filter-out 0,$(RANDOM)),for sp in 8 16 32; do $(PY) -m randgen run --seed $(RANDOM_SEED) --count $(RANDOM) --preset $(PRESET) \
 		--sim verilator --num-sp $$sp -o $(REGRESS)/random_sp$$sp; done | tee $(REGRESS)/random.txt || true)
 	$(PY) -m golden regress-summary $(REGRESS)/runs --junit $(REGRESS)/junit.xml -o $(REGRESS)/summary.md

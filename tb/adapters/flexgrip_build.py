@@ -80,7 +80,7 @@ def backend_env() -> Iterator[None]:
 def ghdl_backend(ghdl: str = "ghdl") -> str:
     """mcode, llvm or gcc: what `ghdl --version` says for the chosen back end."""
     if shutil.which(ghdl) is None:
-        raise FlexgripMissing(f"simulator ghdl not found on PATH ({ghdl}; DUT=flexgrip runs under GHDL): run make setup, which installs it with apt-get", FAILURE)
+        raise FlexgripMissing(f"simulator ghdl not found ({ghdl} is not on PATH; DUT=flexgrip runs under GHDL): run make setup, which installs it with apt-get", FAILURE)
     with backend_env():
         out = subprocess.run([ghdl, "--version"], capture_output=True, text=True, check=True).stdout
     for name in ("mcode", "llvm", "GCC"):

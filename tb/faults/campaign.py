@@ -189,7 +189,7 @@ def prepare(c: Campaign, faults: list[Fault] | None = None, quiet: bool = True) 
         differ = other_campaign(meta, c)
         if differ:
             db.close()
-            raise BadSetting(f"DB={c.db_path} holds another campaign ({', '.join(differ)}): resume it with `{meta['command']} DB={c.db_path}`, "
+            raise BadSetting(f"DB={c.db_path} holds another campaign ({', '.join(differ)}): resume it with '{meta['command']} DB={c.db_path}', "
                              f"or start this one with another DB= path")  # fmt: skip
     db.close()
     c.lockstep.build()
