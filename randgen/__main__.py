@@ -75,12 +75,15 @@ class Progress:
         self.path = args.out / "progress" / f"{args.preset}_s{args.seed}_n{args.count}_{key}.jsonl"
         self.done: dict[int, dict] = {}
         if self.path.is_file():
-            for line in self.path.read_text(encoding="utf-8").splitlines():
+            text = self.path.read_text(encoding="utf-8")
+            for line in text.splitlines():
                 try:
                     rec = json.loads(line)
                 except json.JSONDecodeError:  # the line an interrupt cut short: that program runs again
                     continue
                 self.done[int(rec["seed"])] = rec
+            if not text.endswith("\n"):  # without that cut line, so that the next record starts a line of its own
+                self.path.write_text("".join(json.dumps(r) + "\n" for r in self.done.values()), encoding="utf-8")
 
     def restart(self) -> None:
         self.done.clear()
