@@ -148,7 +148,7 @@ def _main(args: argparse.Namespace) -> int:
     if args.sim != "golden" and args.mutants is None:
         from tb.adapters import check_setup
 
-        args.sim = check_setup(args.dut, args.sim)  # an unknown DUT or SIM, a missing simulator: before any program runs
+        args.sim = check_setup(args.dut, args.sim, also="; SIM=golden runs the model alone")  # an unknown DUT or SIM, a missing simulator: before any program runs
     defines = tuple(d for d in args.defines.split(",") if d)
     if args.mutants is not None and (not args.mut_sel or args.sim != "verilator" or args.num_sp != 8 or defines or args.batch):
         raise UserError("--mutants needs --mut-sel K (K >= 1) and runs alone on Verilator at NUM_SP 8 (no --defines, --batch or other --sim)")

