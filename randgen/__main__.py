@@ -137,7 +137,9 @@ def _main(args: argparse.Namespace) -> int:
     args.set += [k.strip() for k in args.knobs.split(";") if k.strip()]
     try:
         preset, cfg = load(args.preset, args.config, parse_set(args.set))
-    except (ValueError, OSError) as e:
+    except OSError as e:
+        raise UserError(f"CONFIG={e.filename}: {e.strerror} (CONFIG= names a TOML file of knobs, --config)") from None
+    except ValueError as e:
         raise UserError(str(e)) from None
     args.preset = preset
     seeds = range(args.seed, args.seed + args.count)

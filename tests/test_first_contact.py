@@ -241,7 +241,7 @@ def test_ghdl_not_installed(tmp_path: Path) -> None:
 
 UNKNOWN = ["unknown-test-sim", "unknown-test-faults", "unknown-dut-sim", "unknown-dut-faults", "unknown-dut-random", "unknown-dut-regress",
            "unknown-num-sp", "unknown-sim-sim", "unknown-sim-faults", "unknown-sim-random", "unknown-profile-sim", "unknown-profile-golden",
-           "unknown-model", "unknown-stop", "unknown-preset"]  # fmt: skip
+           "unknown-model", "unknown-stop", "unknown-preset", "unknown-config"]  # fmt: skip
 
 
 @pytest.mark.parametrize("case", UNKNOWN)
