@@ -249,6 +249,14 @@ def test_unknown_value(case: str) -> None:
     check(case, run_case(case))
 
 
+def test_unknown_fault_target(tmp_path: Path) -> None:
+    """Told before the reference run: the only output is the line."""
+    db = tmp_path / "campaign.sqlite"
+    proc = run_case("unknown-target", {"db": str(db)})
+    check("unknown-target", proc, {"db": str(db)})
+    assert proc.stdout == ""
+
+
 def test_the_makefile_lists_are_the_tools() -> None:
     """make checks DUT and NUM_SP itself (make regress has no tool that would refuse a DUT): its lists
     must be the adapters' and the SP counts the RTL is built for."""

@@ -195,12 +195,11 @@ def prepare(c: Campaign, faults: list[Fault] | None = None, quiet: bool = True) 
     c.lockstep.build()
     db = CampaignDB(c.db_path)
     if not meta:
+        # the sites first: a TARGET that matches nothing is reported before the reference run
+        chosen = select(sites_of(_config(c, 0)), c.target)
         if not quiet:
             print(f"faults: reference run of {c.test} on {c.sim}", flush=True)
         ref = reference(c)
-        config = _config(c, 0)
-        sites = sites_of(config)
-        chosen = select(sites, c.target)
         units: dict[str, tuple[int, int]] = {}
         for s in chosen:
             n_sites, bits = units.get(s.unit, (0, 0))
