@@ -42,6 +42,20 @@ RANDOM ?= 0
 RANDOM_SEED ?= 1000
 BATCH ?=
 
+# Settings the running targets share, checked before any recipe: a wrong value is make's one line
+# (`Makefile:N: *** ...  Stop.`, exit 2) instead of a run of the wrong thing (make regress has no
+# tool of its own that would refuse an unknown DUT). The lists are the tools' own (tests/test_first_contact.py).
+DUTS := rtl flexgrip
+NUM_SPS := 8 16 32
+ifneq ($(filter sim random regress faults coverage,$(MAKECMDGOALS)),)
+ifeq ($(filter $(DUTS),$(DUT)),)
+$(error DUT=$(DUT) is not a DUT: use DUT=rtl (the Verilog SM of rtl/) or DUT=flexgrip (FlexGripPlus under GHDL))
+endif
+ifeq ($(filter $(NUM_SPS),$(NUM_SP)),)
+$(error NUM_SP=$(NUM_SP) is not an SP count: use NUM_SP=8, 16 or 32)
+endif
+endif
+
 .PHONY: setup sim random mutants regress coverage rtl-vectors test lint docs check-listing bench faults faults-rerun clean help
 
 # the targets and their variables: scripts/targets.toml, also the source of the manual's make-targets page
@@ -60,25 +74,29 @@ setup: $(SETUP)
 # fault is then seen on both sides), but fails the target. DUT=flexgrip: no separate model run;
 # scripts/sim.py ends with the two verdicts (lock-step; the .expect lines on FlexGripPlus's memory,
 # broken lines named by the known findings that break them) and the exit code they give.
+# `sim.py --check` comes first so that a wrong setting, a missing simulator or FlexGripPlus checkout
+# ends in its one line before any run.
 PROGRAM = $(if $(filter %.sass %.txt,$(TEST)),$(TEST),programs/$(TEST).sass)
+SIM_ARGS = --dut $(DUT) $(if $(SIM),--sim $(SIM)) --num-sp $(NUM_SP) --seed $(SEED) --profile $(PROFILE) \
+	$(if $(filter 1,$(WAVES)),--waves) $(if $(DEFINES),--defines $(DEFINES)) $(if $(WAIVE),--waive $(WAIVE)) \
+	$(if $(filter 0,$(LOCKSTEP)),--free-running) $(if $(MEM_ORDER),--mem-order $(MEM_ORDER)) --visibility $(VISIBILITY)
 sim: $(SETUP)
-	@test -f "$(PROGRAM)" || { echo "no program $(PROGRAM) (TEST is a name of programs/, see 'ls programs', or a path to a .sass program or kernel bundle)"; exit 2; }
+	@$(PY) scripts/sim.py $(PROGRAM) $(SIM_ARGS) --check
 	$(if $(filter %.sass,$(PROGRAM)),$(PY) -m golden roundtrip $(PROGRAM) -o $(BUILD))
 	@status=0; \
 	$(if $(and $(filter %.sass,$(PROGRAM)),$(filter-out flexgrip,$(DUT))),echo "$(PY) -m golden run $(PROGRAM) --profile $(PROFILE)"; \
 	$(PY) -m golden run $(PROGRAM) --profile $(PROFILE) || { status=1; echo "make sim: the golden model alone failed (above); the lock-step run goes on"; };) \
 	echo "$(PY) scripts/sim.py $(PROGRAM) ..."; \
-	$(PY) scripts/sim.py $(PROGRAM) --dut $(DUT) $(if $(SIM),--sim $(SIM)) --num-sp $(NUM_SP) --seed $(SEED) --profile $(PROFILE) \
-		$(if $(filter 1,$(WAVES)),--waves) $(if $(DEFINES),--defines $(DEFINES)) $(if $(WAIVE),--waive $(WAIVE)) \
-		$(if $(filter 0,$(LOCKSTEP)),--free-running) $(if $(MEM_ORDER),--mem-order $(MEM_ORDER)) --visibility $(VISIBILITY) || status=1; \
+	$(PY) scripts/sim.py $(PROGRAM) $(SIM_ARGS) || status=1; \
 	exit $$status
 
 # Constrained-random programs (randgen/) in lock-step: one line per program, `N passed, M failed`;
 # failures kept in build/random/failures with the command that reruns them, shrunk next to them.
+# Resumable: after a Ctrl-C the same command goes on after the programs that finished (FRESH=1 starts over).
 random: $(SETUP)
 	$(PY) -m randgen run --seed $(SEED) --count $(COUNT) --preset $(PRESET) $(if $(CONFIG),--config $(CONFIG)) \
 		$(if $(KNOBS),--knobs "$(KNOBS)") $(if $(SIM),--sim $(SIM)) --num-sp $(NUM_SP) --dut $(DUT) \
-		$(if $(DEFINES),--defines $(DEFINES) --baseline) $(if $(filter 1,$(SHRINK)),--shrink) $(if $(BATCH),--batch $(BATCH))
+		$(if $(DEFINES),--defines $(DEFINES) --baseline) $(if $(filter 1,$(SHRINK)),--shrink) $(if $(BATCH),--batch $(BATCH)) $(if $(filter 1,$(FRESH)),--fresh)
 
 # Mutation score (tb/mutation/): mutants generated from the sources of rtl/ (operators, literals,
 # conditions, dropped assignments, stuck output bits), all in one Verilator build behind a runtime
@@ -95,13 +113,28 @@ mutants: $(SETUP)
 
 # Every program on both simulators at NUM_SP 8, 16 and 32, spread over the cores by pytest-xdist;
 # RANDOM=n adds n random programs (seeds RANDOM_SEED..) on Verilator at NUM_SP 8, 16 and 32.
+# Resumable: a regression stopped before its summary (Ctrl-C) keeps each finished run's record, and
+# the next `make regress` runs only the others (their recorded outcomes count as before, so JUnit and
+# summary are those of an uninterrupted run); a finished one, or FRESH=1, starts over.
+# the content of what a run's outcome depends on: kept records are replayed only for the same sources
+# (a resumed regression after an RTL change would otherwise report runs of the old RTL)
+REGRESS_SOURCES = find rtl tb golden programs bench hdl -type f \( -name '*.v' -o -name '*.vh' -o -name '*.f' -o -name '*.py' -o -name '*.sass' -o -name '*.vhd' \) \
+	| LC_ALL=C sort | xargs cat | sha256sum | cut -c1-16
+FRESH ?= 0
 regress: $(SETUP)
 ifeq ($(DUT),flexgrip)
 	mkdir -p $(REGRESS)_flexgrip
 	$(PY) scripts/flexgrip_regress.py $(if $(filter 1,$(RTL_CYCLES)),--rtl) -o $(REGRESS)_flexgrip/summary.md --json $(REGRESS)_flexgrip/flexgrip_kernels.json
 else
-	rm -rf $(REGRESS) && mkdir -p $(REGRESS)
-	REGRESS_DIR=$(REGRESS)/runs $(PY) -m pytest -n auto -q tests/test_rtl_lockstep.py --regress --junitxml=$(REGRESS)/junit.xml $(PYTEST_ARGS) || true
+	@digest=$$($(REGRESS_SOURCES)); \
+	if [ "$(FRESH)" != 1 ] && [ ! -f $(REGRESS)/summary.md ] && [ -n "$$(ls $(REGRESS)/runs 2>/dev/null)" ]; then \
+		if [ "$$(cat $(REGRESS)/sources 2>/dev/null)" = "$$digest" ]; then \
+			echo "regress: resuming: $$(ls $(REGRESS)/runs/*.json | wc -l) finished runs kept in $(REGRESS)/runs are not run again (FRESH=1 starts over)"; \
+		else echo "regress: rtl/, tb/, golden/, programs/ or bench/ changed since the interrupted regression: starting over"; rm -rf $(REGRESS); fi; \
+	else rm -rf $(REGRESS); fi; mkdir -p $(REGRESS) && echo "$$digest" > $(REGRESS)/sources
+	@trap 'echo "regress: interrupted: the finished runs are kept in $(REGRESS)/runs; run the same make regress again to resume (FRESH=1 starts over)" >&2; exit 130' INT; \
+	echo "REGRESS_DIR=$(REGRESS)/runs REGRESS_RESUME=1 $(PY) -m pytest -n auto -q tests/test_rtl_lockstep.py --regress --junitxml=$(REGRESS)/junit.xml $(PYTEST_ARGS)"; \
+	REGRESS_DIR=$(REGRESS)/runs REGRESS_RESUME=1 $(PY) -m pytest -n auto -q tests/test_rtl_lockstep.py --regress --junitxml=$(REGRESS)/junit.xml $(PYTEST_ARGS) || true
 	$(if $(filter-out 0,$(RANDOM)),for sp in 8 16 32; do $(PY) -m randgen run --seed $(RANDOM_SEED) --count $(RANDOM) --preset $(PRESET) \
 		--sim verilator --num-sp $$sp -o $(REGRESS)/random_sp$$sp; done | tee $(REGRESS)/random.txt || true)
 	$(PY) -m golden regress-summary $(REGRESS)/runs --junit $(REGRESS)/junit.xml -o $(REGRESS)/summary.md

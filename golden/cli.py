@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from .errors import OneLineParser, guarded
 from .isa import AsmError, IllegalInstruction
 from .isa.disassembler import format_listing
 from .isa.listing import check_rows, read_listing
@@ -382,7 +383,7 @@ def cmd_regress_summary(args: argparse.Namespace) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="golden", description="SM_1.0 (G80) SASS tools and golden model")
+    parser = OneLineParser(prog="golden", description="SM_1.0 (G80) SASS tools and golden model")
     sub = parser.add_subparsers(dest="command", required=True)
 
     p = sub.add_parser("asm", help="assemble NVIDIA-syntax SASS into instruction words")
@@ -463,7 +464,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    return int(args.func(args))
+    return guarded("golden", lambda: int(args.func(args)))
 
 
 def _script(command: str) -> int:

@@ -13,11 +13,14 @@ reduced program that fails the same way is written next to it (`<name>.min.sass`
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
+
+from golden.errors import OneLineParser, UserError, guarded
 
 from .config import PRESETS, load, parse_set
 from .generator import Prog, generate, render
@@ -26,7 +29,7 @@ from .shrink import shrink, size
 
 
 def _parser() -> argparse.ArgumentParser:
-    ap = argparse.ArgumentParser(prog="python -m randgen", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = OneLineParser(prog="python -m randgen", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = ap.add_subparsers(dest="cmd", required=True)
     for name in ("gen", "run"):
         p = sub.add_parser(name)
@@ -47,6 +50,7 @@ def _parser() -> argparse.ArgumentParser:
     r.add_argument("--shrink-chunk", type=int, default=0, metavar="K",
                    help="shrink candidates screened K at a time in one simulator process (default: 8 on a generated mutant, 1 on the RTL, "
                         "where a batch needs a Verilator build of its own)")
+    r.add_argument("--fresh", action="store_true", help="start over: forget the programs an interrupted run with the same settings finished")
     r.add_argument("--stop-on-fail", action="store_true", help="stop at the first failing program")
     r.add_argument("--baseline", action="store_true",
                    help="with --defines: rerun each failure without the defines; a failure the unmodified RTL shares is not the mutant's")
@@ -58,6 +62,40 @@ def _parser() -> argparse.ArgumentParser:
                    help="a mutation campaign's folder (make mutants): run on its instrumented design with --mut-sel K (Verilator, NUM_SP 8)")
     r.add_argument("--mut-sel", type=int, default=0, metavar="K", help="with --mutants: the generated mutant's id (mutants.json, the report)")
     return ap
+
+
+class Progress:
+    """The programs of a `run` finished so far, one JSON line each, in a file named by the run's
+    settings: an interrupted run (Ctrl-C) leaves it and the same command again goes on after them
+    with the same results; a run that gets to the end removes it, so the next one starts over."""
+
+    def __init__(self, args: argparse.Namespace) -> None:
+        settings = {k: str(v) for k, v in sorted(vars(args).items()) if k not in ("fresh", "out", "func")}
+        key = hashlib.sha1(json.dumps(settings, sort_keys=True).encode()).hexdigest()[:12]
+        self.path = args.out / "progress" / f"{args.preset}_s{args.seed}_n{args.count}_{key}.jsonl"
+        self.done: dict[int, dict] = {}
+        if self.path.is_file():
+            text = self.path.read_text(encoding="utf-8")
+            for line in text.splitlines():
+                try:
+                    rec = json.loads(line)
+                except json.JSONDecodeError:  # the line an interrupt cut short: that program runs again
+                    continue
+                self.done[int(rec["seed"])] = rec
+            if not text.endswith("\n"):  # without that cut line, so that the next record starts a line of its own
+                self.path.write_text("".join(json.dumps(r) + "\n" for r in self.done.values()), encoding="utf-8")
+
+    def restart(self) -> None:
+        self.done.clear()
+        self.path.unlink(missing_ok=True)
+
+    def add(self, seed: int, rec: dict) -> None:
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        with self.path.open("a", encoding="utf-8") as f:
+            f.write(json.dumps({"seed": seed, **rec}) + "\n")
+
+    def finish(self) -> None:
+        self.path.unlink(missing_ok=True)
 
 
 def _rerun(args: argparse.Namespace, seed: int) -> str:
@@ -83,22 +121,39 @@ def _rerun(args: argparse.Namespace, seed: int) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
+    return guarded("randgen", lambda: _main(args), _interrupted(args))
+
+
+def _interrupted(args: argparse.Namespace) -> Callable[[], str]:
+    def kept() -> str:
+        if args.cmd != "run":
+            return "the programs listed above are written; run the same command again"
+        return f"the programs above are kept in {args.out / 'progress'} (failures in {args.out / 'failures'}); run the same command again to resume"
+
+    return kept
+
+
+def _main(args: argparse.Namespace) -> int:
     args.set += [k.strip() for k in args.knobs.split(";") if k.strip()]
     try:
         preset, cfg = load(args.preset, args.config, parse_set(args.set))
-    except (ValueError, OSError) as e:
-        print(f"randgen: {e}", file=sys.stderr)
-        return 2
+    except OSError as e:
+        raise UserError(f"CONFIG={e.filename}: {e.strerror} (CONFIG= names a TOML file of knobs, --config)") from None
+    except ValueError as e:
+        raise UserError(str(e)) from None
     args.preset = preset
     seeds = range(args.seed, args.seed + args.count)
     if args.cmd == "gen":
         for s in seeds:
             print(write_program(s, cfg, preset, args.out))
         return 0
+    if args.sim != "golden" and args.mutants is None:
+        from tb.adapters import check_setup
+
+        args.sim = check_setup(args.dut, args.sim, also="; SIM=golden runs the model alone")  # an unknown DUT or SIM, a missing simulator: before any program runs
     defines = tuple(d for d in args.defines.split(",") if d)
     if args.mutants is not None and (not args.mut_sel or args.sim != "verilator" or args.num_sp != 8 or defines or args.batch):
-        print("randgen: --mutants needs --mut-sel K (K >= 1) and runs alone on Verilator at NUM_SP 8 (no --defines, --batch or other --sim)", file=sys.stderr)
-        return 2
+        raise UserError("--mutants needs --mut-sel K (K >= 1) and runs alone on Verilator at NUM_SP 8 (no --defines, --batch or other --sim)")
 
     def execute(path: Path) -> Outcome:
         if args.sim == "golden":
@@ -107,12 +162,18 @@ def main(argv: list[str] | None = None) -> int:
             return run_mutant(path, args.mutants, args.mut_sel)
         return run_rtl(path, args.sim, args.num_sp, defines, args.dut, args.waves)
 
-    passed = failed = skipped = 0
-    t0 = time.perf_counter()
-    commits = 0
     batched: dict[int, Outcome | None] = {}
     batch = args.batch if args.sim != "golden" and args.dut == "rtl" else 0
-    for s in seeds:
+
+    def one(s: int) -> dict | None:
+        """Program `s`: its lines (printed as they come), its counts and whether the run stops after it;
+        None after a failure of its batch under --stop-on-fail."""
+        rec: dict = {"lines": [], "passed": 0, "failed": 0, "skipped": 0, "commits": 0, "stop": False}
+
+        def say(line: str) -> None:
+            print(line, flush=True)
+            rec["lines"].append(line)
+
         tree = generate(s, cfg, preset)
         args.out.mkdir(parents=True, exist_ok=True)
         path = args.out / f"{preset}_s{s}.sass"
@@ -125,30 +186,53 @@ def main(argv: list[str] | None = None) -> int:
                              args.stop_on_fail)  # fmt: skip
             batched.update(zip(chunk, outs, strict=True))
         o = batched.pop(s) if batch > 1 else execute(path)
-        if o is None:  # after a failure of its batch under --stop-on-fail
-            break
+        if o is None:
+            return None
         if batch > 1 and not o.passed:  # alone, through the ordinary path: its full report and waveform
-            print(o.line, flush=True)
+            say(o.line)
             o = execute(path)
-        commits += o.commits
-        print(o.line, flush=True)
+        rec["commits"] = o.commits
+        say(o.line)
         if o.passed:
-            passed += 1
-            continue
+            rec["passed"] = 1
+            return rec
         if args.baseline and (defines or args.mutants is not None):  # the unmutated design (for a generated mutant, the plain RTL)
             b = run_rtl(path, args.sim, args.num_sp, (), args.dut, False, out=args.out / "baseline" / path.stem)
             if not b.passed:
-                print(f"  also fails without {args.defines} ({b.line.split(': ', 1)[1]}): not counted against the mutant", flush=True)
-                skipped += 1
-                continue
-        failed += 1
+                say(f"  also fails without {args.defines} ({b.line.split(': ', 1)[1]}): not counted against the mutant")
+                rec["skipped"] = 1
+                return rec
+        rec["failed"] = 1
         kept = keep_failure(path)
-        print(f"  kept {kept}; rerun: {_rerun(args, s)}", flush=True)
+        say(f"  kept {kept}; rerun: {_rerun(args, s)}")
         if args.shrink:
             chunk = args.shrink_chunk or (8 if args.mutants is not None else 1)
             _shrink(tree, o, kept, execute, args.shrink_budget, _screen(args, defines, kept), chunk)
-        if args.stop_on_fail:
+        rec["stop"] = args.stop_on_fail
+        return rec
+
+    progress = Progress(args)
+    if progress.done and not args.fresh:
+        print(f"randgen: resuming: {len(progress.done)} of {args.count} programs finished earlier ({progress.path}; --fresh, make random FRESH=1, "
+              "starts over)", flush=True)  # fmt: skip
+    elif progress.done:
+        progress.restart()
+    passed = failed = skipped = commits = 0
+    t0 = time.perf_counter()
+    for s in seeds:
+        rec = progress.done.get(s)
+        if rec is not None:  # finished by an interrupted run: its lines again, not the program
+            for line in rec["lines"]:
+                print(line, flush=True)
+        else:
+            rec = one(s)
+            if rec is None:
+                break
+            progress.add(s, rec)
+        passed, failed, skipped, commits = passed + rec["passed"], failed + rec["failed"], skipped + rec["skipped"], commits + rec["commits"]
+        if rec["stop"]:
             break
+    progress.finish()
     wall = time.perf_counter() - t0
     also = f", {skipped} failed without the defines too" if skipped else ""
     print(f"{passed} passed, {failed} failed{also} ({commits} {'warp-instructions' if args.sim == 'golden' else 'commits compared'}, {wall:.0f} s)")

@@ -29,11 +29,15 @@ sys.path.insert(0, str(ROOT / "scripts"))
 
 from flexgrip_app_bundle import make_bundle  # noqa: E402
 
+from golden.errors import FAILURE, UserError, guarded  # noqa: E402
+
 FLAGS = ["--std=08", "-frelaxed", "-fsynopsys"]
 
 
 def flexgrip_root() -> Path:
-    return Path(os.environ.get("FLEXGRIP_DIR", ROOT.parent / "shared" / "flexgripplus")).resolve() / "FlexGripPlus_4.4"
+    from tb.adapters.flexgrip_build import flexgrip_dir
+
+    return flexgrip_dir()  # the FlexGripPlus_4.4 folder, or the one line that says FLEXGRIP_DIR names none
 
 
 def padded_pick_bench(app_pick: Path, default_pick: Path) -> str:
@@ -101,12 +105,17 @@ def _parser() -> argparse.ArgumentParser:
 def main() -> int:
     ap = _parser()
     args = ap.parse_args()
+    return guarded("flexgrip_ghdl_app", lambda: _run(args))
+
+
+def _run(args: argparse.Namespace) -> int:
     try:
         dump = run_app(args.app.resolve(), (args.build or args.out / f"{args.name}.ghdl").resolve())
         print(make_bundle(args.app, args.name, args.out, dump))
+    except UserError:
+        raise
     except (OSError, ValueError, RuntimeError, subprocess.CalledProcessError) as e:
-        print(f"flexgrip_ghdl_app: {e}")
-        return 1
+        raise UserError(str(e), FAILURE) from None
     return 0
 
 

@@ -38,6 +38,7 @@ import time
 from dataclasses import replace
 from pathlib import Path
 
+from golden.errors import OneLineParser, guarded
 from golden.flexgrip_export import NotRunnable
 from golden.flexgrip_findings import expectations
 from golden.profile import FLEXGRIP
@@ -215,7 +216,7 @@ def kernel_table(doc: dict) -> str:
 
 def _parser() -> argparse.ArgumentParser:
     """The command line (the manual's command-line reference reads it too)."""
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = OneLineParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("programs", nargs="*", type=Path)
     ap.add_argument("-o", "--output", type=Path)
     ap.add_argument("--bench", action="store_true")
@@ -233,8 +234,11 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def main() -> int:
-    ap = _parser()
-    args = ap.parse_args()
+    return guarded("flexgrip_regress", _main)
+
+
+def _main() -> int:
+    args = _parser().parse_args()
     if args.backends:
         code = 0
         for backend in args.backends.split(","):
@@ -258,8 +262,10 @@ def run(args: argparse.Namespace) -> int:
     try:
         check_available()
     except FlexgripMissing as exc:
+        if not args.bench:  # make bench goes on without FlexGripPlus; make regress DUT=flexgrip cannot
+            raise
         print(f"FlexGripPlus cannot be simulated here: {exc}")
-        return 0 if args.bench else 2
+        return 0
     todo = args.programs or ([ROOT / "programs" / f"{n}.sass" for n in BENCH] if args.bench else programs(args.kernels))
     rows = ["| program | outcome | commits | FlexGripPlus cycles | RTL cycles | GHDL wall s | GHDL CPU s | cycles/s | commits/s | numpy .expect (flexgrip profile) | numpy .expect on FlexGripPlus's memory | note |",
             "|---|---|---|---|---|---|---|---|---|---|---|---|"]  # fmt: skip

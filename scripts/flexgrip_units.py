@@ -51,7 +51,7 @@ def main() -> int:
         return 1 if res.failed() or not res.counts else 0
     reason = harness.unavailable()
     if reason:
-        print(f"flexgrip_units: {reason}")
+        print(f"flexgrip_units: {reason}", file=sys.stderr)  # the one line: no checkout or no GHDL, and how to fix it
         return 2
     unknown = [o for o in args.ops if o not in harness.OPS]
     if unknown:

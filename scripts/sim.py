@@ -27,7 +27,8 @@ import sys
 from dataclasses import replace
 from pathlib import Path
 
-from tb.adapters import ADAPTERS, DEFAULT, adapter
+from golden.errors import USAGE, OneLineParser, UserError, guarded
+from tb.adapters import ADAPTERS, DEFAULT, check_setup
 from tb.lockstep import LockstepResult, LockstepRun, run_lockstep
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -35,7 +36,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 def _parser() -> argparse.ArgumentParser:
     """The command line (the manual's command-line reference reads it too)."""
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = OneLineParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("test", help="a name of programs/ or the path of a .sass program or FlexGripPlus kernel bundle (.txt)")
     ap.add_argument("--dut", default=DEFAULT, choices=sorted(ADAPTERS), help="the design under test (default %(default)s)")
     ap.add_argument("--sim", help="the simulator (default: the DUT's first)")
@@ -50,30 +51,25 @@ def _parser() -> argparse.ArgumentParser:
     ap.add_argument("--trace", type=Path, help="write the DUT's commit trace here (tb/trace.py)")
     ap.add_argument("--mem-order", default="any", choices=["any", "request"], help="memory responses: any order or request order")
     ap.add_argument("--visibility", default="lean", choices=["lean", "full"], help="Verilator: what VPI reaches, the ports (lean) or every signal (full)")
+    ap.add_argument("--check", action="store_true", help="check the settings, the simulator and the program, then stop (make sim, before the golden run)")
     return ap
 
 
 def main() -> int:
+    return guarded("sim", _main)
+
+
+def _main() -> int:
     ap = _parser()
     args = ap.parse_args()
-    try:
-        dut = adapter(args.dut)
-    except ValueError as exc:
-        print(exc, file=sys.stderr)
-        return 2
-    sim = args.sim or dut.simulators[0]
-    if sim not in dut.simulators:
-        print(f"DUT {args.dut} runs on {', '.join(dut.simulators)}, not {sim}", file=sys.stderr)
-        return 2
+    sim = check_setup(args.dut, args.sim)
     if args.dut == "flexgrip" and args.profile != "flexgrip":
-        print("DUT flexgrip is checked against the flexgrip profile (--profile flexgrip; make sets it for DUT=flexgrip)", file=sys.stderr)
-        return 2
+        raise UserError("DUT flexgrip is checked against the flexgrip profile (--profile flexgrip; make sets it for DUT=flexgrip)")
     r = LockstepRun(args.test, sim, args.num_sp, args.seed, args.profile, tuple(d for d in args.defines.split(",") if d), dut=args.dut, waive=args.waive,
                     visibility=args.visibility, lockstep=not args.free_running, trace=args.trace,
                     mem_order=args.mem_order)  # fmt: skip
     if not r.path.exists():
-        print(f"no program {r.path}", file=sys.stderr)
-        return 2
+        raise UserError(f"no program {r.path} (TEST is a name of programs/ or a path to a .sass program or kernel bundle)")
     if args.dut == "flexgrip":
         from golden.flexgrip_export import NotRunnable
         from tb.adapters.flexgrip import check_runnable
@@ -81,8 +77,9 @@ def main() -> int:
         try:
             check_runnable(r.path)
         except NotRunnable as exc:
-            print(f"{r.name}: cannot run on FlexGripPlus: {exc}", file=sys.stderr)
-            return 2
+            raise UserError(f"{r.name}: cannot run on FlexGripPlus: {exc}", USAGE) from None
+    if args.check:
+        return 0
     result = run_lockstep(r, waves=args.waves, rerun_with_waves=not args.no_waves)
     print(result.summary())
     if result.report is not None:

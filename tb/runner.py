@@ -16,6 +16,8 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
+from golden.errors import FAILURE, UserError
+
 from . import mutants
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -87,7 +89,8 @@ def _environment(sim: str) -> None:
         if not os.environ.get("PATH", "").startswith(path):
             os.environ["PATH"] = path + os.pathsep + os.environ.get("PATH", "")
     if shutil.which("iverilog" if sim == "icarus" else "verilator") is None:
-        raise RuntimeError(f"simulator {sim} not found: run make setup")
+        program = "iverilog" if sim == "icarus" else "verilator"
+        raise UserError(f"simulator {sim} not found ({program} is not on PATH): run make setup, or choose another with SIM= (--sim)", FAILURE)
 
 
 def _preprocess(source: Path, includes: tuple[Path, ...]) -> str:

@@ -4,7 +4,9 @@ The default (what `make test` and CI run): every program at NUM_SP = 8 and a smo
 set at 16 and 32; the kernels of programs/kernels/ (CI size) on Verilator at NUM_SP 8. With
 --regress (`make regress`): every program and kernel at 8, 16 and 32 on both simulators, and the
 benchmark size of every kernel (bench/kernels/) on both simulators at 8, 16 and 32. Each run's outcome is
-also recorded as JSON in $REGRESS_DIR when that is set (`golden regress-summary`, golden/regress_summary.py).
+also recorded as JSON in $REGRESS_DIR when that is set (`golden regress-summary`, golden/regress_summary.py);
+with REGRESS_RESUME=1 a run already recorded there is not run again but gives its recorded outcome
+(`make regress` resuming an interrupted regression).
 """
 
 from __future__ import annotations
@@ -39,17 +41,26 @@ def run_program(sim: str, program: str, num_sp: int = 8, seed: int = 1) -> None:
     tag = _tag(program)
     path = str(ROOT / program) if program.endswith(".sass") else program
     out = ROOT / "build" / "sim" / f"{tag}_{sim}_sp{num_sp}_s{seed}" if "/" in program else None  # a kernel's name repeats across sizes
+    record_dir = os.environ.get("REGRESS_DIR")
+    kept = Path(record_dir) / f"{tag}_{sim}_sp{num_sp}_s{seed}.json" if record_dir else None
+    if kept is not None and os.environ.get("REGRESS_RESUME") == "1" and kept.is_file():
+        # a run an interrupted `make regress` finished: its recorded outcome, not the run again
+        record = json.loads(kept.read_text())
+        assert record["passed"], record["summary"]
+        assert record["commits"] > 0
+        return
     r = LockstepRun(path, sim, num_sp, seed, coverage=Path(cov_dir) / f"{tag}_{sim}_sp{num_sp}_s{seed}.json" if cov_dir else None, out=out)
     result = run_lockstep(r, rerun_with_waves=os.environ.get("WAVES_ON_FAIL", "1") == "1")
-    record_dir = os.environ.get("REGRESS_DIR")
-    if record_dir:
+    if kept is not None:
         record = {"program": tag, "sim": sim, "num_sp": num_sp, "seed": seed, "passed": result.passed, "commits": result.commits,
                   "cycles": result.cycles, "mem_requests": result.mem_requests, "thread_instructions": result.thread_instructions,
                   "wall": round(result.wall, 2), "rerun": r.rerun_command(), "kind": result.report.kind if result.report else None,
                   "message": result.report.message if result.report else None,
-                  "wave_file": result.report.wave_file if result.report else None}  # fmt: skip
-        Path(record_dir).mkdir(parents=True, exist_ok=True)
-        (Path(record_dir) / f"{tag}_{sim}_sp{num_sp}_s{seed}.json").write_text(json.dumps(record) + "\n")
+                  "wave_file": result.report.wave_file if result.report else None, "summary": result.summary()}  # fmt: skip
+        kept.parent.mkdir(parents=True, exist_ok=True)
+        part = kept.with_suffix(".part")  # renamed when whole: an interrupt leaves no half-written record to resume from
+        part.write_text(json.dumps(record) + "\n")
+        part.replace(kept)
     assert result.passed, result.summary()
     assert result.commits > 0
 

@@ -23,6 +23,8 @@ from contextlib import contextmanager
 from functools import cache
 from pathlib import Path
 
+from golden.errors import FAILURE, UserError
+
 ROOT = Path(__file__).resolve().parents[2]
 BUILD = ROOT / "build" / "flexgrip"
 TOP = "fg_top"
@@ -31,8 +33,8 @@ GHDL_FLAGS = ["--std=08", "-frelaxed", "-fsynopsys"]
 CORES = (8, 16, 32)
 
 
-class FlexgripMissing(RuntimeError):
-    """No FlexGripPlus checkout or no GHDL: the reason, for a skip message."""
+class FlexgripMissing(UserError, RuntimeError):
+    """No FlexGripPlus checkout or no GHDL: the reason, for a skip message or the one error line of a run."""
 
 
 def flexgrip_dir() -> Path:
@@ -42,7 +44,8 @@ def flexgrip_dir() -> Path:
     for cand in (base, base / "FlexGripPlus_4.4"):
         if (cand / "lib_m" / "gpgpu_compile.tcl").is_file() and (cand / "RTL").is_dir():
             return cand
-    raise FlexgripMissing(f"no FlexGripPlus checkout at {base} (set FLEXGRIP_DIR to a clone of Jerc007/Open-GPGPU-FlexGrip-)")
+    what = "does not exist" if not base.exists() else "is not a FlexGripPlus checkout (no FlexGripPlus_4.4/lib_m/gpgpu_compile.tcl)"
+    raise FlexgripMissing(f"FLEXGRIP_DIR={base} {what}: set FLEXGRIP_DIR to a clone of Jerc007/Open-GPGPU-FlexGrip- (default ../shared/flexgripplus)")
 
 
 # FlexGripPlus kernel speed with cocotb's VPI (README, "GHDL back ends"): llvm 1.4x mcode, gcc as
@@ -77,7 +80,7 @@ def backend_env() -> Iterator[None]:
 def ghdl_backend(ghdl: str = "ghdl") -> str:
     """mcode, llvm or gcc: what `ghdl --version` says for the chosen back end."""
     if shutil.which(ghdl) is None:
-        raise FlexgripMissing(f"{ghdl} not found (make setup installs it with apt-get)")
+        raise FlexgripMissing(f"simulator ghdl not found ({ghdl} is not on PATH; DUT=flexgrip runs under GHDL): run make setup, which installs it with apt-get", FAILURE)
     with backend_env():
         out = subprocess.run([ghdl, "--version"], capture_output=True, text=True, check=True).stdout
     for name in ("mcode", "llvm", "GCC"):

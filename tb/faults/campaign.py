@@ -23,11 +23,14 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from golden.errors import FAILURE, BadSetting, OneLineParser, UserError, guarded
+
+from ..adapters import check_setup
 from ..adapters.rtl import TOPLEVEL, RtlAdapter
 from ..config import LockstepConfig
 from ..lockstep import LockstepRun
 from ..runner import ROOT, SM_FILE_LIST, failure_messages, read_file_list, run, wave_file
-from .db import CampaignDB, Fault
+from .db import LOCK_WAIT_S, CampaignDB, Fault
 from .sites import Site, enumerate_sites, select
 
 MODELS = ("seu", "stuck0", "stuck1")
@@ -169,38 +172,56 @@ def prepare(c: Campaign, faults: list[Fault] | None = None, quiet: bool = True) 
     """The campaign's database with its reference run, sites and plan (`faults`, or N drawn with
     the seed), unless it has them already; returns its settings. Tests pass their own faults."""
     if c.model not in MODELS:
-        raise ValueError(f"MODEL={c.model!r}: one of {', '.join(MODELS)}")
+        raise BadSetting(f"MODEL={c.model!r}: one of {', '.join(MODELS)}")
     if c.n < 1:
-        raise ValueError(f"N={c.n}: at least one fault")
+        raise BadSetting(f"N={c.n}: at least one fault")
     if c.stop not in STOPS:
-        raise ValueError(f"STOP={c.stop!r}: one of {', '.join(STOPS)}")
+        raise BadSetting(f"STOP={c.stop!r}: one of {', '.join(STOPS)}")
     if c.dut == "flexgrip" and c.stop != "off":
-        raise ValueError("DUT=flexgrip: STOP=off (the early stop's argument is made for the RTL, tb/faults/test_campaign.py)")
+        raise BadSetting("DUT=flexgrip: STOP=off (the early stop's argument is made for the RTL, tb/faults/test_campaign.py)")
+    check_setup(c.dut, c.sim)
+    if not c.lockstep.path.exists():
+        raise BadSetting(f"TEST={c.test}: no program {c.lockstep.path} (TEST is a name of programs/ or a path to a .sass program)")
+    # the database before the build: a corrupt, locked or foreign one is reported at once
+    db = CampaignDB(c.db_path, timeout=LOCK_WAIT_S)
+    meta = db.meta()
+    if meta:
+        differ = other_campaign(meta, c)
+        if differ:
+            db.close()
+            raise BadSetting(f"DB={c.db_path} holds another campaign ({', '.join(differ)}): resume it with '{meta['command']} DB={c.db_path}', "
+                             f"or start this one with another DB= path")  # fmt: skip
+    db.close()
     c.lockstep.build()
     db = CampaignDB(c.db_path)
-    meta = db.meta()
     if not meta:
+        # the sites first: a TARGET that matches nothing is reported before the reference run
+        chosen = select(sites_of(_config(c, 0)), c.target)
         if not quiet:
             print(f"faults: reference run of {c.test} on {c.sim}", flush=True)
         ref = reference(c)
-        config = _config(c, 0)
-        sites = sites_of(config)
-        chosen = select(sites, c.target)
         units: dict[str, tuple[int, int]] = {}
         for s in chosen:
             n_sites, bits = units.get(s.unit, (0, 0))
             units[s.unit] = (n_sites + 1, bits + s.bits)
         # a hang: no commit for the whole reference run's length (at least 2000 cycles)
         watchdog = max(2000, ref["ref_cycles"])
-        db.set_meta(test=c.test, program=str(c.lockstep.path), sim=c.sim, model=c.model, target=c.target, seed=c.seed, n=c.n, num_sp=c.num_sp,
-                    command=c.command(), watchdog=watchdog, stop=c.stop, dut=c.dut, state_bits=sum(s.bits for s in chosen), **ref)  # fmt: skip
+        # the settings last: a database with settings has its whole plan, whenever the first start was interrupted
         db.set_units(units)
         db.plan(faults if faults is not None else plan(chosen, c.n, ref["ref_cycles"], c.model, c.seed))
+        db.set_meta(test=c.test, program=str(c.lockstep.path), sim=c.sim, model=c.model, target=c.target, seed=c.seed, n=c.n, num_sp=c.num_sp,
+                    command=c.command(), watchdog=watchdog, stop=c.stop, dut=c.dut, state_bits=sum(s.bits for s in chosen), **ref)  # fmt: skip
         meta = db.meta()
-    elif (meta["test"], meta["sim"], meta["model"], meta["target"], meta["seed"], meta.get("stop", "early")) != (c.test, c.sim, c.model, c.target, c.seed, c.stop):
-        raise ValueError(f"{c.db_path} holds another campaign ({meta['command']}); remove it or choose another DB")
     db.close()
     return meta
+
+
+def other_campaign(meta: dict, c: Campaign) -> list[str]:
+    """The settings in which the campaign of a database differs from `c`, as `NAME=theirs, not ours`."""
+    theirs = {"TEST": meta["test"], "DUT": meta.get("dut", "rtl"), "SIM": meta["sim"], "MODEL": meta["model"], "TARGET": meta["target"],
+              "SEED": meta["seed"], "N": meta["n"], "NUM_SP": meta["num_sp"], "STOP": meta.get("stop", "early")}  # fmt: skip
+    ours = {"TEST": c.test, "DUT": c.dut, "SIM": c.sim, "MODEL": c.model, "TARGET": c.target, "SEED": c.seed, "N": c.n, "NUM_SP": c.num_sp, "STOP": c.stop}
+    return [f"{k}={theirs[k]}, not {ours[k]}" for k in ours if theirs[k] != ours[k]]
 
 
 def execute(c: Campaign, meta: dict, quiet: bool = True) -> int:
@@ -263,7 +284,7 @@ def run_campaign(c: Campaign, quiet: bool = False) -> Path:
 
 def rerun(db_path: Path, fault_id: int, waves: bool = True) -> dict:
     """One fault of a campaign again, alone, with waveforms; the database is not changed."""
-    db = CampaignDB(db_path)
+    db = CampaignDB(db_path, timeout=LOCK_WAIT_S, create=False)
     meta = db.meta()
     recorded = db.get(fault_id)  # a clear error for an unknown id
     db.close()
@@ -304,7 +325,7 @@ def rerun_command(db_path: Path, fault_id: int) -> str:
 
 def _parser() -> argparse.ArgumentParser:
     """The command line (the manual's command-line reference reads it too)."""
-    p = argparse.ArgumentParser(prog="python -m tb.faults", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p = OneLineParser(prog="python -m tb.faults", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = p.add_subparsers(dest="cmd", required=True)
     r = sub.add_parser("run", help="plan and run a campaign (resumes one with the same database)")
     r.add_argument("--test", default="vecadd")
@@ -333,10 +354,25 @@ def _parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     p = _parser()
     a = p.parse_args(argv)
+    sim = a.sim or ("ghdl" if a.dut == "flexgrip" else "verilator") if a.cmd == "run" else ""
+    c = Campaign(a.test, a.n, sim, a.model, a.target, a.seed, a.num_sp, a.jobs, a.db, a.stop or default_stop(a.dut), a.dut) if a.cmd == "run" else None
+    return guarded("faults", lambda: _main(a, c), lambda: interrupted(c))
+
+
+def interrupted(c: Campaign | None) -> str:
+    """What an interrupted campaign kept (every fault that finished is in its database) and how to go on."""
+    if c is None or not c.db_path.is_file():
+        return "nothing kept; run the same command again"
+    db = CampaignDB(c.db_path, timeout=LOCK_WAIT_S)
+    done, planned = len(db.rows()), db.planned()
+    db.close()
+    return f"{done} of {planned} faults kept in {c.db_path}; run the same command again to resume"
+
+
+def _main(a: argparse.Namespace, c: Campaign | None) -> int:
     try:
-        if a.cmd == "run":
-            sim = a.sim or ("ghdl" if a.dut == "flexgrip" else "verilator")
-            run_campaign(Campaign(a.test, a.n, sim, a.model, a.target, a.seed, a.num_sp, a.jobs, a.db, a.stop or default_stop(a.dut), a.dut))
+        if c is not None:
+            run_campaign(c)
         elif a.cmd == "report":
             from .report import text_summary, write_report
 
@@ -352,7 +388,10 @@ def main(argv: list[str] | None = None) -> int:
             for unit, ss in units.items():
                 print(f"{unit:12s} {len(ss):4d} variables {sum(x.bits for x in ss):10d} bits")
             print(f"{'total':12s} {len(chosen):4d} variables {sum(x.bits for x in chosen):10d} bits")
-    except (ValueError, RuntimeError, KeyError) as exc:
-        print(f"faults: {exc}", file=sys.stderr)
-        return 2
+    except UserError:
+        raise
+    except (ValueError, KeyError) as exc:
+        raise UserError(str(exc).strip("'\"")) from None
+    except RuntimeError as exc:
+        raise UserError(str(exc), FAILURE) from None
     return 0

@@ -13,6 +13,8 @@ import sqlite3
 from dataclasses import dataclass
 from pathlib import Path
 
+from golden.errors import FAILURE, UserError
+
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS units (unit TEXT PRIMARY KEY, sites INTEGER NOT NULL, bits INTEGER NOT NULL);
@@ -33,6 +35,11 @@ CREATE TABLE IF NOT EXISTS faults (
 ADDED = ("stopped INTEGER", "simulated INTEGER")  # columns a database of an earlier version lacks
 
 
+def unreadable(path: Path, exc: Exception) -> UserError:
+    """A campaign database SQLite cannot read (random bytes, a truncated copy): the one line that says so."""
+    return UserError(f"DB={path} is not a readable campaign database ({exc}): remove it to start the campaign again, or choose another DB= path")
+
+
 @dataclass(frozen=True)
 class Fault:
     id: int
@@ -44,17 +51,45 @@ class Fault:
     model: str
 
 
+TABLES = {"meta", "units", "faults"}
+# how long the command itself waits for a database another process holds: long enough for a shard's
+# short write, short enough that a second campaign on the same database is told so at once (the
+# shards, which share the database by design, wait the generous default)
+LOCK_WAIT_S = 5.0
+
+
 class CampaignDB:
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, timeout: float = 120, create: bool = True) -> None:
         self.path = Path(path)
+        if not create and not self.path.is_file():
+            raise UserError(f"DB={self.path}: no such campaign database (make faults writes one per campaign under build/faults/)")
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        self.con = sqlite3.connect(self.path, timeout=120)
-        self.con.executescript(SCHEMA)
-        have = {r[1] for r in self.con.execute("PRAGMA table_info(faults)")}
-        with self.con:
-            for column in ADDED:
-                if column.split()[0] not in have:
-                    self.con.execute(f"ALTER TABLE faults ADD COLUMN {column}")
+        self.con = sqlite3.connect(self.path, timeout=timeout)
+        try:
+            tables = {r[0] for r in self.con.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+            if tables and (not tables <= TABLES or "faults" not in tables):
+                raise UserError(f"DB={self.path} is an SQLite database of something else (tables {', '.join(sorted(tables))}), "
+                                "not a fault campaign: choose another DB= path")  # fmt: skip
+            if tables and self.con.execute("PRAGMA quick_check").fetchone()[0] != "ok":
+                raise sqlite3.DatabaseError("database disk image is malformed")
+            self.con.executescript(SCHEMA)
+            have = {r[1] for r in self.con.execute("PRAGMA table_info(faults)")}
+            with self.con:
+                for column in ADDED:
+                    if column.split()[0] not in have:
+                        self.con.execute(f"ALTER TABLE faults ADD COLUMN {column}")
+        except sqlite3.OperationalError as exc:
+            self.con.close()
+            if "locked" not in str(exc):
+                raise unreadable(self.path, exc) from None
+            raise UserError(f"DB={self.path} is locked by another process (a campaign running on it?): let it finish or stop it, "
+                            "or choose another DB= path", FAILURE) from None  # fmt: skip
+        except sqlite3.DatabaseError as exc:
+            self.con.close()
+            raise unreadable(self.path, exc) from None
+        except UserError:
+            self.con.close()
+            raise
 
     def close(self) -> None:
         self.con.close()
@@ -83,6 +118,7 @@ class CampaignDB:
 
     def plan(self, faults: list[Fault]) -> None:
         with self.con:
+            self.con.execute("DELETE FROM faults")  # a plan an interrupted first start left without its settings
             self.con.executemany("INSERT INTO faults (id, site, unit, word, bit, cycle, model) VALUES (?, ?, ?, ?, ?, ?, ?)",
                                  [(f.id, f.site, f.unit, f.word, f.bit, f.cycle, f.model) for f in faults])  # fmt: skip
 
@@ -97,7 +133,7 @@ class CampaignDB:
         cur = self.con.execute("SELECT * FROM faults WHERE id = ?", (fault_id,))
         row = cur.fetchone()
         if row is None:
-            raise KeyError(f"{self.path}: no fault {fault_id}")
+            raise UserError(f"DB={self.path} has no fault {fault_id} (the campaign's report lists its fault ids)")
         return dict(zip([c[0] for c in cur.description], row, strict=True))
 
     def record(self, fault_id: int, **values: object) -> None:

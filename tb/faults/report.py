@@ -79,7 +79,7 @@ def _table(head: list[str], rows: list[list[object]]) -> str:
 
 def summary(db_path: Path) -> dict:
     """The figures of a campaign (outcome counts, rates with margins, speed, saving), for the report and the CLI."""
-    db = CampaignDB(db_path)
+    db = CampaignDB(db_path, create=False)
     meta, rows, units = db.meta(), db.rows(), db.units()
     planned = db.planned()
     db.close()

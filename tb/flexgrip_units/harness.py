@@ -51,9 +51,9 @@ def backend() -> str:
 def unavailable() -> str | None:
     """None when the unit tests can run, else the reason they cannot."""
     if shutil.which("ghdl") is None:
-        return "GHDL not installed (make setup installs it with apt-get)"
+        return "simulator ghdl not found (ghdl is not on PATH): run make setup, which installs it with apt-get"
     if not (rtl_dir() / "gpgpu_package.vhd").is_file():
-        return f"no FlexGripPlus checkout at {flexgrip_dir()} (set FLEXGRIP_DIR)"
+        return f"FLEXGRIP_DIR={flexgrip_dir()} is not a FlexGripPlus checkout (no FlexGripPlus_4.4/RTL/gpgpu_package.vhd): set FLEXGRIP_DIR to a clone of Jerc007/Open-GPGPU-FlexGrip-"
     return None
 
 

@@ -34,6 +34,8 @@ import tomllib
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+from golden.errors import BadSetting, OneLineParser, UserError, guarded
+
 from ..lockstep import LockstepRun
 from ..runner import ROOT, SM_FILE_LIST, FileList, build, read_file_list, run
 from . import mutate
@@ -133,9 +135,16 @@ def prepare(out: Path, n: int, seed: int, random_spec: str) -> dict:
     meta_path = out / "campaign.json"
     digest = rtl_digest()
     if meta_path.exists():
-        meta = json.loads(meta_path.read_text(encoding="utf-8"))
-        if (meta["n"], meta["seed"]) != (n, seed):
-            raise ValueError(f"{out} holds a campaign with N={meta['n']} SEED={meta['seed']}; remove it or choose another OUT")
+        try:
+            meta = json.loads(meta_path.read_text(encoding="utf-8"))
+            theirs = (meta["n"], meta["seed"])
+        except (ValueError, KeyError, TypeError) as exc:
+            raise UserError(f"{meta_path} is not a readable mutation campaign state ({type(exc).__name__}: {exc}): "
+                            f"remove {out} to start the campaign again, or choose another folder (-o; make mutants BUILD=)") from None  # fmt: skip
+        if theirs != (n, seed):
+            differ = ", ".join(f"{k}={a}, not {b}" for k, a, b in (("MUTANTS_N", theirs[0], n), ("MUTANTS_SEED", theirs[1], seed)) if a != b)
+            raise BadSetting(f"{out} holds another mutation campaign ({differ}): resume it with 'make mutants MUTANTS_N={theirs[0]} "
+                             f"MUTANTS_SEED={theirs[1]}', or start this one in another folder (-o; make mutants BUILD=) or after removing {out}")  # fmt: skip
         if meta.get("rtl") != digest:
             return _redraw(out, meta, digest, random_spec)
         programs = directed_programs() + random_programs(random_spec, out / "programs")
@@ -241,7 +250,16 @@ def shard_main(job_path: Path) -> int:
 def _read(path: Path) -> list[dict]:
     if not path.exists():
         return []
-    return [json.loads(x) for x in path.read_text(encoding="utf-8").splitlines() if x.strip()]
+    lines = [x for x in path.read_text(encoding="utf-8").splitlines() if x.strip()]
+    out = []
+    for i, x in enumerate(lines):
+        try:
+            out.append(json.loads(x))
+        except ValueError:
+            if i == len(lines) - 1:  # the line an interrupted process was writing: that mutant runs again
+                break
+            raise UserError(f"{path}:{i + 1} is not a JSON record: remove {path.parent} to start the campaign again") from None
+    return out
 
 
 def reference(out: Path, meta: dict, quiet: bool) -> dict[str, float]:
@@ -621,7 +639,7 @@ def run_campaign(
 
 def _parser() -> argparse.ArgumentParser:
     """The command line (the manual's command-line reference reads it too)."""
-    p = argparse.ArgumentParser(prog="python -m tb.mutation", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p = OneLineParser(prog="python -m tb.mutation", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = p.add_subparsers(dest="cmd", required=True)
     r = sub.add_parser("run")
     r.add_argument("-n", type=int, default=300, help="mutants drawn from the candidates (0: all)")
@@ -644,6 +662,10 @@ def _parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     p = _parser()
     a = p.parse_args(argv)
+    return guarded("mutants", lambda: _main(a), lambda: f"the mutants that finished are kept in {a.out}; run the same command again to resume")
+
+
+def _main(a: argparse.Namespace) -> int:
     try:
         if a.cmd == "run":
             run_campaign(a.out.resolve(), a.n, a.seed, a.random, a.jobs, a.quick, second=not a.no_second_pass, second_budget=a.second_budget)
@@ -662,7 +684,10 @@ def main(argv: list[str] | None = None) -> int:
             for mod, kinds in sorted(table.items()):
                 print(f"{mod:14s} " + " ".join(f"{k} {kinds.get(k, 0)}" for k in mutate.KINDS))
             print(f"total {len(cands)}")
-    except (ValueError, RuntimeError) as exc:
-        print(f"mutants: {exc}", file=sys.stderr)
-        return 2
+    except UserError:
+        raise
+    except ValueError as exc:
+        raise UserError(str(exc)) from None
+    except RuntimeError as exc:
+        raise UserError(str(exc), 1) from None
     return 0
