@@ -284,6 +284,7 @@ def run_campaign(c: Campaign, quiet: bool = False) -> Path:
 
 def rerun(db_path: Path, fault_id: int, waves: bool = True) -> dict:
     """One fault of a campaign again, alone, with waveforms; the database is not changed."""
+    db_path = db_path.resolve()  # the simulator runs in its own folder: a relative path would name nothing there
     db = CampaignDB(db_path, timeout=LOCK_WAIT_S, create=False)
     meta = db.meta()
     recorded = db.get(fault_id)  # a clear error for an unknown id
