@@ -184,7 +184,7 @@ class SM:
         self.areg = np.zeros((8, nthreads), U32)
         self.freg = np.zeros((nregs + 1, nthreads), bool)  # register last written by an FP/SFU instruction
         self.shared = Memory("shared", count * SHARED_BYTES)
-        # local memory reads 0 at the start of every block (README "Model decisions"; silicon leaves
+        # local memory reads 0 at the start of every block (docs/design/architecture.md, "Semantics: one model, two profiles"; silicon leaves
         # it undefined): allocated zeroed on first use in each round, as the testbench's memory
         # zeroes a finished warp's threads for the RTL (tb/sm_env.py, SmEnv.warp_done)
         self.local: Memory | None = None

@@ -16,7 +16,7 @@ command -v g++ >/dev/null 2>&1 || need_apt+=(g++)
 command -v make >/dev/null 2>&1 || need_apt+=(make)
 dpkg -s liblz4-dev >/dev/null 2>&1 || need_apt+=(liblz4-dev)  # FST waveforms from Verilator
 command -v ghdl >/dev/null 2>&1 || need_apt+=(ghdl)  # FlexGripPlus: the DUT (tb/adapters/flexgrip.py) and its FPU (tb/flexgrip_units)
-command -v ghdl-llvm >/dev/null 2>&1 || need_apt+=(ghdl-llvm)  # the fastest GHDL back end for FlexGripPlus (README)
+command -v ghdl-llvm >/dev/null 2>&1 || need_apt+=(ghdl-llvm)  # the fastest GHDL back end for FlexGripPlus (docs/measurements.md, "GHDL back ends")
 command -v chromium >/dev/null 2>&1 || need_apt+=(chromium)  # the fault-campaign report checked in headless Chromium (tests/test_faults.py)
 "$PYTHON" -c 'import venv, ensurepip' >/dev/null 2>&1 || need_apt+=(python3-venv)
 if [ ${#need_apt[@]} -gt 0 ]; then
