@@ -1,4 +1,4 @@
-# G80 / FlexGripPlus SM verification: see README.md for what each target does.
+# G80 / FlexGripPlus SM verification: see docs/reference/make-targets.md for what each target does.
 SHELL := /bin/bash
 VENV := .venv
 PY := $(VENV)/bin/python

@@ -11,7 +11,7 @@ behaviours. `handling` says how lock-step treats it:
   outcome names the waiver and how often it applied (tb/scoreboard.py, `Waiver`); a control-flow
   form (no register writes) may have its commit record's `exec_mask` waived. `WAIVE=none`
   (make) turns waivers off.
-`bug` marks what looks like a genuine FlexGripPlus bug (README lists them), not a documented
+`bug` marks what looks like a genuine FlexGripPlus bug (docs/reference/findings.md lists them), not a documented
 departure from G80.
 """
 
@@ -735,7 +735,8 @@ FINDINGS += (
         "fpu_single alone gives it: Execution/pipeline_execute.vhd waits in ALU_EXEC for every SP's `finished` "
         "(and_reduce(fpu_work_finished)) and copies the FPU outputs on the next edge (ALU_DONE), and FPU/fpu_top_32_new.vhd "
         "re-registers out_fp_i from the exception stage (out_except) on every DONE edge, that one included. So the "
-        "subtractor's transients that the unit shows alone (README, FlexGripPlus bugs: a denormal operand read before the "
+        "subtractor's transients that the unit shows alone (docs/guides/flexgrip-findings.md, Bugs of the floating-point "
+        "units: a denormal operand read before the "
         "subtractor's pipeline is full, a transient exponent above 254 giving an infinity) mostly do not reach the "
         "register file: fft's FADD R28, R24, -R26 of 0x807fff92 and -(0x80a73d74) gives 0x00273de2 in the SM (the "
         "IEEE difference), where fpu_single alone, under GHDL in tb/flexgrip_units, gives 0x7f800000 (the model's "

@@ -177,7 +177,7 @@ ENCODINGS: tuple[Encoding, ...] = (
 
 @dataclass(frozen=True)
 class CommitField:
-    """One signal `commit_<name>` of the commit port (rtl/README.md, "Ports")."""
+    """One signal `commit_<name>` of the commit port (docs/design/rtl.md, "Ports")."""
 
     name: str
     width: int

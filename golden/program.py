@@ -1,6 +1,6 @@
 """Programs of programs/*.sass: SASS text plus directives for the launch and for checking.
 
-Directives (one a line; see README.md, "Program format"):
+Directives (one a line; see docs/reference/program-format.md, "Directives"):
     .grid X [Y]                      .block X [Y [Z]]          .registers N      .shared BYTES
     .buffer NAME TYPE COUNT [= INIT] global memory, 256-byte aligned; INIT: v1 v2 ... | range(a, b[, step])
                                      | random(seed[, lo, hi]) | file PATH (raw little-endian) ; default zeros

@@ -207,7 +207,7 @@ class SM:
         self.uareg = np.zeros((8, nthreads), bool)
         self.shundef = np.zeros(count * SHARED_BYTES, bool)
         self.shared = Memory("shared", count * SHARED_BYTES)
-        # local memory reads 0 at the start of every block (README "Model decisions"; silicon leaves
+        # local memory reads 0 at the start of every block (docs/design/architecture.md, "Semantics: one model, two profiles"; silicon leaves
         # it undefined): allocated zeroed on first use in each round, as the testbench's memory
         # zeroes a finished warp's threads for the RTL (tb/sm_env.py, SmEnv.warp_done)
         self.local: Memory | None = None

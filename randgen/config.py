@@ -138,7 +138,7 @@ PRESETS: dict[str, dict] = {
     "fp16": {"special": 0.7, "f16_specials": 0.6, "mix": {"fadd": 5, "fmul": 5, "fmad": 5, "fset": 2, "fminmax": 2, "fslct": 2, "f2f": 5, "f2i": 4, "i2f": 5}},
     # the structures only the directed programs reached before (BAR forms and depths, A4-A7, backward calls,
     # .E inside divergence, divergent BRA without SSY), over a default-like mix: random programs alone reach
-    # the directed programs' ISA coverage with this preset beside the others (README, "Random programs")
+    # the directed programs' ISA coverage with this preset beside the others (docs/guides/random.md, "Presets and knobs")
     "simt": {"bar_variants": 0.8, "aregs_high": 0.5, "back_calls": 0.6, "exit_depth": 0.7, "diverge": 0.5, "clock": 0.2, "barriers": 3, "early_exit": 0.6,
              "exit_marker": 0.8, "depth": 3, "subroutines": 3, "control": {"ops": 5, "if": 2, "loop": 1.2, "pbk": 0.8, "call": 1.5, "skip": 0.6},
              "mix": {"a2r": 1.5, "r2a": 1.5, "ada": 1.5, "r2g": 1.5, "i2i": 3, "nop": 1, "s2r": 1, "lld": 1.5, "fmad": 3}},

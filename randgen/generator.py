@@ -93,8 +93,8 @@ def _cond_names() -> list[str]:
 
 
 def _promotable(text: str) -> bool:
-    """A 32-bit instruction left alone before a 64-bit one is assembled as its 64-bit form (README,
-    "Alignment"); keep only those whose 64-bit form can say the same."""
+    """A 32-bit instruction left alone before a 64-bit one is assembled as its 64-bit form (docs/reference/assembly.md,
+    "Lines", Alignment); keep only those whose 64-bit form can say the same."""
     try:
         assemble(f"{text}\nNOP\n", "<randgen>")
     except AsmError:
@@ -525,7 +525,7 @@ class Generator:
         raise RuntimeError(f"no legal instruction of family {family} after 400 draws")
 
     def op(self, ctx: Ctx) -> Op:
-        # the assembler keeps a 32-bit form only beside another one (README, "Alignment"): a paired
+        # the assembler keeps a 32-bit form only beside another one (docs/reference/assembly.md, "Lines", Alignment): a paired
         # 32-bit instruction gets a second one right after it, so that the short forms themselves get
         # executed, even those (FMUL32.SAT) that a 64-bit form cannot say
         paired = self.rng.random() < self.cfg.pair_short
@@ -799,7 +799,7 @@ def generate(seed: int, cfg: Config, preset: str = "custom") -> Prog:
 
 def _bar_text(r: random.Random) -> str:
     """A BAR of any form. The model and the RTL treat every BAR as arrive-and-wait of the whole block
-    (README, "Random programs"), so each is a full barrier whatever its modifiers, id and count."""
+    (docs/design/architecture.md, "Semantics: one model, two profiles"), so each is a full barrier whatever its modifiers, id and count."""
     mods = r.choice(["", ".ARV", ".WAIT", ".ARV.WAIT"])
     count = "ALL" if r.random() < 0.3 else r.choice(["0xfff", f"{r.randint(0, 0xFFF):#x}"])
     return f"BAR{mods} b{r.randrange(16)}, {count}"

@@ -24,14 +24,14 @@ module sm_addrfile #(
 
     // one word a warp holds $a1-$a7, [($a - 1) * 512 + lane * 16 +: 16]: the warp in execute reads
     // them through one read port (as 224 array reads each with its own address adder, every change
-    // of the warp in execute cost an event-driven simulator 224 adds and 224 reads; rtl/README.md,
-    // "Simulation speed (Icarus)")
+    // of the warp in execute cost an event-driven simulator 224 adds and 224 reads; docs/design/rtl.md,
+    // "Simulators")
     reg [3583:0] ar [0:NUM_WARPS-1];
 
     assign rd_regs = {ar[warp], 512'd0};
 
     // log2 NUM_SP: a pass's first lane as a concatenation, not a multiply (vvp evaluates a net's
-    // multiply on every change of the pass, through its generic arithmetic; rtl/README.md, "Simulation speed (Icarus)")
+    // multiply on every change of the pass, through its generic arithmetic; docs/design/rtl.md, "Simulators")
     localparam integer SPB = $clog2(NUM_SP);
     wire [31:0] lane0 = {{(26 - SPB){1'b0}}, pass, {SPB{1'b0}}};
     wire [31:0] wr_at = {24'd0, wr_reg - 3'd1, 5'd0} + lane0;   // the lane0 word of $a[wr_reg]

@@ -8,7 +8,7 @@
 // of it is outstanding, in a cycle in which no instruction retires (the lowest such slot first);
 // then its warp takes its next state. Records of one warp go out in program order (a warp with a
 // parked load issues nothing more); records of different warps may go out of program order. The port is described in
-// rtl/README.md; lane vectors hold lane i at [32*i +: 32] (flags [4*i +: 4], $a [16*i +: 16]).
+// docs/design/rtl.md, "Ports"; lane vectors hold lane i at [32*i +: 32] (flags [4*i +: 4], $a [16*i +: 16]).
 module sm_commit #(
     parameter integer NUM_SP = 8,
     parameter integer NUM_WARPS = 24,
@@ -75,7 +75,7 @@ module sm_commit #(
     output reg  [LSB-1:0]       cpl_slot,
     output wire [WB-1:0]        cpl_warp,
     output wire [2:0]           cpl_state,     // its warp's next state
-    // commit port: its fields and widths are golden/hw.py COMMIT_FIELDS (rtl/README.md, "Ports")
+    // commit port: its fields and widths are golden/hw.py COMMIT_FIELDS (docs/design/rtl.md, "Ports")
     `SM_COMMIT_PORTS(output reg)
 );
 `include "sm_defs.vh"
@@ -87,7 +87,7 @@ module sm_commit #(
     // data and addresses) take this cycle's lane writes in the clocked process below, straight into
     // the record and, when the instruction retires, into the commit port. Under an event-driven
     // simulator a combinational copy of 4,096-bit vectors ran again for every lane result that
-    // settled (rtl/README.md, "Simulation speed (Icarus)").
+    // settled (docs/design/rtl.md, "Simulators").
     reg          c_gpr_we, c_cc_we, c_a_we, c_mem_we;
     reg [6:0]    c_gpr_reg;
     reg [1:0]    c_gpr_half, c_cc_reg, c_mem_space;
@@ -103,7 +103,7 @@ module sm_commit #(
     assign retire_state = done_now ? W_DONE : bar_wait ? W_BAR : W_READY;
 
     // log2 NUM_SP: a pass's first lane as a concatenation, not a multiply (vvp evaluates a net's
-    // multiply on every change of the pass, through its generic arithmetic; rtl/README.md, "Simulation speed (Icarus)")
+    // multiply on every change of the pass, through its generic arithmetic; docs/design/rtl.md, "Simulators")
     localparam integer SPB = $clog2(NUM_SP);
     wire [31:0] lane0 = {{(26 - SPB){1'b0}}, x_pass, {SPB{1'b0}}};
     // write-back of a pass; a shared store (R2G), or a global/local store request (which wins)
@@ -138,7 +138,7 @@ module sm_commit #(
     // pass is lane lane0 + i of the warp). The clocked blocks below store them into the record, the
     // commit port and a parked load's slot as one part of each vector: continuous shifts of the
     // whole 128- and 512-bit vectors to the pass's lanes cost Icarus a bit-by-bit rebuild of four
-    // vectors on every change of the pass or of a lane's result (rtl/README.md, "Simulation speed (Icarus)").
+    // vectors on every change of the pass or of a lane's result (docs/design/rtl.md, "Simulators").
     wire [6:0]           cc_lo = {lane0[4:0], 2'b00};  // a pass lies within the 32 lanes
     wire [8:0]           a_lo = {lane0[4:0], 4'b0000};
     wire [NUM_SP*4-1:0]  cc_merged = (c_cc_data[cc_lo +: NUM_SP*4] & ~cc_bits) | (cc_data & cc_bits);

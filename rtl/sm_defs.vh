@@ -1,4 +1,4 @@
-// Encodings shared by the SM's modules (rtl/README.md); those the testbench shares too come from
+// Encodings shared by the SM's modules (docs/design/rtl.md, "Modules"); those the testbench shares too come from
 // golden/hw.py through the generated sm_hw.vh. A module uses a few of them; the rest are
 // unused there by design, hence the lint pragma.
 `include "sm_hw.vh"  // shared with the testbench: micro-ops, units, write-back kinds, error codes (golden/hw.py)

@@ -20,14 +20,14 @@ module sm_flagfile #(
 
     // one word a warp, [$c * 128 + lane * 4 +: 4]: the warp in execute reads its flags through one
     // read port (as 128 array reads each with its own address adder, every change of the warp
-    // in execute cost an event-driven simulator 128 adds and 128 reads; rtl/README.md, "Simulation
-    // speed (Icarus)")
+    // in execute cost an event-driven simulator 128 adds and 128 reads; docs/design/rtl.md,
+    // "Simulators")
     reg [511:0] cc [0:NUM_WARPS-1];
 
     assign rd_regs = cc[warp];
 
     // log2 NUM_SP: a pass's first lane as a concatenation, not a multiply (vvp evaluates a net's
-    // multiply on every change of the pass, through its generic arithmetic; rtl/README.md, "Simulation speed (Icarus)")
+    // multiply on every change of the pass, through its generic arithmetic; docs/design/rtl.md, "Simulators")
     localparam integer SPB = $clog2(NUM_SP);
     wire [31:0] lane0 = {{(26 - SPB){1'b0}}, pass, {SPB{1'b0}}};
     integer w;

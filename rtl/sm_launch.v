@@ -2,7 +2,7 @@
 // Grid control: the launch registers, block dispatch in rounds, the launch sweep, done and error,
 // and the SM clock.
 //
-// A round holds as many blocks as fit (blocks, warps, registers and shared memory: rtl/README.md).
+// A round holds as many blocks as fit (blocks, warps, registers and shared memory: docs/design/rtl.md, "Modules").
 // Before it runs, the launch state of DESIGN.md 3 is set up in time proportional to what the round
 // uses. In its first cycle (init_clear) the register file and shared memory mark every row
 // unwritten, and an unwritten row reads zero. Then a sweep takes one step a cycle: step w hands the

@@ -57,7 +57,7 @@ module sm_operands #(
     assign rf_reg_b = (b_kind == K_HALF) ? {1'b0, b_val[6:1]} : b_val[6:0];
     assign rf_reg_c = (c_kind == K_HALF) ? {1'b0, c_val[6:1]} : c_val[6:0];
 
-    // Processes for an event-driven simulator (rtl/README.md, "Simulation speed (Icarus)"): each
+    // Processes for an event-driven simulator (docs/design/rtl.md, "Simulators"): each
     // builds its outputs in local variables and stores each output once, so that the units that
     // read them see one event per change instead of one per lane; slices of the wide $c and $a
     // vectors are taken once per process, and only where the operand kind reads them.
@@ -81,9 +81,9 @@ module sm_operands #(
 
     // the carry-in of the pass's lanes: bit 2 (C) of the flags of $c[preg] (64-bit forms) or $c0.
     // Continuous selects, no process: the pass changes every cycle, and a lane loop woken by it
-    // cost a load per index computation and bit (rtl/README.md, "Simulation speed (Icarus)").
+    // cost a load per index computation and bit (docs/design/rtl.md, "Simulators").
     // log2 NUM_SP: the pass's carry flags at as a concatenation, not a multiply (vvp evaluates a net's
-    // multiply on every change of the pass, through its generic arithmetic; rtl/README.md, "Simulation speed (Icarus)")
+    // multiply on every change of the pass, through its generic arithmetic; docs/design/rtl.md, "Simulators")
     localparam integer SPB = $clog2(NUM_SP);
     wire [127:0] ccarry = cc_regs[(carry_reg ? {preg, 7'd0} : 9'd0) +: 128];
     /* verilator lint_off UNUSEDSIGNAL */  // the Z, S and O flags of the pass's lanes
@@ -170,7 +170,7 @@ module sm_operand_slot #(
     // offset, or 0 for a post-increment of $a0), computed once and replicated, which stays put from
     // pass to pass (the memories' read ports see no event). The pass and $a[mem_areg] reach the
     // process through continuous assigns that hold them at 0 unless amode: the pass changes every
-    // cycle and would wake the process each time (rtl/README.md, "Simulation speed (Icarus)").
+    // cycle and would wake the process each time (docs/design/rtl.md, "Simulators").
     wire               amode  = mem_slot == SLOT && mem_areg != 3'd0;
     wire [5:0]         apass  = amode ? x_pass : 6'd0;
     reg [NUM_SP*2-1:0]  lowb;  // [2*i +: 2]: the byte of the word a lane's address names

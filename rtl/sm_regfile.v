@@ -59,13 +59,13 @@ module sm_regfile #(
     // One row a word: a register of a warp's 32 lanes, lane l at [32 * l +: 32] (row = word / 32).
     // A read of the pass's lanes is one row read and one part select: as NUM_SP word reads, each
     // with its own address adder, every change of the warp, pass or register cost an event-driven
-    // simulator NUM_SP adds and reads per port (rtl/README.md, "Simulation speed (Icarus)").
+    // simulator NUM_SP adds and reads per port (docs/design/rtl.md, "Simulators").
     reg [1023:0]           rf [0:REG_WORDS/32-1];
     reg [REG_WORDS/32-1:0] rf_valid;
 
     wire [31:0] warp_row = {{(32-WB){1'b0}}, warp} * {24'd0, nregs};   // the warp's first row
     // log2 NUM_SP: a pass's first lane as a concatenation, not a multiply (vvp evaluates a net's
-    // multiply on every change of the pass, through its generic arithmetic; rtl/README.md, "Simulation speed (Icarus)")
+    // multiply on every change of the pass, through its generic arithmetic; docs/design/rtl.md, "Simulators")
     localparam integer SPB = $clog2(NUM_SP);
     wire [31:0] pass_bit = {{(21 - SPB){1'b0}}, pass, {(SPB + 5){1'b0}}};   // the pass's lanes in a row
 

@@ -1,7 +1,7 @@
 `timescale 1ns / 1ps
 `include "sm_commit_port.vh"
-// The SM: instances of its units and their wiring (rtl/README.md has the ports, the block diagram
-// and which module owns what). Semantics are the g80 profile of ../shared/reference/ISA.md. One
+// The SM: instances of its units and their wiring (docs/design/rtl.md has the ports, how an instruction
+// flows and which module owns what). Semantics are the g80 profile of ../shared/reference/ISA.md. One
 // instruction per warp is in flight; a warp's instructions commit in its program order, and a load
 // waiting for its data (parked in a load slot) lets other warps' instructions commit before it.
 module sm_top #(
@@ -41,9 +41,9 @@ module sm_top #(
     input  wire          mem_rsp_valid,
     input  wire [13 + (NUM_LSLOTS > 1 ? $clog2(NUM_LSLOTS) : 1):0] mem_rsp_tag,
     input  wire [511:0]  mem_rsp_data,
-    // commit port: its fields and widths are golden/hw.py COMMIT_FIELDS (rtl/README.md, "Ports")
+    // commit port: its fields and widths are golden/hw.py COMMIT_FIELDS (docs/design/rtl.md, "Ports")
     `SM_COMMIT_PORTS(output wire),
-    `SM_COMMIT_PACKED_PORT(output wire)  // the testbench's copy of the narrow commit fields (rtl/README.md)
+    `SM_COMMIT_PACKED_PORT(output wire)  // the testbench's copy of the narrow commit fields (docs/design/rtl.md, "Ports")
 );
 
     localparam integer WB = $clog2(NUM_WARPS);

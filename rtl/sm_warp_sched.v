@@ -68,7 +68,7 @@ module sm_warp_sched #(
     // A warp's state (W_*) is kept as one bit per warp in three vectors, the only questions asked
     // of it: ready to be fetched, live (neither free nor done) and waiting at a barrier. Written a
     // bit at a time for the warp concerned, read as whole vectors: an event-driven simulator does
-    // no per-warp loop in any cycle (rtl/README.md, "Simulation speed (Icarus)").
+    // no per-warp loop in any cycle (docs/design/rtl.md, "Simulators").
     reg [NUM_WARPS-1:0] w_ready;  // warp_live and warp_bar (ports) are the other two
     reg [WB-1:0]        rr;
     reg [23:0] w_pc [0:NUM_WARPS-1];

@@ -8,7 +8,7 @@ build/faults/bench/<kernel>/ (the simulators' output in sim.log there). Printed 
 simulator processes' wall time (their start, the checkpoint runs and every fault; not the build
 nor the reference run), the mean time of a fault inside its process, and how many runs the early
 stop ended and what it saved. A campaign's outcomes are a sample far too small to quote: the
-campaigns of record are in the README (tb/faults).
+campaigns of record are in docs/measurements.md, "Fault-injection campaigns" (tb/faults).
 """
 
 from __future__ import annotations

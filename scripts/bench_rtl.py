@@ -12,7 +12,7 @@ benchmark sizes of bench/kernels/, `--suite none` none). Printed per run:
 
 - cycles: kernel cycles (start pulse to done); warp-insns: warp-instructions committed;
 - issue rate: warp-instructions x 32/NUM_SP / cycles (1.0 is one warp-instruction every
-  32/NUM_SP cycles, the aim of rtl/README.md);
+  32/NUM_SP cycles, the aim of docs/design/rtl.md, "How an instruction flows");
 - the two bounds, in cycles: `issue` = warp-instructions x 32/NUM_SP (one warp-instruction per
   32/NUM_SP cycles), `memory` = the requests the program needs on the RTL's memory port at one per
   cycle, counted from the golden model (so independently of the RTL) by the port's rules: a
@@ -71,7 +71,7 @@ MEMORY_OPS = {"GLD", "GST", "LLD", "LST"}
 WORDS = {"S64": 2, "S128": 4}  # 32-bit words per lane; U8, S8, U16, S16, U32: one
 
 
-LINE = 64  # bytes of one memory-port request (rtl/README.md, "Memory port")
+LINE = 64  # bytes of one memory-port request (docs/design/rtl.md, "Ports")
 
 
 def memory_need(path: Path) -> tuple[int, int, int, int]:

@@ -2,7 +2,7 @@
 
     python scripts/gen_kernels.py [--check]
 
-A template `programs/kernels/NAME.sass.in` is a program (README "Program format") whose numbers
+A template `programs/kernels/NAME.sass.in` is a program (docs/reference/program-format.md, "Kernel templates") whose numbers
 that depend on the problem size are written `${EXPR}` or `${EXPR:FORMAT}`: a Python expression over
 the size variables, formatted with FORMAT (`${N*4:#x}`). The template names its sizes on lines
 

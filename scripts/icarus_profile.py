@@ -5,7 +5,7 @@
 Under Icarus (vvp 11) the time of a cycle of this RTL follows, almost one for one, the number of
 variable loads and stores the processes execute (`%load/vec4`, `%store/vec4` and their array forms):
 each load pays a C++ `dynamic_cast` whatever the width of the value, and `perf` puts about a third
-of vvp's time in those casts (rtl/README.md, "Simulation speed (Icarus)"). The count is also
+of vvp's time in those casts (docs/design/rtl.md, "Simulators"). The count is also
 deterministic, unlike a time on a shared machine. This script counts them: it builds the free-running
 harness of scripts/bench_freerun.py with `-pfileline=1` (vvp then knows each statement's source
 line), runs the program to cycle FROM and to cycle TO under `perf` with user probes on vvp's opcode

@@ -1,4 +1,4 @@
-"""The cocotb + pyuvm lock-step testbench (README.md, "The lock-step testbench").
+"""The cocotb + pyuvm lock-step testbench (docs/design/architecture.md, "The testbench").
 
 Modules: `config` (the run's configuration, in ConfigDB), `dut` (the DUT adapter interface),
 `adapters/` (one adapter per DUT: `rtl`, ...), `sequences` (load/launch items, sequences and the

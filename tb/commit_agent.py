@@ -1,12 +1,12 @@
-"""The commit agent: reads the DUT's commit port (DESIGN.md section 4, rtl/README.md) into records.
+"""The commit agent: reads the DUT's commit port (DESIGN.md section 4, docs/design/rtl.md, "Ports") into records.
 
 `CommitMonitor` (a bus monitor, tb/bus.py) wakes when `commit_packed` (every field but the lane vectors, side
 by side) changes, which each record does, samples while `commit_valid` is 1 (on Verilator at
 once, in a function registered on the trigger; elsewhere in the read-only phase; a lane vector
 only while its write enable is 1), checks that none of the fields it read is X or Z, and hands an `RtlCommit` to its callback: the rtl adapter (tb/adapters/rtl.py), which turns it into the golden model's `Commit`.
 
-Order against the RTL's `error` (README "The lock-step testbench", "DUT errors and the commits
-before them"): a record and an error can land at the same clock edge. On Verilator the record is
+Order against the RTL's `error` (docs/design/commit-record.md, "Order of records"): a record and an
+error can land at the same clock edge. On Verilator the record is
 taken in the value-change callbacks, which cocotb's Verilator loop runs before any read-only
 callback, so before the test looks at `error`; on Icarus both wait for the read-only phase, in the
 order their value changes came, so the test calls `settle()` there first: it takes the record of

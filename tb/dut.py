@@ -81,7 +81,7 @@ class DutSink:
 
 @dataclass(frozen=True)
 class LaunchConfig:
-    """The launch registers of a kernel (rtl/README.md "Ports"; FlexGripPlus has the same set)."""
+    """The launch registers of a kernel (docs/design/rtl.md, "Ports"; FlexGripPlus has the same set)."""
 
     grid: tuple[int, int]
     block: tuple[int, int, int]
@@ -177,8 +177,8 @@ class DutBfm(ABC):
     def tb_memory(self) -> TbMemory | None:
         """The testbench's memory (tb/mem_agent.py) when it serves the DUT's global and local
         memory, else None. The environment then clears the local memory of a warp slot's threads
-        when the warp finishes (every block starts with zeroed local memory, README "Model
-        decisions"), and reports name it as the source of a loaded value. A DUT that holds local
+        when the warp finishes (every block starts with zeroed local memory, docs/design/architecture.md,
+        "Semantics: one model, two profiles"), and reports name it as the source of a loaded value. A DUT that holds local
         memory itself must zero it at each block start on its own."""
         return None
 
@@ -198,7 +198,7 @@ class DutAdapter(ABC):
 
     @abstractmethod
     def sources(self) -> list[Path]:
-        """The HDL files of the DUT in compile order (for builds, lint, the README)."""
+        """The HDL files of the DUT in compile order (for builds, lint and fault sites)."""
 
     @abstractmethod
     def build(self, config: LockstepConfig, waves: bool = False) -> Path:

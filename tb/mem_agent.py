@@ -1,4 +1,4 @@
-"""The global/local memory agent: serves the DUT's memory port (rtl/README.md, "Memory port").
+"""The global/local memory agent: serves the DUT's memory port (docs/design/rtl.md, "Ports").
 
 Bus components (tb/bus.py) do the pin work: `MemRequestMonitor` drives `mem_req_ready` (back-pressure)
 and turns each valid/ready handshake into a `MemRequest`, `MemResponseDriver` drives load data back
@@ -10,7 +10,7 @@ callback (the environment's store monitor: the scoreboard checks stores where th
 Latency (1..max_latency cycles) and back-pressure (ready with probability ready_p, tb/config.py) are drawn from
 the test's seeded random generator. Each load response is due its own latency after its request
 (`ResponseSchedule`), so a later request with a short latency overtakes an earlier one: the port's
-contract (rtl/README.md, "Memory port": tagged responses "may come back in any order"). The port
+contract (docs/design/rtl.md, "Ports": tagged responses, "in any order of requests"). The port
 takes one response a cycle, so a due cycle already taken moves to the next free one.
 `mem_order="request"` (tb/config.py) keeps the older schedule, responses in request order
 (`due = max(cycle + latency, last_due + 1)`), from the same draws. Python does not wake every cycle
@@ -50,7 +50,7 @@ class MemoryFault(AssertionError):
         self.addr = addr  # the first enabled byte outside memory
 
 
-LINE_BYTES = 64  # a memory-port request addresses one aligned line of this many bytes (rtl/README.md, "Memory port")
+LINE_BYTES = 64  # a memory-port request addresses one aligned line of this many bytes (docs/design/rtl.md, "Ports")
 _ALL_BYTES = (1 << LINE_BYTES) - 1  # a request's byte enables, every byte
 _ALL_BITS = (1 << 8 * LINE_BYTES) - 1  # its store data
 
@@ -95,7 +95,7 @@ class ResponseSchedule:
     """The due cycles of load responses. A response taken in cycle c is due at c + latency
     (latency drawn 1..max_latency from `rng`, one draw a load); the response port takes one a cycle,
     so a due cycle another response holds moves to the next free one. Order "any": nothing else, so
-    a later load with a short latency overtakes an earlier one (rtl/README.md, "Memory port": any
+    a later load with a short latency overtakes an earlier one (docs/design/rtl.md, "Ports": any
     order). Order "request": no earlier than the previous response either, the testbench's older
     schedule, responses in request order (same draws, so the same seed gives the same latencies)."""
 
@@ -135,7 +135,8 @@ class TbMemory:
 
     def clear_local(self, first_thread: int, count: int) -> None:
         """Zero the local memory of thread slots first_thread..first_thread+count-1: the next block
-        placed there starts with zeroed local memory, as in the golden model (README, "Model decisions")."""
+        placed there starts with zeroed local memory, as in the golden model (docs/design/architecture.md,
+        "Semantics: one model, two profiles")."""
         self.local[first_thread * self.local_bytes : (first_thread + count) * self.local_bytes] = 0
 
     def access(self, req: MemRequest) -> int:
@@ -270,7 +271,7 @@ class MemRequestMonitor(Armed, BusMonitor):
     handshake into a `MemRequest`.
 
     It works in the middle of a cycle, at the clock's falling edge: there the request the DUT
-    offers (its outputs are registers, rtl/README.md "Memory port") is the one the coming rising
+    offers (its outputs are registers, docs/design/rtl.md, "Ports") is the one the coming rising
     edge takes if `mem_req_ready` is 1, and a `ready` written there is what that edge samples. For
     each request it draws how many cycles the port refuses it (a geometric count: ready with
     probability ready_p in each cycle the request is offered, as a per-cycle draw would give),
@@ -348,7 +349,7 @@ class MemRequestMonitor(Armed, BusMonitor):
         """mem_req_valid rose at this edge: the request is offered from the coming edge on."""
         if not self.cycles.at_edge():  # the agent samples mid-cycle: a request changing elsewhere would be missed
             raise RuntimeError(f"cycle {self.cycles.now()}: mem_req_valid rose between clock edges; the memory port's request "
-                               "outputs must be registers (rtl/README.md, \"Memory port\")")  # fmt: skip
+                               "outputs must be registers (docs/design/rtl.md, \"Ports\")")  # fmt: skip
         self._arm(self.cycles.now(), self._on_middle)
 
     def _ready_and_take(self) -> None:
@@ -449,7 +450,7 @@ class MemoryPort:
         except MemoryFault as exc:
             # reported through the test's verdict at the edge that takes the request (the monitor
             # serves it in the middle of the cycle before), so that the commit records of that
-            # edge are compared first (README, "DUT errors and the commits before them")
+            # edge are compared first (docs/design/commit-record.md, "Order of records")
             fault = exc  # the name `exc` ends with the except clause
             RisingEdge(self.dut.clk)._register(lambda: self.on_error(fault))
             return

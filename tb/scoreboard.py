@@ -232,7 +232,7 @@ class Scoreboard(uvm_subscriber):
         history.append((warp.block.index, warp.block.slot, c.pc, c.text, ""))
         # the port's stores since the last store are this one's: a store's requests are all accepted
         # before it commits, and only one instruction issues requests at a time, but another warp's
-        # load may commit in between (a parked load, rtl/README.md "Memory-level parallelism")
+        # load may commit in between (a parked load, docs/design/rtl.md, "Memory-level parallelism")
         is_store = plan.insn.form.family in STORE_FAMILIES
         diffs = self._diffs(dut, c)
         if is_store and self.check_stores:

@@ -115,7 +115,7 @@ class SmEnv(uvm_env):
     def warp_done(self, warp: int) -> None:
         """The DUT committed a warp's last instruction. Where the testbench serves local memory it
         zeroes that warp slot's threads, so that the block placed there next starts with zeroed
-        local memory like the model's (README, "Model decisions"); the RTL places a round's blocks
+        local memory like the model's (docs/design/architecture.md, "Semantics: one model, two profiles"); the RTL places a round's blocks
         only when every warp of the previous round is done, so no request of the next block
         precedes this commit."""
         mem = self.bfm.tb_memory
@@ -143,7 +143,7 @@ class SmEnv(uvm_env):
                                             text=self._text(exc.pc), history=self.scoreboard.history_of(exc.warp)))  # fmt: skip
         elif isinstance(exc, MemoryFault):
             req = exc.req
-            # the RTL's tag (rtl/README.md, "Memory port"): lane in bits 4:0, part 6:5; bit 13 marks a
+            # the RTL's tag (docs/design/rtl.md, "Ports"): lane in bits 4:0, part 6:5; bit 13 marks a
             # coalesced line, whose bits 4:0 are only its first lane
             coalesced = req is not None and bool(req.tag >> 13 & 1)
             lane = None if req is None or coalesced else req.tag & 0x1F

@@ -172,7 +172,7 @@ def test_illegal_instruction_messages(words_: tuple[int, ...], addr: int | None,
         assert f"0x{addr:04x}" in str(info.value)
 
 
-# --- the assembler's rules (README "Assembler rules"): each error names the rule, its field and source ---
+# --- the assembler's rules (docs/reference/assembly.md, "Assembler rules"): each error names the rule, its field and source ---
 
 RULES = [
     # (bad source, column, phrase naming the rule, good source, (word, low bit, width, value) of the field ISA.md 1.3 gives)

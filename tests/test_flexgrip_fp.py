@@ -110,7 +110,8 @@ def test_fadd_pipeline_transients(a: int, b: int, rmode: int, want: int) -> None
     assert ffp.fadd_bits(a, b, rmode) == want
 
 
-# The README's FlexGripPlus-bug examples, with the results FlexGripPlus's fpu_single gave for them
+# Examples of the FlexGripPlus bugs of docs/guides/flexgrip-findings.md, "Bugs of the floating-point units",
+# with the results FlexGripPlus's fpu_single gave for them
 # under GHDL (tb/flexgrip_units, one run of exactly these operands).
 BUG_EXAMPLES = [
     ("fmul", (0x00400000, 0x3FFFFFFF, 0), 0x00000000),  # a denormal rounding up to 2^-126 gives 0
@@ -135,7 +136,8 @@ def test_flexgrip_bug_examples(op: str, args: tuple[int, ...], want: int) -> Non
 
 def test_two_negative_operands_subtract_magnitudes() -> None:
     """fpu_single sends an FADD with any negative operand to fpu_sub, which takes |a| - |b| with the
-    larger's sign: (-1) + (-2) gives -(2 - 1) = -1 (a FlexGripPlus bug, README)."""
+    larger's sign: (-1) + (-2) gives -(2 - 1) = -1 (a FlexGripPlus bug, docs/guides/flexgrip-findings.md,
+    "Bugs of the floating-point units")."""
     assert ffp.fadd_bits(0xBF800000, 0xC0000000) == 0xBF800000
 
 

@@ -1,5 +1,6 @@
 """Forms no available NVIDIA listing shows, checked bit by bit against ../shared/reference/ISA.md
-(sections 1.3 layout, 1.4 opcode map, 3-7 field meanings). Each case: the README's spelling, and
+(sections 1.3 layout, 1.4 opcode map, 3-7 field meanings). Each case: the spelling of docs/reference/assembly.md
+("Spellings not seen in any NVIDIA listing"), and
 the bits ISA.md says that instruction has. Bit names: w0[hi:lo] / w1[hi:lo]."""
 
 from __future__ import annotations

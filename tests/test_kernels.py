@@ -1,4 +1,4 @@
-"""The kernels of programs/kernels/ (README "Kernels"): the generated sizes against their templates,
+"""The kernels of programs/kernels/ (docs/reference/program-format.md, "The kernels"): the generated sizes against their templates,
 every kernel at both sizes on the golden model against its numpy expectations, batched and one
 warp at a time, the stated float tolerances, and the template generator's errors. (Their lock-step
 runs on the RTL are in test_rtl_lockstep.py.)"""

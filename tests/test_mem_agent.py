@@ -1,5 +1,5 @@
 """The memory agent's response schedule (tb/mem_agent.py `ResponseSchedule`) against the memory
-port's contract (rtl/README.md, "Memory port"): load responses are tagged and may come back in any
+port's contract (docs/design/rtl.md, "Ports"): load responses are tagged and may come back in any
 order, the port takes at most one a cycle, and a response comes 1..max_latency cycles after its
 request unless the one-a-cycle rule pushes it later. The expectations below follow from that
 contract and from the latencies the test itself scripts, not from running the schedule."""

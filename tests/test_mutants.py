@@ -1,6 +1,6 @@
 """A passing lock-step run must mean something: deliberately broken RTL variants must fail, at the right PC.
 
-Each `MUTANT_*` variant (tb/mutants.py; rtl/README.md, "Mutants") builds a small realistic bug into a
+Each `MUTANT_*` variant (tb/mutants.py; docs/design/rtl.md, "Broken variants for the testbench's own tests") builds a small realistic bug into a
 copy of the RTL. The run must be reported as a mismatch at the first instruction where the bug changes what
 the SM does. That instruction is worked out here from the program and an independent run of the
 golden model (what the instruction is, which lanes it touches), not from the failing run.
@@ -115,8 +115,8 @@ def test_undriven_lanes_are_reported_as_x_at_their_instruction() -> None:
 
 
 def test_undriven_request_address_bits_are_reported_as_x_on_the_memory_port() -> None:
-    """MUTANT_X_MEM_ADDR leaves bits 5:0 of a single lane's request address undriven (rtl/README.md,
-    "Memory port": the address of a line, bits 5:0 zero). The memory agent must stop at the first
+    """MUTANT_X_MEM_ADDR leaves bits 5:0 of a single lane's request address undriven (docs/design/rtl.md,
+    "Ports": the address of a line, bits 5:0 zero). The memory agent must stop at the first
     such request with an X/Z report that names the memory port's field, not serve a line at a made-up
     address or fail with a bare parse error; `global` stores bytes and halves, which go one lane a
     request."""

@@ -144,13 +144,13 @@ def test_simt_preset_reaches_the_structures(tmp_path: Path) -> None:
     assert not {"BAR/.ARV/(none)", "R2A/dst/A5", "CAL/direction/backward", "SIMT/marker x depth/.E @ depth 2+"} & none
 
 
-# the last ISA bins random programs missed (README, "Random programs"): rare draws, not structures
+# the last ISA bins random programs missed (docs/guides/random.md, "Presets and knobs"): rare draws, not structures
 COVER_BINS = [
     "FMAD/src3/c[An+x]", "FMAD32/src2/c[An+x]", "FMIN/src2/c[An+x]", "IMUL32/src2/c[An++x]",
     *(f"I2I/destination type x source type/{t}" for t in (".S16 x .U32", ".U32 x .U16.BEXT", ".U8 x .U16", ".U8 x .U32.BEXT")),
     "IMAD/marker/.E", "S2R/marker/.E", "ISAD/flags/Z=1", "SHR/flags/O=1",
 ]  # fmt: skip
-COVER_SEEDS = [1, 3, 5, 11, 13, 15, 17, 19, 25]  # among cover seeds 1-60 (the README's set), each bin is hit by one of these
+COVER_SEEDS = [1, 3, 5, 11, 13, 15, 17, 19, 25]  # among cover seeds 1-60, each bin is hit by one of these
 
 
 def test_cover_preset_reaches_the_rare_bins(tmp_path: Path) -> None:

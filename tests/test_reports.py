@@ -3,7 +3,7 @@
 A second golden-model instance plays the RTL, as in tests/test_scoreboard.py; to make it wrong in a
 known way, it keeps local memory from one block to the next (what the testbench's memory did before
 it zeroed a finished warp's thread slots). The scoreboard must then report the first load of
-never-written local memory in block 1 (README, "Model decisions": local memory reads 0 at the
+never-written local memory in block 1 (docs/design/architecture.md, "Semantics: one model, two profiles": local memory reads 0 at the
 start of every block), naming the block with its slot, marking where block 1 began in the warp's
 history, and saying that the value came from the testbench's memory through the RTL.
 """
@@ -69,7 +69,7 @@ def test_local_memory_kept_across_blocks_is_reported_at_the_load_in_block_1() ->
     assert (report.kind, report.pc, report.text, report.block, report.cta) == ("mismatch", 0x28, "LLD.U32 R2, local[0x0]", 1, 0)
     (diff,) = report.diffs
     assert diff.field == "gpr" and diff.source == "testbench local memory"
-    # block 0's thread t wrote i + 1 = t + 1 there; the model reads 0 (the program's comment, README)
+    # block 0's thread t wrote i + 1 = t + 1 there; the model reads 0 (the program's comment, docs/design/architecture.md)
     assert [(x.lane, int(x.expected, 16), int(x.actual, 16)) for x in diff.lanes] == [(t, 0, t + 1) for t in range(32)]
     marker = next(i for i, h in enumerate(report.history) if h.startswith(BLOCK_MARK))
     assert "block 1 begins" in report.history[marker] and report.history[marker + 1].startswith("0000")
@@ -173,8 +173,8 @@ def test_memory_fault_no_model_warp_faults_blames_the_dut() -> None:
 
 
 def test_tb_memory_serves_a_line_byte_by_byte() -> None:
-    """TbMemory.access against the memory port's rules written out byte by byte (rtl/README.md,
-    "Memory port": a load returns the whole 64-byte line from its address, bytes past the end of
+    """TbMemory.access against the memory port's rules written out byte by byte (docs/design/rtl.md,
+    "Ports": a load returns the whole 64-byte line from its address, bytes past the end of
     memory as 0; a store writes the bytes its enables select, lane k at bits 8k..8k+7 of the data;
     an enabled byte outside memory is a fault naming the first), on random lines near the end."""
     import random

@@ -1,6 +1,6 @@
 """An error the RTL signals (its `error` port) must not hide a commit it made before or with it.
 
-The order of events (README "The lock-step testbench", "DUT errors and the commits before them"):
+The order of events (docs/design/commit-record.md, "Order of records"):
 the RTL's `error` and its commit record are registers, so a record and an error can land at the
 same clock edge (a parked load's record goes out in a cycle in which no instruction retires,
 such as the cycle in which another warp's instruction faults). Every record up to and including

@@ -87,7 +87,7 @@ def test_rtl_vectors_script_counts_and_fails(tmp_path: Path) -> None:
 
 
 def _rtl_vectors_by_make(vectors: str) -> subprocess.CompletedProcess[str]:
-    """`make rtl-vectors VECTORS=...` as the README shows it (SETUP= skips the setup prerequisite;
+    """`make rtl-vectors VECTORS=...` as docs/reference/make-targets.md shows it (SETUP= skips the setup prerequisite;
     the test's own interpreter runs the script); make exports VECTORS to the script's environment."""
     env = {k: v for k, v in os.environ.items() if k not in ("PYTEST_CURRENT_TEST", "MAKEFLAGS", "MAKELEVEL")}
     return subprocess.run(["make", "-s", "-C", str(ROOT), "rtl-vectors", "SETUP=", f"PY={sys.executable}", f"VECTORS={vectors}", "SIM=icarus"],

@@ -23,7 +23,7 @@ from tb.runner import SIMULATORS
 
 PROGRAMS = sorted(p.stem for p in (ROOT / "programs").glob("*.sass"))
 SMOKE = ["vecadd", "cf_ifelse", "cf_barrier", "global"]
-# Kernels (programs/kernels/, README "Kernels"): the CI size by its name under programs/, the
+# Kernels (programs/kernels/, docs/reference/program-format.md, "The kernels"): the CI size by its name under programs/, the
 # benchmark size by its path.
 KERNELS = sorted(f"kernels/{p.stem}" for p in (ROOT / "programs" / "kernels").glob("*.sass"))
 BENCH_KERNELS = sorted(f"bench/kernels/{p.name}" for p in (ROOT / "bench" / "kernels").glob("*.sass"))

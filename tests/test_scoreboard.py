@@ -1,7 +1,7 @@
 """The lock-step scoreboard's comparison and the rtl adapter's commit-port conversion, without a simulator.
 
 A second, independent golden-model instance plays the RTL: its commit records are packed into
-commit-port records exactly as rtl/README.md lays them out, and its global/local stores into
+commit-port records exactly as docs/design/rtl.md "Ports" lays them out, and its global/local stores into
 memory-port requests (one per lane and 32-bit part, byte enables for the stored bytes). The
 records reach the scoreboard the way they do in a run: through the rtl adapter's conversion to
 the DUT-neutral `DutCommit` (tb/adapters/rtl.py). Unchanged records must all compare equal; a
@@ -37,7 +37,7 @@ def pack(values, mask: int, width: int = 32) -> int:
 
 
 def as_port(c: Commit, cycle: int) -> RtlCommit:
-    """The commit-port image of a golden record (rtl/README.md, "Commit port")."""
+    """The commit-port image of a golden record (docs/design/rtl.md, "Ports")."""
     exe = c.exec_mask
     gpr = c.gpr
     mem = c.mem
@@ -236,7 +236,7 @@ def test_adapters_by_name() -> None:
 
 
 def test_commit_port_fields_become_the_model_record() -> None:
-    """The rtl adapter reads the port as rtl/README.md lays it out: lane i of 32-bit vectors at bit
+    """The rtl adapter reads the port as docs/design/rtl.md "Ports" lays it out: lane i of 32-bit vectors at bit
     32i (part k of 64/128-bit data at bit 1024k), flags at 4i, address registers at 16i; a short
     instruction's word is the low 32 bits; lanes outside the exec (or store) mask are not values."""
     exe = 0b1011  # lanes 0, 1, 3
@@ -261,7 +261,7 @@ def test_commit_port_fields_become_the_model_record() -> None:
 
 
 def test_commit_packed_fields_unpack_by_name() -> None:
-    """commit_packed as rtl/README.md lays it out (the narrow fields in table order, commit_cta at
+    """commit_packed as docs/design/rtl.md "Ports" lays it out (the narrow fields in table order, commit_cta at
     bit 0), built here from golden/hw.py's widths: each field comes back by name, and an X in one
     field names that field alone."""
     from golden.hw import commit_packed_fields

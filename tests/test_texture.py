@@ -1,6 +1,6 @@
 """Texture instructions (opcode f): decoded with the field layout of envytools, spelt, assembled.
 
-No real sm_1x cuobjdump line with a texture fetch and its words was found (README: "Spellings not
+No real sm_1x cuobjdump line with a texture fetch and its words was found (docs/reference/assembly.md, "Spellings not
 seen in any NVIDIA listing"); real texauto words from the NV50 driver are in
 test_known_encodings.py. The other forms and fields are checked here on words built by hand from
 what envytools' disassembler (envydis/g80.c, the G80 tables) states, independently of this

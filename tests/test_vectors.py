@@ -1,5 +1,5 @@
-"""golden.vectors: a vector line as the instruction(s) that compute it, in NVIDIA spelling (the README's
-spelling table, the nvcc listings), and the named fields the RTL unit tests and tests/test_fp.py use."""
+"""golden.vectors: a vector line as the instruction(s) that compute it, in NVIDIA spelling (docs/reference/assembly.md,
+"Spellings not seen in any NVIDIA listing", the nvcc listings), and the named fields the RTL unit tests and tests/test_fp.py use."""
 
 from __future__ import annotations
 

@@ -11,7 +11,7 @@ What FlexGripPlus does differently from IEEE-754 / G80 (all reproduced on purpos
 - denormal operands and results are kept (G80 flushes them);
 - FADD with a negative operand goes to the subtractor, which subtracts magnitudes and takes the
   sign of the larger: so (-a) + (-b) = -(|a| - |b|) with the sign of the larger magnitude
-  (README: FlexGripPlus bugs);
+  (docs/guides/flexgrip-findings.md, "Bugs of the floating-point units");
 - alignment shifts drop the bits they shift out (only a fully shifted-out operand leaves a sticky
   1), so round-to-nearest is not always IEEE's;
 - the exception stage recognises an exponent of 255 as a NaN whatever the mantissa (its infinity
@@ -421,7 +421,7 @@ def i2f_bits(x: int, signed: bool) -> int:
     mag = ((-x) & 0xFFFFFFFF) if sign else x
     sv = clz(mag, 32)
     tmp = (mag << (sv + 1)) & 0xFFFFFFFF  # the leading one is shifted out
-    mant = _rne32(tmp, 9) & 0x7FFFFF  # a carry out of the fraction is lost (README: FlexGripPlus bugs)
+    mant = _rne32(tmp, 9) & 0x7FFFFF  # a carry out of the fraction is lost (docs/guides/flexgrip-findings.md, "Bugs of the floating-point units")
     return (sign << 31) | (((158 - sv) & 0xFF) << 23) | mant
 
 

@@ -148,10 +148,11 @@ NO_GUARD = "no guard field: 32-bit and immediate forms are not predicable (ISA.m
 NEVER_COMMITS = "TRAP ends the program with an error (ISA.md 6.1): it never commits"
 NO_MARKER = "only 64-bit normal instructions carry a join/exit marker (ISA.md 1.2)"
 NO_CW = "the form has no $c write field in the encoding table (control, 32-bit and immediate forms, moves, SFU: ISA.md 1.3)"
-JOIN_EMPTY = "a join with an empty SIMT stack is an error under g80 (README: model decisions)"
-BRK_EMPTY = "BRK needs a PBK entry on the stack: at depth 0 it is an error under g80 (README: model decisions)"
+JOIN_EMPTY = "a join with an empty SIMT stack is an error under g80 (docs/design/architecture.md, 'Semantics: one model, two profiles')"
+BRK_EMPTY = ("BRK needs a PBK entry on the stack: at depth 0 it is an error under g80 "
+             "(docs/design/architecture.md, 'Semantics: one model, two profiles')")
 NO_TEXTURE_UNIT = ("texture instructions are decoded but not executed: neither the model nor the RTL has a texture unit, "
-                   "so a TEX is reported as not implemented and never commits (README: the encoding table)")
+                   "so a TEX is reported as not implemented and never commits (docs/reference/assembly.md, 'Formats')")
 JUMPS = frozenset({"BRA", "CAL"})  # forms whose target is where the warp goes (SSY/PBK only push it)
 
 # Crosses of two modifier groups of one form, where the pair selects a distinct datapath.

@@ -45,7 +45,7 @@ ORDER = ("in order", "out of order")
 ROUNDS = ("1st", "2nd", "3rd+")
 HALT_REASON = ("X_HALT is entered only through a fault (the error port); coverage runs are passing programs "
                "(the programs/bad/ error cases of tests/test_rtl_lockstep.py are not sampled)")  # fmt: skip
-ORDER_REASON = ""  # responses out of order are reachable in the RTL (rtl/README.md: any order); the testbench decides
+ORDER_REASON = ""  # responses out of order are reachable in the RTL (docs/design/rtl.md, Ports: any order); the testbench decides
 
 
 def bucket_ready(n: int) -> str:

@@ -1,6 +1,6 @@
 """NVIDIA cuobjdump-syntax text -> instruction words.
 
-Line syntax (see README.md, "Assembly syntax"):
+Line syntax (see docs/reference/assembly.md, "Lines"):
     [label:]... [MNEMONIC[.MOD...] [operand, ...]] [;] [// comment | # comment | /* comment */]
     .directive [arguments]
 Labels stand wherever a code address is expected (`BRA C0.NE, loop`, or `!loop`).

@@ -7,7 +7,8 @@ coverage model and the RTL decode constants are all derived from FORMS.
 Sources: the FlexGripPlus manual (tables 1-5), ../shared/reference/ISA.md (section 1 for the
 layout, 1.4 for the opcode map), the real nvcc listings; spellings of forms nvcc never printed
 in the available listings (IMIN/IMAX, ISAD, FMIN/FMAX, FSLCT, C2R/R2C, S2R, LLD/LST, PBK/BRK,
-TRAP, LOP32I, ISAD32, PMEVENT) follow the same conventions and are documented in README.md.
+TRAP, LOP32I, ISAD32, PMEVENT) follow the same conventions and are documented in docs/reference/assembly.md, "Spellings not seen in
+any NVIDIA listing".
 """
 
 from __future__ import annotations
@@ -382,7 +383,7 @@ class TexOffsets(Operand):
 
 # Texture instructions (ISA.md 1.4 op f; envytools envydis/g80.c, decuda Opcodes.py). Decoded and
 # spelt so that real nvcc code disassembles; neither the model nor the RTL has a texture unit, so
-# executing one is reported as not implemented (README "Spellings not seen in any NVIDIA listing").
+# executing one is reported as not implemented (docs/reference/assembly.md, "Spellings not seen in any NVIDIA listing").
 TEX_COUNT = choice("tcnt", {0: ".1D", 1: ".2D", 2: ".3D", 3: ".4D"}, "coordinate registers")
 TEX_LIVE = Mods([("", {"tlive": 1}), (".ALL", {"tlive": 0})], "live/all")
 TEX_DERIV = flag(".DERIV", "tderiv")

@@ -48,7 +48,7 @@ def flexgrip_dir() -> Path:
     raise FlexgripMissing(f"FLEXGRIP_DIR={base} {what}: set FLEXGRIP_DIR to a clone of Jerc007/Open-GPGPU-FlexGrip- (default ../shared/flexgripplus)")
 
 
-# FlexGripPlus kernel speed with cocotb's VPI (README, "GHDL back ends"): llvm 1.4x mcode, gcc as
+# FlexGripPlus kernel speed with cocotb's VPI (docs/measurements.md, "GHDL back ends"): llvm 1.4x mcode, gcc as
 # llvm but slower to build. Debian's `ghdl` wrapper takes the back end from GHDL_BACKEND.
 PREFERRED = ("llvm", "gcc", "mcode")
 

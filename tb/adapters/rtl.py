@@ -1,6 +1,6 @@
 """The `rtl` DUT: the Verilog SM of rtl/ (top level sm_top, files in rtl/sm.f) on Icarus or Verilator.
 
-Its pins (rtl/README.md, "Ports"): the configuration bus loads the program, constant banks,
+Its pins (docs/design/rtl.md, "Ports"): the configuration bus loads the program, constant banks,
 launch registers and parameters; the memory port is served by the testbench (`MemoryPort`,
 tb/mem_agent.py: random latency and back-pressure); the commit port (`CommitMonitor`,
 tb/commit_agent.py) gives one record per warp-instruction, turned here into the golden model's
@@ -66,7 +66,7 @@ def _narrow(value: int, width: int, keep: np.ndarray) -> np.ndarray:
 
 
 def to_dut_commit(r: RtlCommit) -> DutCommit:
-    """The commit-port record as the golden model's record (rtl/README.md, "Commit port")."""
+    """The commit-port record as the golden model's record (docs/design/rtl.md, "Ports")."""
     keep = _keep(r.exec)
     c = Commit(r.cta, r.warp, r.seq, r.pc, r.insn if r.long else r.insn & 0xFFFFFFFF, 8 if r.long else 4, r.active, r.exec,
                r.next_pc, r.next_mask, bool(r.done), barrier=bool(r.barrier))  # fmt: skip

@@ -33,7 +33,7 @@ module bench_top #(
     wire [3:0]  error;
     wire [23:0] error_pc;
     wire [4:0]  error_warp;
-    // the memory port (rtl/README.md, "Memory port"): one aligned 64-byte line a request, byte enables
+    // the memory port (docs/design/rtl.md, "Ports"): one aligned 64-byte line a request, byte enables
     localparam integer NUM_LSLOTS = 4;
     localparam integer TAGW = 14 + (NUM_LSLOTS > 1 ? $clog2(NUM_LSLOTS) : 1);
     wire         mem_req_valid, mem_req_we, mem_req_local;
@@ -190,8 +190,8 @@ module bench_top #(
                 rsp_data[0] <= (word >= limit) ? 512'd0 : mem_req_local ? lline[ln] : gline[ln];
             end
         end
-        // a finished warp slot's threads start their next block with zeroed local memory (README,
-        // "Model decisions"): 32 * local_words words, 2 * local_words lines
+        // a finished warp slot's threads start their next block with zeroed local memory (docs/design/architecture.md,
+        // "Semantics: one model, two profiles"): 32 * local_words words, 2 * local_words lines
         if (commit_valid && commit_done)
             for (w = 0; w < 2 * local_words; w = w + 1)
                 lline[commit_warp * 2 * local_words + w] <= 512'd0;
