@@ -62,6 +62,20 @@ def _nums(text: str) -> list[int]:
     return [int(x, 0) for x in re.findall(r"0x[0-9a-fA-F]+|\d+", text)]
 
 
+def code_lines(words: list[int]) -> list[str]:
+    """A kernel's instruction words as a bundle's code lines (`PC: WORD [WORD]`, the format
+    load_bundle reads): a word with bit 0 set starts a 64-bit instruction."""
+    lines, pc, i = [], 0, 0
+    while i < len(words):
+        if words[i] & 1 and i + 1 < len(words):
+            lines.append(f"{pc:04x}: {words[i]:08x} {words[i + 1]:08x}")
+            pc, i = pc + 8, i + 2
+        else:
+            lines.append(f"{pc:04x}: {words[i]:08x}")
+            pc, i = pc + 4, i + 1
+    return lines
+
+
 def load_bundle(path: str | Path) -> Bundle:
     path = Path(path)
     lines = path.read_text(encoding="utf-8").splitlines()

@@ -20,6 +20,8 @@ import shutil
 import sys
 from pathlib import Path
 
+from golden.flexgrip_bundle import code_lines
+
 
 def _constants(text: str) -> dict[str, int]:
     """pick_bench's `constant NAME : std_logic_vector(...) := x"..." | "0101" | std_logic_vector(to_unsigned(N, W))`."""
@@ -69,14 +71,7 @@ def make_bundle(app: Path, name: str, out: Path, expected: Path | None = None) -
         "#   " + " ".join(f"c[{i}]=0x{c:08x}" for i, c in enumerate(consts)),
         f"# expected: {expected or app / 'gpgpu_rdata.log'}",
     ]  # fmt: skip
-    pc, i = 0, 0
-    while i < len(code):
-        if code[i] & 1 and i + 1 < len(code):
-            lines.append(f"{pc:04x}: {code[i]:08x} {code[i + 1]:08x}")
-            pc, i = pc + 8, i + 2
-        else:
-            lines.append(f"{pc:04x}: {code[i]:08x}")
-            pc, i = pc + 4, i + 1
+    lines += code_lines(code)
     path = out / f"{name}.txt"
     path.write_text("\n".join(lines) + "\n")
     shutil.copy(app / "global_mem.mif", out / f"{name}.gmem.mif")

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 from conftest import ROOT, SHARED
 
-from golden.flexgrip_bundle import read_mif_defined, run_bundle
+from golden.flexgrip_bundle import code_lines, read_mif_defined, run_bundle
 from golden.isa.assembler import assemble
 
 # a = inputs at 0x000 (p0), b at 0x080 (p1), c = a + b at 0x100 (p2), d = b at 0x180 (p3); then
@@ -60,14 +60,7 @@ def _bundle(tmp_path: Path, source: str, name: str, dump: dict[int, int]) -> Pat
              "# launch: CORES(SPs)=8 blockDim=(32,1,1) gridDim=(1,1) regs/thread(BENCH_KERNEL_GPRS)=8 shmem_size=36 blocks_per_core=1",
              "#   p0=0x00000000 p1=0x00000080 p2=0x00000100 p3=0x00000180 p4=0x00000200",
              "#   c[0]=0x00000000"]  # fmt: skip
-    pc, i = 0, 0
-    while i < len(words):
-        if words[i] & 1:  # a 64-bit instruction
-            lines.append(f"{pc:04x}: {words[i]:08x} {words[i + 1]:08x}")
-            pc, i = pc + 8, i + 2
-        else:
-            lines.append(f"{pc:04x}: {words[i]:08x}")
-            pc, i = pc + 4, i + 1
+    lines += code_lines(words)
     path = tmp_path / f"{name}.txt"
     path.write_text("\n".join(lines) + "\n")
     mif = []
