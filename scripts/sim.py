@@ -28,7 +28,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from golden.errors import USAGE, OneLineParser, UserError, guarded
-from tb.adapters import ADAPTERS, DEFAULT, check_setup
+from tb.adapters import ADAPTERS, DEFAULT, adapter, check_setup
 from tb.lockstep import LockstepResult, LockstepRun, run_lockstep
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -84,6 +84,8 @@ def _main() -> int:
     print(result.summary())
     if result.report is not None:
         print(f"report: {r.out_dir / 'report.json'}")
+    elif args.waves:  # a failure's report names its wave file; a passing run asked for one says where it is
+        print(f"waveform: {adapter(r.dut).wave_file(r.config(), r.out_dir)}")
     if args.dut == "flexgrip":
         return flexgrip_verdicts(r, result)
     return 0 if result.passed else 1

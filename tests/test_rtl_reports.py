@@ -94,3 +94,9 @@ def test_make_sim_takes_a_path_and_its_rerun_command_works(tmp_path: Path) -> No
     assert again.returncode != 0
     assert "LOCK-STEP FAILURE (rtl_error): shared_oob" in again.stdout and "dump.fst (look at cycle" in again.stdout
     assert f"rerun: {rerun.group(1)}" in again.stdout
+    # a passing run asked for waveforms says where they are
+    waved = subprocess.run(["make", "--no-print-directory", "sim", f"TEST={ok}", "WAVES=1"], cwd=ROOT, capture_output=True, text=True, timeout=600,
+                           env=CLEAN_ENV)  # fmt: skip
+    assert waved.returncode == 0, waved.stdout[-3000:]
+    wave = re.search(r"^waveform: (\S+)$", waved.stdout, re.M)
+    assert wave is not None and Path(wave.group(1)).stat().st_size > 0, waved.stdout[-3000:]
