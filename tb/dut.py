@@ -200,6 +200,14 @@ class DutAdapter(ABC):
     def sources(self) -> list[Path]:
         """The HDL files of the DUT in compile order (for builds, lint and fault sites)."""
 
+    def check_available(self, sim: str) -> None:
+        """Raise a golden.errors.UserError naming what is missing (the simulator `sim`, a checkout
+        of the DUT's sources) before anything is built; the default checks an Icarus or Verilator
+        install."""
+        from .runner import _environment
+
+        _environment(sim)
+
     @abstractmethod
     def build(self, config: LockstepConfig, waves: bool = False) -> Path:
         """Build (or reuse) the simulation model for this configuration; returns its build directory.

@@ -44,12 +44,5 @@ def check_setup(name: str, sim: str | None = None, also: str = "") -> str:
     sim = sim or dut.simulators[0]
     if sim not in dut.simulators:
         raise BadSetting(f"SIM={sim}: DUT={name} runs on {', '.join(dut.simulators)}{also} (SIM=, --sim)")
-    if name == "flexgrip":
-        from .flexgrip_build import check_available
-
-        check_available()
-    else:
-        from ..runner import _environment
-
-        _environment(sim)
+    dut.check_available(sim)
     return sim

@@ -28,6 +28,7 @@ from ..config import LockstepConfig
 from ..dut import DutAdapter, DutBfm, DutCommit, DutEnd, DutSink, LaunchConfig
 from ..mem_agent import Cycles, MemRequest
 from .flexgrip_build import GHDL_FLAGS, TOP, WRAPPER, backend_env, build, flexgrip_dir, prepare_run, run_args, source_list, unlimited_stack
+from .flexgrip_build import check_available as _checkout_and_ghdl
 from .flexgrip_probe import Probe, to_commit
 
 CONFIG_PARAMS = 0x20  # configuration register of parameter word 0
@@ -247,6 +248,9 @@ class FlexgripAdapter(DutAdapter):
 
     def sources(self) -> list[Path]:
         return [*source_list(flexgrip_dir()), WRAPPER]
+
+    def check_available(self, sim: str) -> None:
+        _checkout_and_ghdl()  # GHDL on PATH and a FlexGripPlus checkout at FLEXGRIP_DIR
 
     def build(self, config: LockstepConfig, waves: bool = False) -> Path:
         return build(cores_of(config))
