@@ -136,7 +136,7 @@ class Profiles(SphinxDirective):
                 continue
             group, doc = Profile.switch_doc(f.name)
             values = [_code(repr(getattr(PROFILES[p], f.name))) for p in names]
-            findings = _codes(by_switch.get(f.name, [])) or "(none)"
+            findings = _codes(by_switch.get(f.name, [])) or "none found in lock-step: documented in ISA.md section 9, FLEXGRIPPLUS.md"
             groups.setdefault(group, []).append((_code(f.name), *values, doc, findings))
         out: list[nodes.Node] = [table(["profile", "switches that differ from g80"], [(_code(p), _codes(PROFILES[p].describe()) or "(none: the reference)") for p in names], [2, 12])]
         for group, rows in groups.items():
