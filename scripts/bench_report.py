@@ -8,13 +8,15 @@ outcomes that depends on the unit (memories mostly masked, control mostly not), 
 a few dozen cycles after the injection, early stops of converged runs and per-fault wall times.
 Then times tb/faults/report.py: summary(), the text report and write_report() (the HTML page),
 each on its own, and prints the rows, the seconds of each, and the page's size. The target is the
-text report and the page in under TARGET_S together; a run over it exits 1.
+text report and the page in under 30 s together; a run over it exits 1. The database is replaced
+at each run; a file at --db that this script did not write is refused.
 """
 
 from __future__ import annotations
 
 import argparse
 import random
+import sqlite3
 import sys
 import time
 from pathlib import Path
@@ -22,7 +24,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from golden.errors import OneLineParser, guarded  # noqa: E402
+from golden.errors import OneLineParser, UserError, guarded  # noqa: E402
 from tb.faults.db import CampaignDB, Fault  # noqa: E402
 from tb.faults.report import summary, text_summary, write_report  # noqa: E402
 from tb.faults.sites import Site, enumerate_sites  # noqa: E402
@@ -91,6 +93,16 @@ def _outcome(f: Fault, rng: random.Random) -> dict[str, object]:
 
 def build(path: Path, rows: int, seed: int) -> None:
     """The synthetic campaign database, written with CampaignDB's own calls."""
+    if path.exists():
+        # only a database of an earlier run of this script is replaced: --db may name a real campaign's by mistake
+        try:
+            con = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+            mine = con.execute("SELECT value FROM meta WHERE key = 'synthetic'").fetchone() is not None
+            con.close()
+        except sqlite3.DatabaseError:
+            mine = False
+        if not mine:
+            raise UserError(f"--db {path}: not a database this benchmark wrote (it would be replaced): remove it or choose another --db path")
     for old in (path, path.with_name(path.name + "-journal")):
         old.unlink(missing_ok=True)
     rng = random.Random(seed)
@@ -111,7 +123,7 @@ def build(path: Path, rows: int, seed: int) -> None:
     db.set_meta(test="saxpy", program="programs/saxpy.sass", sim="verilator", model="seu", target="*", seed=seed, n=rows, num_sp=8,
                 command=f"make faults TEST=saxpy N={rows} SEED={seed}", watchdog=2000, stop="early", dut="rtl",
                 state_bits=sum(b for _, b in units.values()), ref_cycles=REF_CYCLES, ref_commits=812, ref_wall_s=0.06, ref_process_s=2.5,
-                jobs=2, wall_faults=rows, campaign_wall_s=rows * 0.035)  # fmt: skip
+                jobs=2, wall_faults=rows, campaign_wall_s=rows * 0.035, synthetic="scripts/bench_report.py")  # fmt: skip
     db.close()
 
 

@@ -250,3 +250,13 @@ def test_bench_report_script(tmp_path: Path) -> None:
     assert units >= 3 and outcomes >= 4  # a mix, not one unit or one outcome
     bad = subprocess.run([sys.executable, "scripts/bench_report.py", "--rows", "0"], capture_output=True, text=True, cwd=ROOT, timeout=60)
     assert bad.returncode == 2 and len(bad.stderr.strip().splitlines()) == 1 and "--rows 0" in bad.stderr, bad.stderr
+    # a second run replaces its own database, never another file
+    again = subprocess.run([sys.executable, "scripts/bench_report.py", "--rows", "200", "--db", str(db)], capture_output=True, text=True, cwd=ROOT,
+                           timeout=300)  # fmt: skip
+    assert again.returncode == 0 and again.stdout.splitlines()[1].split()[0] == "200", again.stderr
+    other = tmp_path / "campaign.sqlite"
+    other.write_bytes(b"a campaign of its own")
+    refused = subprocess.run([sys.executable, "scripts/bench_report.py", "--rows", "200", "--db", str(other)], capture_output=True, text=True, cwd=ROOT,
+                             timeout=300)  # fmt: skip
+    assert refused.returncode == 2 and len(refused.stderr.strip().splitlines()) == 1 and "choose another --db" in refused.stderr, refused.stderr
+    assert other.read_bytes() == b"a campaign of its own"
