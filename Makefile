@@ -199,6 +199,7 @@ bench: $(SETUP)
 	$(if $(filter 0,$(BENCH_SPEED)),,$(PY) scripts/bench_speed.py $(BENCH_SPEED_ARGS))
 	$(if $(filter 0,$(BENCH_FLEXGRIP)),,$(PY) scripts/flexgrip_regress.py --bench)
 	$(if $(filter 0,$(BENCH_FAULTS)),,$(PY) scripts/bench_faults.py)
+	$(if $(filter 0,$(BENCH_REPORT)),,$(PY) scripts/bench_report.py)
 
 # Fault-injection campaigns (tb/faults): a reference run, sites from the design, N faults in one
 # simulator process per job, classified at the first divergence; database and report per campaign.

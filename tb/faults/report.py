@@ -77,47 +77,66 @@ def _table(head: list[str], rows: list[list[object]]) -> str:
     return "".join(out)
 
 
-def summary(db_path: Path) -> dict:
-    """The figures of a campaign (outcome counts, rates with margins, speed, saving), for the report and the CLI."""
-    db = CampaignDB(db_path, create=False)
-    meta, rows, units = db.meta(), db.rows(), db.units()
+FAILING = ("sdc", "cfe", "due", "hang")  # the outcomes a fault is listed for (with its rerun command)
+# failing faults the page lists per outcome, with their rerun commands: a campaign of 10^5 faults and more
+# fails thousands of times, and a page of every one of them is too heavy to open; the rest are a query away
+LISTED = 50
+
+
+def _campaign(db: CampaignDB) -> dict:
+    """The figures of an open campaign database, aggregated by SQLite: a campaign of 10^5 to 10^6
+    faults is never loaded into Python a row at a time."""
+    meta, units = db.meta(), db.units()
     planned = db.planned()
-    db.close()
-    n = len(rows)
     ref = int(meta["ref_cycles"])
     population = int(meta["state_bits"]) * ref
-    counts = Counter(r["outcome"] for r in rows)
-    rates = {o: (counts[o], counts[o] / n if n else 0.0, margin(counts[o] / n if n else 0.0, n, population)) for o in OUTCOMES}
-    # kernel cycles simulated after the injection (before it every run is the fault-free one)
-    simulated = sum(_simulated(r) - r["cycle"] for r in rows)
-    full = sum(ref - r["cycle"] for r in rows)
     stop_mode = meta.get("stop", "early")
-    stopped = [r for r in rows if r.get("stopped") is not None]
-    # what the converged runs did not simulate (early) or would not have had to (verify): from the checkpoint to the end
-    early_cycles = sum(ref - r["stopped"] for r in stopped)
-    unsound = [r["id"] for r in stopped if r["outcome"] != "masked" or r["cycles"] != ref]  # verify: each must end masked, in the reference's cycles
-    masked_walls = [r["wall_s"] for r in rows if r["outcome"] == "masked" and (r.get("stopped") is None or stop_mode != "early")]
-    mean_full_wall = sum(masked_walls) / len(masked_walls) if masked_walls else None
-    wall = sum(r["wall_s"] for r in rows)
+    per_unit: dict[str, Counter] = {}
+    for unit, outcome, count in db.con.execute("SELECT unit, outcome, COUNT(*) FROM faults WHERE outcome IS NOT NULL GROUP BY unit, outcome"):
+        per_unit.setdefault(unit, Counter())[outcome] = count
+    counts: Counter = Counter()
+    for c in per_unit.values():
+        counts.update(c)
+    n = sum(counts.values())
+    rates = {o: (counts[o], counts[o] / n if n else 0.0, margin(counts[o] / n if n else 0.0, n, population)) for o in OUTCOMES}
+    # kernel cycles simulated after the injection (before it every run is the fault-free one); a
+    # database without the `simulated` column's values counts `cycles`
+    (simulated, full, stopped, early_cycles, seu, wall, stopped_wall, masked_full, masked_full_wall) = db.con.execute(
+        """SELECT COALESCE(SUM(COALESCE(simulated, cycles) - cycle), 0), COALESCE(SUM(:ref - cycle), 0),
+                  COALESCE(SUM(stopped IS NOT NULL), 0), COALESCE(SUM(:ref - stopped), 0), COALESCE(SUM(model = 'seu'), 0),
+                  TOTAL(wall_s), TOTAL(CASE WHEN stopped IS NOT NULL THEN wall_s END),
+                  COALESCE(SUM(outcome = 'masked' AND (stopped IS NULL OR :mode != 'early')), 0),
+                  TOTAL(CASE WHEN outcome = 'masked' AND (stopped IS NULL OR :mode != 'early') THEN wall_s END)
+           FROM faults WHERE outcome IS NOT NULL""",
+        {"ref": ref, "mode": stop_mode},
+    ).fetchone()
+    # verify: each converged run must end masked, in the reference's cycles
+    unsound = [r[0] for r in db.con.execute("SELECT id FROM faults WHERE outcome IS NOT NULL AND stopped IS NOT NULL "
+                                            "AND (outcome != 'masked' OR cycles IS NOT ?) ORDER BY id", (ref,))]  # fmt: skip
+    mean_full_wall = masked_full_wall / masked_full if masked_full else None
+    # early: the stopped runs' wall time against as many masked runs to the end (their mean)
+    not_spent = stopped * mean_full_wall - stopped_wall if mean_full_wall else 0.0
     campaign_wall = float(meta.get("campaign_wall_s", 0.0) or 0.0)
-    early = {"mode": stop_mode, "stopped": len(stopped), "unsound": unsound, "seu": sum(r["model"] == "seu" for r in rows),
-             "masked": counts["masked"], "cycles": early_cycles,
+    early = {"mode": stop_mode, "stopped": stopped, "unsound": unsound, "seu": seu, "masked": counts["masked"], "cycles": early_cycles,
              # the share of the cycles simulated after the injections that the early stop saves (would save, verify)
              "cycles_saving": early_cycles / (simulated + early_cycles) if stop_mode == "early" and simulated + early_cycles else
              (early_cycles / simulated if simulated else 0.0),
-             # early: the stopped runs' wall time against as many masked runs to the end (their mean)
-             "wall_saving": (sum(mean_full_wall - r["wall_s"] for r in stopped) / (wall + sum(mean_full_wall - r["wall_s"] for r in stopped))
-                             if stop_mode == "early" and stopped and mean_full_wall else None)}  # fmt: skip
-    return {"meta": meta, "units": units, "rows": rows, "n": n, "planned": planned, "population": population, "counts": counts, "rates": rates,
-            "cycles_saving": 1 - (simulated / full) if full else 0.0, "early": early,
+             "wall_saving": not_spent / (wall + not_spent) if stop_mode == "early" and stopped and mean_full_wall else None}  # fmt: skip
+    return {"meta": meta, "units": units, "per_unit": per_unit, "n": n, "planned": planned, "population": population, "counts": counts,
+            "rates": rates, "cycles_saving": 1 - (simulated / full) if full else 0.0, "early": early,
             "wall_saving": 1 - wall / (n * mean_full_wall) if mean_full_wall and n else None,
             "faults_per_minute": 60 * int(meta.get("wall_faults", 0) or 0) / campaign_wall if campaign_wall else None,
             "mean_wall_s": wall / n if n else 0.0, "process_s": float(meta.get("ref_process_s", 0.0))}  # fmt: skip
 
 
-def _simulated(r: dict) -> int:
-    """Kernel cycles a run simulated (`cycles` for a database without the column)."""
-    return r["simulated"] if r.get("simulated") is not None else r["cycles"]
+def summary(db_path: Path) -> dict:
+    """The figures of a campaign (outcome counts overall and per unit, rates with margins, speed,
+    saving), for the report and the CLI."""
+    db = CampaignDB(db_path, create=False)
+    try:
+        return _campaign(db)
+    finally:
+        db.close()
 
 
 def early_stop_text(e: dict) -> str:
@@ -146,9 +165,7 @@ def text_summary(db_path: Path) -> str:
     for o, (c, p, e) in s["rates"].items():
         if c or o != "error":
             lines.append(f"{LABELS[o]:<20}{c:>7}{100 * p:>8.1f}%  ± {100 * e:.1f} %")
-    per_unit: dict[str, Counter] = defaultdict(Counter)
-    for r in s["rows"]:
-        per_unit[r["unit"]][r["outcome"]] += 1
+    per_unit = s["per_unit"]
     shown = [o for o in OUTCOMES if s["counts"][o]]
     wide = max([12, *(len(u) + 1 for u in per_unit)])
     lines.append(f"{'unit':<{wide}}{'faults':>7}" + "".join(f"{LABELS[o]:>{max(16, len(LABELS[o]) + 2)}}" for o in shown))
@@ -166,25 +183,57 @@ def text_summary(db_path: Path) -> str:
     return "\n".join(lines)
 
 
+def _shown(db_path: Path) -> str:
+    """The database's path as the page prints it (from the repository root, as the rerun commands do)."""
+    from ..runner import ROOT
+
+    try:
+        return str(Path(db_path).resolve().relative_to(ROOT))
+    except ValueError:
+        return str(db_path)
+
+
+def _tables(db: CampaignDB, s: dict) -> dict:
+    """The page's tables beyond the summary, each aggregated by SQLite and bounded in size whatever
+    the campaign's: the worst sites, outcomes per opcode, the groups, and the first failing faults of
+    each outcome."""
+    out_of = ", ".join(f"'{o}'" for o in FAILING)
+    worst = db.con.execute(
+        f"""SELECT site, COUNT(*) AS total, SUM(outcome IN ({out_of})) AS failing, {", ".join(f"SUM(outcome = '{o}')" for o in FAILING)}
+            FROM faults WHERE outcome IS NOT NULL GROUP BY site HAVING failing > 0 ORDER BY failing DESC, total DESC, site LIMIT 15"""
+    ).fetchall()
+    # one row per distinct instruction text (a program's instructions: hundreds at most), folded to its opcode here
+    per_insn: dict[str, Counter] = defaultdict(Counter)
+    for insn, outcome, count in db.con.execute("SELECT insn, outcome, COUNT(*) FROM faults WHERE outcome IS NOT NULL AND insn IS NOT NULL "
+                                               "AND insn != '' GROUP BY insn, outcome"):  # fmt: skip
+        words = insn.split()
+        if words:
+            per_insn[words[0]][outcome] += count
+    groups = Counter(dict(db.con.execute("SELECT grp, COUNT(*) FROM faults WHERE outcome IS NOT NULL AND grp IS NOT NULL GROUP BY grp")))
+    listed = {o: db.con.execute("SELECT id, site, word, bit, cycle, outcome, grp, field, warp, pc, insn, div_cycle FROM faults "
+                                "WHERE outcome = ? ORDER BY id LIMIT ?", (o, LISTED)).fetchall()
+              for o in FAILING if s["counts"][o]}  # fmt: skip
+    return {"worst": worst, "per_insn": per_insn, "groups": groups, "listed": listed}
+
+
 def write_report(db_path: Path, out: Path | None = None) -> Path:
+    """The HTML page of a campaign database (report.html beside it unless `out`); its size does not
+    grow with the campaign's: every table is an aggregate, and the failing faults listed are the
+    first LISTED of each outcome, with the sqlite3 query that gives the others."""
     from .campaign import rerun_command
 
-    s = summary(db_path)
-    meta, rows, n = s["meta"], s["rows"], s["n"]
+    db = CampaignDB(db_path, create=False)
+    try:
+        s = _campaign(db)
+        t = _tables(db, s)
+    finally:
+        db.close()
+    meta, n = s["meta"], s["n"]
     out = out or Path(db_path).with_name("report.html")
-    per_unit: dict[str, Counter] = defaultdict(Counter)
-    per_site: dict[str, Counter] = defaultdict(Counter)
-    per_insn: dict[str, Counter] = defaultdict(Counter)
-    groups: Counter = Counter()
-    for r in rows:
-        per_unit[r["unit"]][r["outcome"]] += 1
-        per_site[r["site"]][r["outcome"]] += 1
-        if r["insn"]:
-            per_insn[r["insn"].split()[0]][r["outcome"]] += 1
-        if r["grp"]:
-            groups[r["grp"]] += 1
-    failing = ("sdc", "cfe", "due", "hang")
+    # every unit of the campaign has its bar and its row, those no fault has hit yet too
+    per_unit: dict[str, Counter] = {u: s["per_unit"].get(u, Counter()) for u in sorted({*s["units"], *s["per_unit"]})}
     outcome_rows = [[LABELS[o], c, f"{100 * p:.1f} %", f"± {100 * e:.1f} %"] for o, (c, p, e) in s["rates"].items() if c or o != "error"]
+
     def with_margin(u: str, o: str, bits: int) -> str:  # a unit's count, and its rate's margin in the unit's own population
         total = sum(per_unit[u].values())
         if not per_unit[u][o]:
@@ -192,21 +241,33 @@ def write_report(db_path: Path, out: Path | None = None) -> Path:
         return f"{per_unit[u][o]} (± {100 * margin(per_unit[u][o] / total, total, bits * int(meta['ref_cycles'])):.1f} %)"
 
     unit_rows = [[u, sites, bits, sum(per_unit[u].values()), *(with_margin(u, o, bits) for o in OUTCOMES[:-1])] for u, (sites, bits) in s["units"].items()]
-    worst = sorted(per_site.items(), key=lambda kv: (-sum(kv[1][o] for o in failing), -sum(kv[1].values()), kv[0]))[:15]
-    worst_rows = [[site, sum(c.values()), sum(c[o] for o in failing), f"{100 * sum(c[o] for o in failing) / sum(c.values()):.0f} %",
-                   ", ".join(f"{LABELS[o]} {c[o]}" for o in failing if c[o])] for site, c in worst if sum(c[o] for o in failing)]  # fmt: skip
-    insn_rows = [[op, sum(c.values()), *(c[o] for o in failing)] for op, c in sorted(per_insn.items(), key=lambda kv: -sum(kv[1].values()))]
-    group_rows = [[g, groups[g]] for g in GROUPS]
-    fault_rows = [[r["id"], r["site"], r["word"], r["bit"], r["cycle"], LABELS[r["outcome"]], r["grp"] or "", r["field"] or "",
-                   "" if r["warp"] is None else r["warp"], "" if r["pc"] is None else f"{r['pc']:#06x}", r["insn"] or "",
-                   "" if r["div_cycle"] is None else r["div_cycle"], rerun_command(Path(db_path), r["id"])]
-                  for r in rows if r["outcome"] in failing][:200]  # fmt: skip
+    worst_rows = [[site, total, failing, f"{100 * failing / total:.0f} %", ", ".join(f"{LABELS[o]} {c}" for o, c in zip(FAILING, by, strict=True) if c)]
+                  for site, total, failing, *by in t["worst"]]  # fmt: skip
+    per_insn = t["per_insn"]
+    insn_rows = [[op, sum(c.values()), *(c[o] for o in FAILING)] for op, c in sorted(per_insn.items(), key=lambda kv: (-sum(kv[1].values()), kv[0]))]
+    group_rows = [[g, t["groups"][g]] for g in GROUPS]
+    shown = _shown(Path(db_path))
+    listed_parts = []
+    for o, rows in t["listed"].items():
+        more = s["counts"][o] - len(rows)
+        query = (f"sqlite3 {shown} \"SELECT id, site, word, bit, cycle, field, insn FROM faults WHERE outcome = '{o}' "
+                 f'ORDER BY id LIMIT -1 OFFSET {len(rows)}"')  # fmt: skip
+        head = f"<h3>{LABELS[o]}: {s['counts'][o]:,} fault{'s' if s['counts'][o] != 1 else ''}</h3>\n"
+        if more:
+            head += f"<p>The first {len(rows)} by id; the {more:,} others: <code>{_esc(query)}</code></p>\n"
+        fault_rows = [[i, site, word, bit, cycle, LABELS[outcome], grp or "", field or "", "" if warp is None else warp, "" if pc is None else f"{pc:#06x}",
+                       insn or "", "" if div is None else div, rerun_command(Path(db_path), i)]
+                      for i, site, word, bit, cycle, outcome, grp, field, warp, pc, insn, div in rows]  # fmt: skip
+        listed_parts.append(head + _table(["id", "site", "word", "bit", "cycle", "outcome", "group", "field", "warp", "PC", "instruction",
+                                                           "divergence cycle", "rerun"], fault_rows))  # fmt: skip
+    listed = "\n".join(listed_parts) or "<p>None.</p>"
     fpm = s["faults_per_minute"]
     ws = s["wall_saving"]
     e1 = sample_size(0.01, s["population"]) if s["population"] else 0
     body = f"""<!doctype html><html><head><meta charset="utf-8"><title>Fault campaign: {_esc(meta["command"])}</title>
 <style>body{{font-family:sans-serif;margin:1.5em;max-width:1200px}} table{{border-collapse:collapse;margin:.5em 0 1.5em}}
-td,th{{border:1px solid #bbb;padding:2px 6px;font-size:13px;text-align:left}} th{{background:#eee}} code{{background:#f4f4f4}}</style></head><body>
+td,th{{border:1px solid #bbb;padding:2px 6px;font-size:13px;text-align:left}} th{{background:#eee}} code{{background:#f4f4f4}}
+h3{{font-size:15px}}</style></head><body>
 <h1>Fault campaign: {_esc(meta["test"])} on {_esc(meta["sim"])}, {_esc(meta["model"])}</h1>
 <p><code>{_esc(meta["command"])}</code><br>target <code>{_esc(meta["target"])}</code>: {int(meta["state_bits"]):,} state bits;
 seed {meta["seed"]}; NUM_SP {meta["num_sp"]}; {n} of {s["planned"]} faults done.<br>
@@ -227,12 +288,13 @@ The formula is the normal approximation: a count of 0 has no margin in it (the 9
 <h2>Instruction-level groups (failing faults, by the first differing commit field)</h2>
 {_table(["group", "faults"], group_rows)}
 <h2>Vulnerability per instruction (the first divergent instruction's opcode)</h2>
-{_table(["opcode", "faults", *(LABELS[o] for o in failing)], insn_rows)}
+{_table(["opcode", "faults", *(LABELS[o] for o in FAILING)], insn_rows)}
 <h2>Worst sites</h2>
 {_table(["site", "faults", "failing", "rate", "outcomes"], worst_rows)}
-<h2>Failing faults (first 200) and the command that reruns each with waveforms</h2>
-<p>Any fault of the database reruns with <code>{_esc(rerun_command(Path(db_path), 0)).replace(" ID=0", " ID=&lt;id&gt;")}</code>.</p>
-{_table(["id", "site", "word", "bit", "cycle", "outcome", "group", "field", "warp", "PC", "instruction", "divergence cycle", "rerun"], fault_rows)}
+<h2>Failing faults (the first {LISTED} of each outcome) and the command that reruns each with waveforms</h2>
+<p>Any fault of the database reruns with <code>{_esc(rerun_command(Path(db_path), 0)).replace(" ID=0", " ID=&lt;id&gt;")}</code>;
+every column of every fault is in the database ({_esc(shown)}, table <code>faults</code>).</p>
+{listed}
 </body></html>
 """
     out.write_text(body, encoding="utf-8")
