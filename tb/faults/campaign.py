@@ -316,12 +316,16 @@ def rerun(db_path: Path, fault_id: int, waves: bool = True) -> dict:
     return result
 
 
-def rerun_command(db_path: Path, fault_id: int) -> str:
+def shown_path(db_path: Path) -> str:
+    """A database's path as reports and rerun commands print it: from the project's root when inside it."""
     try:
-        shown = db_path.resolve().relative_to(ROOT)
+        return str(Path(db_path).resolve().relative_to(ROOT))
     except ValueError:
-        shown = db_path
-    return f"make faults-rerun DB={shown} ID={fault_id}"
+        return str(db_path)
+
+
+def rerun_command(db_path: Path, fault_id: int) -> str:
+    return f"make faults-rerun DB={shown_path(db_path)} ID={fault_id}"
 
 
 def _parser() -> argparse.ArgumentParser:

@@ -183,16 +183,6 @@ def text_summary(db_path: Path) -> str:
     return "\n".join(lines)
 
 
-def _shown(db_path: Path) -> str:
-    """The database's path as the page prints it (from the repository root, as the rerun commands do)."""
-    from ..runner import ROOT
-
-    try:
-        return str(Path(db_path).resolve().relative_to(ROOT))
-    except ValueError:
-        return str(db_path)
-
-
 def _tables(db: CampaignDB, s: dict) -> dict:
     """The page's tables beyond the summary, each aggregated by SQLite and bounded in size whatever
     the campaign's: the worst sites, outcomes per opcode, the groups, and the first failing faults of
@@ -220,7 +210,7 @@ def write_report(db_path: Path, out: Path | None = None) -> Path:
     """The HTML page of a campaign database (report.html beside it unless `out`); its size does not
     grow with the campaign's: every table is an aggregate, and the failing faults listed are the
     first LISTED of each outcome, with the sqlite3 query that gives the others."""
-    from .campaign import rerun_command
+    from .campaign import rerun_command, shown_path
 
     db = CampaignDB(db_path, create=False)
     try:
@@ -246,7 +236,7 @@ def write_report(db_path: Path, out: Path | None = None) -> Path:
     per_insn = t["per_insn"]
     insn_rows = [[op, sum(c.values()), *(c[o] for o in FAILING)] for op, c in sorted(per_insn.items(), key=lambda kv: (-sum(kv[1].values()), kv[0]))]
     group_rows = [[g, t["groups"][g]] for g in GROUPS]
-    shown = _shown(Path(db_path))
+    shown = shown_path(Path(db_path))
     listed_parts = []
     for o, rows in t["listed"].items():
         more = s["counts"][o] - len(rows)
