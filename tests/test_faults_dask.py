@@ -183,7 +183,7 @@ def test_client_killed_mid_campaign_resumes(embedded: list[tuple], procs: Proces
     assert rows(db) == embedded
 
 
-# -- bad input: one line, exit 2 ----------------------------------------------------------------------
+# -- bad CLUSTER_CONFIG: one line, exit 2 (an unknown kind and an unreachable address: tests/test_first_contact.py) --
 
 
 def one_line(args: list[str], tmp_path: Path) -> str:
@@ -192,15 +192,6 @@ def one_line(args: list[str], tmp_path: Path) -> str:
     lines = r.stderr.strip().splitlines()
     assert len(lines) == 1 and "Traceback" not in r.stderr, r.stderr
     return lines[0]
-
-
-def test_unknown_cluster_kind(tmp_path: Path) -> None:
-    assert one_line(["--cluster", "condor"], tmp_path).startswith("faults: CLUSTER='condor': empty (embedded), tcp://host:port")
-
-
-def test_unreachable_scheduler(tmp_path: Path) -> None:
-    line = one_line(["--cluster", f"tcp://127.0.0.1:{free_port()}"], tmp_path)
-    assert "no Dask scheduler answers there" in line and "start one (dask scheduler)" in line
 
 
 @pytest.mark.parametrize(

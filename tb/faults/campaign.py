@@ -31,7 +31,7 @@ from ..adapters.rtl import TOPLEVEL, RtlAdapter
 from ..config import LockstepConfig
 from ..lockstep import LockstepRun
 from ..runner import ROOT, SM_FILE_LIST, failure_messages, read_file_list, run, wave_file
-from .cluster import KINDS, check_spec, read_config
+from .cluster import KINDS, check_reachable, check_spec, read_config
 from .db import LOCK_WAIT_S, CampaignDB, Fault
 from .sites import Site, enumerate_sites, select
 
@@ -184,6 +184,7 @@ def prepare(c: Campaign, faults: list[Fault] | None = None, quiet: bool = True) 
     if c.batch < 0:
         raise BadSetting(f"--batch {c.batch}: a number of faults per task, or 0 for the default")
     check_setup(c.dut, c.sim)
+    check_reachable(c.cluster)
     if not c.lockstep.path.exists():
         raise BadSetting(f"TEST={c.test}: no program {c.lockstep.path} (TEST is a name of programs/ or a path to a .sass program)")
     # the database before the build: a corrupt, locked or foreign one is reported at once
@@ -305,7 +306,8 @@ def execute(c: Campaign, meta: dict, quiet: bool = True) -> int:
     t0 = time.perf_counter()
     ran = 0
     with open_client(c.cluster, max(1, min(c.jobs, len(todo))), c.cluster_config, quiet) as client:
-        workers = workers_of(client)
+        # a batch system's jobs start one by one: the window is sized for the workers asked for
+        workers = max(workers_of(client), c.jobs if c.cluster in KINDS else 0)
         size = batch_size(len(todo), workers, c.batch)
         # (faults, tries without progress): a batch whose process stopped goes on in a new one while it gets further
         queue = [([astuple(f) for f in todo[i : i + size]], 0) for i in range(0, len(todo), size)]

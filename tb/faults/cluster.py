@@ -115,12 +115,13 @@ def check_spec(spec: str) -> None:
 def open_client(spec: str, jobs: int, config: Path | None = None, quiet: bool = True) -> Iterator[Any]:
     """A Dask client on the cluster CLUSTER names (module docstring), closed (and an embedded or batch cluster stopped) on leaving."""
     check_spec(spec)
-    from distributed import Client, LocalCluster
+    from distributed import LocalCluster
 
     if spec in KINDS:
         options = read_config(config, spec)
         cluster = jobqueue_cluster(spec, options)
-        cluster.scale(jobs)
+        # adaptive at a fixed size: a worker that retired before its walltime is replaced by a new job
+        cluster.adapt(minimum=jobs, maximum=jobs)
     elif spec:
         cluster = None
     else:
@@ -136,11 +137,7 @@ def open_client(spec: str, jobs: int, config: Path | None = None, quiet: bool = 
             if main:
                 signal.signal(signal.SIGINT, previous)
     try:
-        try:
-            client = Client(cluster if cluster is not None else spec, timeout=f"{CONNECT_S}s")
-        except (OSError, TimeoutError) as exc:
-            raise UserError(f"CLUSTER={spec}: no Dask scheduler answers there ({str(exc).splitlines()[0] if str(exc) else type(exc).__name__}): "
-                            "start one (dask scheduler) or correct the address") from None  # fmt: skip
+        client = connect(cluster if cluster is not None else spec, spec)
         try:
             if spec and not quiet:
                 print(f"faults: Dask cluster {spec}, dashboard {client.dashboard_link}", flush=True)
@@ -154,6 +151,22 @@ def open_client(spec: str, jobs: int, config: Path | None = None, quiet: bool = 
     finally:
         if cluster is not None:
             cluster.close()
+
+
+def connect(target: Any, spec: str) -> Any:
+    """A client of the cluster object or address `target`; one error line when no scheduler answers."""
+    from distributed import Client
+
+    try:
+        return Client(target, timeout=f"{CONNECT_S}s")
+    except (OSError, TimeoutError):
+        raise UserError(f"CLUSTER={spec}: no Dask scheduler answers there within {CONNECT_S} s: start one (dask scheduler) or correct the address") from None
+
+
+def check_reachable(spec: str) -> None:
+    """A running scheduler's address answers: told before anything is built or simulated."""
+    if spec and spec not in KINDS:
+        connect(spec, spec).close()
 
 
 def kill_simulators() -> None:
