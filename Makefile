@@ -201,15 +201,19 @@ bench: $(SETUP)
 	$(if $(filter 0,$(BENCH_FAULTS)),,$(PY) scripts/bench_faults.py)
 	$(if $(filter 0,$(BENCH_REPORT)),,$(PY) scripts/bench_report.py)
 
-# Fault-injection campaigns (tb/faults): a reference run, sites from the design, N faults in one
-# simulator process per job, classified at the first divergence; database and report per campaign.
+# Fault-injection campaigns (tb/faults): a reference run, sites from the design, N faults as Dask
+# tasks of 20-200 faults in one simulator process each (an embedded cluster of JOBS workers, or the
+# cluster CLUSTER names), classified at the first divergence; database and report per campaign.
 N ?= 100
 MODEL ?= seu
 TARGET ?= *
 JOBS ?= 1
+CLUSTER ?=
+CLUSTER_CONFIG ?=
 faults: $(SETUP)
 	$(PY) -m tb.faults run --test $(TEST) -n $(N) --dut $(DUT) --sim $(or $(SIM),$(if $(filter flexgrip,$(DUT)),ghdl,verilator)) --model $(MODEL) --target '$(TARGET)' --seed $(SEED) \
-		--num-sp $(NUM_SP) --jobs $(JOBS) $(if $(STOP),--stop $(STOP)) $(if $(DB),--db $(DB))
+		--num-sp $(NUM_SP) --jobs $(JOBS) $(if $(STOP),--stop $(STOP)) $(if $(DB),--db $(DB)) $(if $(CLUSTER),--cluster '$(CLUSTER)') \
+		$(if $(CLUSTER_CONFIG),--cluster-config '$(CLUSTER_CONFIG)')
 
 faults-rerun: $(SETUP)
 	@test -n "$(DB)" -a -n "$(ID)" || { echo "make faults-rerun DB=path/campaign.sqlite ID=n"; exit 2; }

@@ -16,6 +16,7 @@ import os
 import re
 import shlex
 import signal
+import socket
 import sqlite3
 import subprocess
 import time
@@ -255,6 +256,20 @@ def test_unknown_fault_target(tmp_path: Path) -> None:
     proc = run_case("unknown-target", {"db": str(db)})
     check("unknown-target", proc, {"db": str(db)})
     assert proc.stdout == ""
+
+
+@pytest.mark.parametrize("case", ["unknown-cluster", "unreachable-cluster", "bad-cluster-config"])
+def test_cluster_settings(case: str, tmp_path: Path) -> None:
+    """A CLUSTER kind, address or CLUSTER_CONFIG that cannot work is told before the reference run."""
+    config = tmp_path / "slurm.toml"
+    config.write_text('cores = 2\nmemory = "4GB"\nwalltime = "01:00:00"\nqueues = "short"\n', encoding="utf-8")
+    with socket.socket() as s:  # a port no scheduler listens on
+        s.bind(("127.0.0.1", 0))
+        port = str(s.getsockname()[1])
+    values = {"file": str(config), "port": port}
+    proc = run_case(case, values)
+    check(case, proc, values)
+    assert "reference run" not in proc.stdout
 
 
 def test_the_makefile_lists_are_the_tools() -> None:

@@ -4,8 +4,10 @@
              golden model), the fault sites of TARGET (tb/faults/sites.py, from the design), the
              plan of N faults (seeded: site by its share of the state bits, then word, bit and
              injection cycle uniform over the reference run), written to the campaign's database,
-             then the faults without an outcome, JOBS simulator processes at once (shards), and
-             the HTML report (tb/faults/report.py)
+             then the faults without an outcome as Dask tasks of 20-200 faults, each in one
+             simulator process (JOBS workers of an embedded cluster, or the cluster CLUSTER names:
+             tb/faults/cluster.py), written by this process alone as they come back, and the
+             HTML report (tb/faults/report.py)
     report   the HTML report of a database
     rerun    one fault of a database again, alone, with waveforms (the command the report prints)
     sites    state bits per unit (and the sites of TARGET)
@@ -19,8 +21,7 @@ import json
 import random
 import sys
 import time
-from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass, replace
+from dataclasses import astuple, dataclass, replace
 from pathlib import Path
 
 from golden.errors import FAILURE, BadSetting, OneLineParser, UserError, guarded
@@ -30,12 +31,14 @@ from ..adapters.rtl import TOPLEVEL, RtlAdapter
 from ..config import LockstepConfig
 from ..lockstep import LockstepRun
 from ..runner import ROOT, SM_FILE_LIST, failure_messages, read_file_list, run, wave_file
+from .cluster import KINDS, check_reachable, check_spec, read_config
 from .db import LOCK_WAIT_S, CampaignDB, Fault
 from .sites import Site, enumerate_sites, select
 
 MODELS = ("seu", "stuck0", "stuck1")
 STOPS = ("early", "verify", "off")
-RESTARTS = 20  # new simulator processes for a campaign whose shards stop on leftover state, while each gets further  # tb/faults/test_campaign.py, "Early stop"
+BATCH_MIN, BATCH_MAX = 20, 200  # faults per task (batch_size)
+PROGRESS_S = 10.0  # seconds between the plain progress lines (stdout not a terminal)
 TEST_MODULE = "tb.faults.test_campaign"
 
 
@@ -52,6 +55,9 @@ class Campaign:
     db: Path | None = None
     stop: str = "early"
     dut: str = "rtl"  # rtl (Verilator or Icarus) | flexgrip (FlexGripPlus under GHDL, tb/faults/vhdl_sites.py)
+    cluster: str = ""  # tb/faults/cluster.py: empty (embedded), tcp://host:port, slurm, lsf, sge, pbs
+    cluster_config: Path | None = None  # the TOML file of a batch system's options
+    batch: int = 0  # faults per task; 0: batch_size's choice
 
     @property
     def lockstep(self) -> LockstepRun:
@@ -125,13 +131,6 @@ def _simulate(sim: str, config_path: Path, job: dict, test_dir: Path, waves: boo
                defines=config.defines, plusargs=(f"+faults_job={job_path}",), visibility="full", rewrite_asserts=False)  # fmt: skip
 
 
-def _shard(args: tuple[str, Path, dict, Path]) -> tuple[int, str]:
-    sim, config_path, job, test_dir = args
-    results = _simulate(sim, config_path, job, test_dir)
-    failures = failure_messages(results) if results.exists() else [f"no {results} (simulator crashed?)"]
-    return job["shard"], failures[0] if failures else ""
-
-
 def plan(sites: list[Site], n: int, ref_cycles: int, model: str, seed: int) -> list[Fault]:
     """N faults: a site with probability proportional to its bits (every state bit equally likely),
     word and bit uniform within it, the injection cycle uniform over the reference run (stuck-at
@@ -179,7 +178,13 @@ def prepare(c: Campaign, faults: list[Fault] | None = None, quiet: bool = True) 
         raise BadSetting(f"STOP={c.stop!r}: one of {', '.join(STOPS)}")
     if c.dut == "flexgrip" and c.stop != "off":
         raise BadSetting("DUT=flexgrip: STOP=off (the early stop's argument is made for the RTL, tb/faults/test_campaign.py)")
+    check_spec(c.cluster)
+    if c.cluster in KINDS:
+        read_config(c.cluster_config, c.cluster)  # a bad file is told before the build and the reference run
+    if c.batch < 0:
+        raise BadSetting(f"--batch {c.batch}: a number of faults per task, or 0 for the default")
     check_setup(c.dut, c.sim)
+    check_reachable(c.cluster)
     if not c.lockstep.path.exists():
         raise BadSetting(f"TEST={c.test}: no program {c.lockstep.path} (TEST is a name of programs/ or a path to a .sass program)")
     # the database before the build: a corrupt, locked or foreign one is reported at once
@@ -224,48 +229,145 @@ def other_campaign(meta: dict, c: Campaign) -> list[str]:
     return [f"{k}={theirs[k]}, not {ours[k]}" for k in ours if theirs[k] != ours[k]]
 
 
+def batch_size(pending: int, workers: int, wanted: int = 0) -> int:
+    """Faults per task: two tasks for every worker at least (a lost worker costs half its share,
+    the last tasks end together), each long enough that the simulator's start and its fault-free
+    runs stay small beside its faults (20 at least, 200 at most)."""
+    if wanted > 0:
+        return wanted
+    return max(BATCH_MIN, min(BATCH_MAX, -(-pending // (2 * workers))))
+
+
+def _task(sim: str, config_path: str, job: dict, folder: str, faults: list[tuple]) -> dict:
+    """One Dask task: a batch of faults in ONE simulator process (a subprocess of the worker), which
+    writes each outcome to its log; the outcomes go back to the client, the database's one writer.
+    The folder is the attempt's own: a task moved off a lost worker does not meet the simulator it left behind."""
+    import uuid
+
+    test_dir = Path(folder) / f"shard{job['shard']}-{uuid.uuid4().hex[:8]}"
+    log = test_dir / "shard.jsonl"
+    results = _simulate(sim, Path(config_path), {**job, "faults": faults, "record": False, "log": str(log)}, test_dir)
+    failures = failure_messages(results) if results.exists() else [f"no {results} (simulator crashed?)"]
+    lines = [json.loads(x) for x in log.read_text(encoding="utf-8").splitlines() if x.endswith("}")] if log.exists() else []
+    outcomes = [x for x in lines if "outcome" in x]
+    return {"shard": job["shard"], "outcomes": outcomes, "problem": failures[0] if failures else "", "folder": str(test_dir)}
+
+
+class Progress:
+    """Faults done, rate and ETA: a tqdm bar on a terminal, a plain line every PROGRESS_S seconds otherwise."""
+
+    def __init__(self, total: int, quiet: bool) -> None:
+        self.total, self.done, self.quiet = total, 0, quiet
+        self.t0 = self.last = time.monotonic()
+        self.bar = None
+        if not quiet and sys.stdout.isatty():
+            from tqdm import tqdm
+
+            self.bar = tqdm(total=total, unit="fault", desc="faults", smoothing=0.1)
+
+    def add(self, n: int) -> None:
+        self.done += n
+        if self.bar is not None:
+            self.bar.update(n)
+            return
+        now = time.monotonic()
+        if self.quiet or (now - self.last < PROGRESS_S and self.done < self.total):
+            return
+        self.last = now
+        rate = self.done / max(now - self.t0, 1e-9) * 60
+        eta = (self.total - self.done) / rate * 60 if rate else 0.0
+        print(f"faults: {self.done}/{self.total} done, {rate:.0f} faults/min, about {eta:.0f} s left", flush=True)
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.close()
+
+
 def execute(c: Campaign, meta: dict, quiet: bool = True) -> int:
-    """Run the faults of the database without an outcome, JOBS simulator processes at once; returns how many ran."""
+    """Run the faults of the database without an outcome as Dask tasks (tb/faults/cluster.py), each a
+    batch in one simulator process; this process alone writes the database, as the outcomes come
+    back. Returns how many ran."""
+    from distributed import as_completed
+
+    from .cluster import open_client, workers_of
+
     db = CampaignDB(c.db_path)
-    pending = len(db.pending())
+    todo = db.pending()
     if not quiet:
-        print(f"faults: {db.planned()} planned, {pending} to run; reference {meta['ref_cycles']} cycles, {meta['ref_commits']} commits", flush=True)
+        print(f"faults: {db.planned()} planned, {len(todo)} to run; reference {meta['ref_cycles']} cycles, {meta['ref_commits']} commits", flush=True)
     db.close()
-    if not pending:
+    if not todo:
         return 0
     config = _config(c, int(meta["watchdog"]))
     path = config.write(_mkdir(c.folder) / "config.json")
     words, low = _shapes(sites_of(config))
-    jobs = max(1, min(c.jobs, pending))
-    work = [(c.sim, path, {"db": str(c.db_path), "shard": k, "shards": jobs, "log": str(c.folder / f"shard{k}.jsonl"), "words": words, "low": low,
-             "stop": c.stop},
-             c.folder / f"shard{k}") for k in range(jobs)]  # fmt: skip
+    base = {"words": words, "low": low, "stop": c.stop, "ref_cycles": int(meta["ref_cycles"])}
+    problems: list[tuple[int, str, str]] = []
     t0 = time.perf_counter()
-    left = pending
-    # a shard that stopped on state an earlier run left behind, or (FlexGripPlus) after a run that
-    # diverged, goes on in a new process: new rounds while each gets further (test_campaign.py)
-    while True:
-        with ProcessPoolExecutor(jobs) as pool:
-            problems = [(k, msg) for k, msg in pool.map(_shard, work) if msg]
+    ran = 0
+    with open_client(c.cluster, max(1, min(c.jobs, len(todo))), c.cluster_config, quiet) as client:
+        # a batch system's jobs start one by one: the window is sized for the workers asked for
+        workers = max(workers_of(client), c.jobs if c.cluster in KINDS else 0)
+        size = batch_size(len(todo), workers, c.batch)
+        # (faults, tries without progress): a batch whose process stopped goes on in a new one while it gets further
+        queue = [([astuple(f) for f in todo[i : i + size]], 0) for i in range(0, len(todo), size)]
+        queue.reverse()  # popped from the end: the lowest ids first
+        window = 2 * workers  # tasks in flight: every worker busy, the next one queued, no flood of the scheduler
+        shard = 0
+        running: dict[object, tuple[list[tuple], int]] = {}
+        done = as_completed()
+        progress = Progress(len(todo), quiet)
+
+        def submit() -> None:
+            nonlocal shard
+            while queue and len(running) < window:
+                faults, tries = queue.pop()
+                job = {**base, "shard": shard}
+                future = client.submit(_task, c.sim, str(path), job, str(c.folder), faults, pure=False, key=f"faults-{shard}-{faults[0][0]}")
+                running[future] = (faults, tries)
+                done.add(future)
+                shard += 1
+
+        submit()
         db = CampaignDB(c.db_path)
-        now_left = len(db.pending())
-        db.close()
-        if not now_left or now_left == left:
-            break
-        for k, msg in problems:
-            print(f"faults: shard {k} stopped ({msg.splitlines()[0]}); {now_left} faults left, going on in new processes", file=sys.stderr)
-        left = now_left
+        try:
+            for future in done:
+                faults, tries = running.pop(future)
+                try:
+                    out = future.result()
+                except Exception as exc:  # the task itself failed (a worker lost too often, a simulator that would not start)
+                    out = {"shard": -1, "outcomes": [], "problem": f"{type(exc).__name__}: {exc}", "folder": str(c.folder)}
+                got = {x["id"]: x for x in out["outcomes"]}
+                with db.con:  # a batch's outcomes in one transaction: all kept or none
+                    for fid, values in got.items():
+                        db.con.execute(f"UPDATE faults SET {', '.join(k + ' = ?' for k in values if k != 'id')} WHERE id = ?",
+                                       [*(v for k, v in values.items() if k != "id"), fid])  # fmt: skip
+                ran += len(got)
+                progress.add(len(got))
+                left = [f for f in faults if f[0] not in got]
+                if left:
+                    tries = 0 if got else tries + 1
+                    if tries < 2:
+                        queue.append((left, tries))
+                        if out["problem"] and not quiet:
+                            print(f"faults: task {out['shard']} stopped ({out['problem'].splitlines()[0]}); {len(left)} of its faults go on in a new process",
+                                  file=sys.stderr)  # fmt: skip
+                    else:
+                        problems.append((out["shard"], out["problem"] or "no outcome", out["folder"]))
+                submit()
+        finally:
+            progress.close()
+            db.close()
     wall = time.perf_counter() - t0
     db = CampaignDB(c.db_path)
-    ran = pending - len(db.pending())
     now = db.meta()
-    # faults per minute over the simulator processes' wall time (process start, reference-free)
-    db.set_meta(campaign_wall_s=float(now.get("campaign_wall_s", 0.0)) + wall, jobs=jobs, wall_faults=int(now.get("wall_faults", 0)) + ran)
+    # faults per minute over the tasks' wall time (cluster start and simulator processes, reference-free)
+    db.set_meta(campaign_wall_s=float(now.get("campaign_wall_s", 0.0)) + wall, jobs=workers, wall_faults=int(now.get("wall_faults", 0)) + ran)
     db.close()
-    for k, msg in problems:
-        print(f"faults: shard {k} stopped: {msg} (see {c.folder / f'shard{k}'})", file=sys.stderr)
+    for k, msg, folder in problems:
+        print(f"faults: task {k} stopped: {msg} (see {folder})", file=sys.stderr)
     if problems:
-        raise RuntimeError(f"{len(problems)} shard(s) failed; the database keeps what was done (run the same command again to resume)")
+        raise RuntimeError(f"{len(problems)} task(s) failed; the database keeps what was done (run the same command again to resume)")
     return ran
 
 
@@ -341,7 +443,11 @@ def _parser() -> argparse.ArgumentParser:
     r.add_argument("--target", default="*", help="hierarchy pattern (fnmatch) or unit: u_regfile, 'u_sched.w_*', '*'")
     r.add_argument("--seed", type=int, default=1)
     r.add_argument("--num-sp", type=int, default=8)
-    r.add_argument("--jobs", type=int, default=1, help="simulator processes at once")
+    r.add_argument("--jobs", type=int, default=1, help="workers of the embedded cluster (simulator processes at once), or batch jobs of a batch system")
+    r.add_argument("--cluster", default="", help="empty: an embedded Dask cluster of JOBS workers; tcp://host:port: a running scheduler; "
+                   "slurm, lsf, sge or pbs: workers started through dask-jobqueue (docs/guides/cluster.md)")
+    r.add_argument("--cluster-config", type=Path, help="the TOML file of the batch system's options (cores, memory, walltime, queue, account, job_extra)")
+    r.add_argument("--batch", type=int, default=0, help="faults per task (default: 20-200, from the campaign's size and the workers)")
     r.add_argument("--db", type=Path)
     r.add_argument("--stop", choices=STOPS, help="early: a SEU run that has converged to the fault-free one stops as masked; "
                    "verify: record where it would stop but run to the end; off: no checkpoints (the default for FlexGripPlus)")  # fmt: skip
@@ -360,7 +466,8 @@ def main(argv: list[str] | None = None) -> int:
     p = _parser()
     a = p.parse_args(argv)
     sim = a.sim or ("ghdl" if a.dut == "flexgrip" else "verilator") if a.cmd == "run" else ""
-    c = Campaign(a.test, a.n, sim, a.model, a.target, a.seed, a.num_sp, a.jobs, a.db, a.stop or default_stop(a.dut), a.dut) if a.cmd == "run" else None
+    c = (Campaign(a.test, a.n, sim, a.model, a.target, a.seed, a.num_sp, a.jobs, a.db, a.stop or default_stop(a.dut), a.dut, a.cluster, a.cluster_config, a.batch)
+         if a.cmd == "run" else None)  # fmt: skip
     return guarded("faults", lambda: _main(a, c), lambda: interrupted(c))
 
 

@@ -2,8 +2,9 @@
 row per fault, planned up front (site, word, bit, cycle, model) and filled in when it has run.
 
 Resumable: the plan is written once; a campaign started again on the same database runs only the
-faults without an outcome. Several simulator processes (shards) write to it at once (SQLite's
-locking, a generous busy timeout).
+faults without an outcome. One process writes it, the campaign's client, as the outcomes of its
+tasks come back (tb/faults/campaign.py); a rerun or a report reads it meanwhile (SQLite's locking,
+a generous busy timeout).
 """
 
 from __future__ import annotations

@@ -1,0 +1,192 @@
+"""Where the tasks of a long job run: Dask (`dask.distributed`), the one engine.
+
+    embedded (CLUSTER empty)    a LocalCluster of JOBS worker processes, one thread each, started
+                                and stopped with the job: no server, no configuration
+    tcp://host:port             a running scheduler (`dask scheduler`) and whatever workers it has
+    slurm | lsf | sge | pbs     workers started as batch jobs through dask-jobqueue, their options
+                                from a TOML file (CLUSTER_CONFIG), JOBS workers
+
+Workers import the project's modules by name (`tb.faults.campaign`): a worker of a running
+scheduler or of a batch system runs from the project's checkout (its working directory or
+PYTHONPATH), on a file system the client shares, where the compiled simulator models are found
+by their content key (tb/runner.py).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import re
+import signal
+import threading
+import tomllib
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from golden.errors import BadSetting, UserError
+
+KINDS = ("slurm", "lsf", "sge", "pbs")
+CONNECT_S = 10  # a running scheduler that does not answer in this time is reported, not waited for
+# keys of CLUSTER_CONFIG: the project's name -> dask-jobqueue's argument (the same for every kind
+# but the account, which LSF and SGE call a project)
+KEYS = {"cores": "cores", "memory": "memory", "processes": "processes", "walltime": "walltime", "queue": "queue",
+        "job_extra": "job_extra_directives", "prologue": "job_script_prologue", "interface": "interface",
+        "local_directory": "local_directory", "python": "python", "worker_extra_args": "worker_extra_args"}  # fmt: skip
+ACCOUNT = {"slurm": "account", "pbs": "account", "lsf": "project", "sge": "project"}
+# a worker retires this long before its job's walltime ends, so that the batch system never kills
+# it in the middle of a task (its tasks move to other workers first)
+LIFETIME_MARGIN_S = 300
+
+
+def walltime_s(text: str) -> int:
+    """Seconds of a batch walltime: [[D-]HH:]MM:SS as SLURM, PBS and SGE write it, or LSF's HH:MM."""
+    m = re.fullmatch(r"(?:(\d+)-)?(\d+)(?::(\d+))?(?::(\d+))?", text.strip())
+    if not m:
+        raise ValueError(text)
+    days, *parts = m.groups()
+    values = [int(p) for p in parts if p is not None]
+    if len(values) == 1:  # minutes alone
+        values = [0, values[0], 0]
+    elif len(values) == 2:  # HH:MM
+        values = [values[0], values[1], 0]
+    h, mi, s = values
+    return int(days or 0) * 86400 + h * 3600 + mi * 60 + s
+
+
+def lifetime_s(walltime: str) -> int:
+    """How long a worker lives in a job of this walltime: the margin before its end (at least half of it)."""
+    total = walltime_s(walltime)
+    return max(total // 2, total - LIFETIME_MARGIN_S)
+
+
+def read_config(path: Path | None, kind: str) -> dict[str, Any]:
+    """dask-jobqueue's arguments for `kind` from the TOML file: one error line for a missing file, bad TOML, an unknown key."""
+    if path is None:
+        raise BadSetting(f"CLUSTER={kind} needs CLUSTER_CONFIG=path to a TOML file (cores, memory, walltime, queue, ...: docs/guides/cluster.md)")
+    try:
+        data = tomllib.loads(Path(path).read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise BadSetting(f"CLUSTER_CONFIG={path}: cannot be read ({exc.strerror or exc})") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise BadSetting(f"CLUSTER_CONFIG={path}: not TOML ({exc})") from None
+    known = {*KEYS, "account"}
+    unknown = sorted(set(data) - known)
+    if unknown:
+        raise BadSetting(f"CLUSTER_CONFIG={path}: unknown key {unknown[0]!r} (keys: {', '.join(sorted(known))})")
+    for key in ("cores", "memory", "walltime"):
+        if key not in data:
+            raise BadSetting(f"CLUSTER_CONFIG={path}: no {key!r} (every batch job needs cores, memory and walltime)")
+    if not isinstance(data["cores"], int) or data["cores"] < 1:
+        raise BadSetting(f"CLUSTER_CONFIG={path}: cores = {data['cores']!r}: a whole number of at least 1")
+    for key in ("job_extra", "prologue", "worker_extra_args"):
+        if key in data and not (isinstance(data[key], list) and all(isinstance(x, str) for x in data[key])):
+            raise BadSetting(f"CLUSTER_CONFIG={path}: {key} must be a list of strings")
+    try:
+        lifetime = lifetime_s(str(data["walltime"]))
+    except ValueError:
+        raise BadSetting(f"CLUSTER_CONFIG={path}: walltime = {data['walltime']!r}: write it as HH:MM:SS") from None
+    options: dict[str, Any] = {KEYS[k]: v for k, v in data.items() if k in KEYS}
+    if kind == "lsf":  # bsub -W takes [HH:]MM: the file's HH:MM:SS rounded up to a minute
+        minutes = -(-walltime_s(str(data["walltime"])) // 60)
+        options["walltime"] = f"{minutes // 60:02d}:{minutes % 60:02d}"
+    if "account" in data:
+        options[ACCOUNT[kind]] = data["account"]
+    options["worker_extra_args"] = [*options.get("worker_extra_args", []), "--lifetime", f"{lifetime}s", "--lifetime-stagger", "60s"]
+    options.setdefault("processes", data["cores"])  # one single-threaded worker per core: a task is one single-threaded simulator
+    return options
+
+
+def jobqueue_cluster(kind: str, options: dict[str, Any]) -> Any:
+    """The dask-jobqueue cluster object of `kind` (constructed: no job is submitted until it is scaled)."""
+    import dask_jobqueue
+
+    classes = {"slurm": dask_jobqueue.SLURMCluster, "lsf": dask_jobqueue.LSFCluster, "sge": dask_jobqueue.SGECluster, "pbs": dask_jobqueue.PBSCluster}
+    return classes[kind](**options)
+
+
+def check_spec(spec: str) -> None:
+    """CLUSTER is empty, an address or a batch system: anything else is told at once."""
+    if spec and spec not in KINDS and not re.fullmatch(r"(tcp|tls)://[^\s/:]+:\d+", spec):
+        raise BadSetting(f"CLUSTER={spec!r}: empty (embedded), tcp://host:port of a running scheduler, or one of {', '.join(KINDS)}")
+
+
+@contextlib.contextmanager
+def open_client(spec: str, jobs: int, config: Path | None = None, quiet: bool = True) -> Iterator[Any]:
+    """A Dask client on the cluster CLUSTER names (module docstring), closed (and an embedded or batch cluster stopped) on leaving."""
+    check_spec(spec)
+    from distributed import LocalCluster
+
+    if spec in KINDS:
+        options = read_config(config, spec)
+        cluster = jobqueue_cluster(spec, options)
+        # adaptive at a fixed size: a worker that retired before its walltime is replaced by a new job
+        cluster.adapt(minimum=jobs, maximum=jobs)
+    elif spec:
+        cluster = None
+    else:
+        # Ctrl-C is the client's alone (it keeps what finished and says so): the worker processes,
+        # and the simulators they start, inherit SIGINT ignored, so that none dies in the middle of
+        # an import with a traceback; the client ends them (kill_simulators). The scheduler's HTTP
+        # server takes a port of the system's choice: two campaigns at once neither collide nor warn.
+        main = threading.current_thread() is threading.main_thread()
+        previous = signal.signal(signal.SIGINT, signal.SIG_IGN) if main else None
+        try:
+            cluster = LocalCluster(n_workers=jobs, threads_per_worker=1, processes=True, dashboard_address=":0", silence_logs=logging.CRITICAL)
+        finally:
+            if main:
+                signal.signal(signal.SIGINT, previous)
+    try:
+        client = connect(cluster if cluster is not None else spec, spec)
+        try:
+            if spec and not quiet:
+                print(f"faults: Dask cluster {spec}, dashboard {client.dashboard_link}", flush=True)
+            yield client
+        finally:
+            client.close()
+    except BaseException:
+        if cluster is not None and not spec:
+            kill_simulators()  # interrupted: no task goes on after the client; the cluster then stops its workers
+        raise
+    finally:
+        if cluster is not None:
+            cluster.close()
+
+
+def connect(target: Any, spec: str) -> Any:
+    """A client of the cluster object or address `target`; one error line when no scheduler answers."""
+    from distributed import Client
+
+    try:
+        return Client(target, timeout=f"{CONNECT_S}s")
+    except (OSError, TimeoutError):
+        raise UserError(f"CLUSTER={spec}: no Dask scheduler answers there within {CONNECT_S} s: start one (dask scheduler) or correct the address") from None
+
+
+def check_reachable(spec: str) -> None:
+    """A running scheduler's address answers: told before anything is built or simulated."""
+    if spec and spec not in KINDS:
+        connect(spec, spec).close()
+
+
+def kill_simulators() -> None:
+    """SIGKILL to the processes the embedded cluster's workers started (the simulators of their tasks)."""
+    import psutil
+
+    for child in psutil.Process().children():
+        with contextlib.suppress(psutil.Error):
+            for p in child.children(recursive=True):
+                with contextlib.suppress(psutil.Error):
+                    p.kill()
+
+
+def workers_of(client: Any, wait_s: float = 600) -> int:
+    """How many workers the cluster has, waiting (for batch jobs to start) until it has one."""
+    n = len(client.scheduler_info().get("workers", {}))
+    if n == 0:
+        try:
+            client.wait_for_workers(1, timeout=wait_s)
+        except TimeoutError:
+            raise UserError(f"the Dask cluster has no worker after {wait_s:.0f} s: start workers (dask worker ADDRESS) or check the batch jobs", 1) from None
+        n = len(client.scheduler_info().get("workers", {}))
+    return max(1, n)
