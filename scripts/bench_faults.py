@@ -1,14 +1,20 @@
-"""`make bench` (fault-injection part): faults per minute of small SEU campaigns on Verilator.
+"""`make bench` (fault-injection part): faults per minute of small SEU campaigns on Verilator, per
+core, with 1 and 2 workers, and what that rate means for a campaign of published size.
 
-    python scripts/bench_faults.py [--kernel vecadd:60] [--kernel kernels/reduce_pass2:40] [--jobs 2]
+    python scripts/bench_faults.py [--kernel vecadd:400] [--kernel kernels/saxpy:150] [--workers 1,2]
 
-Each campaign is planned afresh (seed 1, every state bit of the SM a candidate site), run with
-JOBS simulator processes and the early stop of converged runs (tb/faults/test_campaign.py), into
-build/faults/bench/<kernel>/ (the simulators' output in sim.log there). Printed per kernel: the reference run's cycles, the faults per minute over the
-simulator processes' wall time (their start, the checkpoint runs and every fault; not the build
-nor the reference run), the mean time of a fault inside its process, and how many runs the early
-stop ended and what it saved. A campaign's outcomes are a sample far too small to quote: the
-campaigns of record are in docs/measurements.md, "Fault-injection campaigns" (tb/faults).
+Each campaign is planned afresh (seed 1, every state bit of the SM a candidate site) and run on an
+embedded Dask cluster of W workers (tb/faults/cluster.py) with the early stop of converged runs
+(tb/faults/test_campaign.py), into build/faults/bench/<kernel>_w<W>/ (the simulators' output in
+sim.log there). Printed per kernel and worker count: the reference run's cycles, the faults per
+minute over the campaign's task phase (cluster start, simulator processes, checkpoint runs and
+every fault; not the build nor the reference run), the same per worker (one worker a core), the
+mean time of a fault inside its process, the early stops, and the efficiency of W workers (their
+rate over W times the one-worker rate). Then the time a campaign of 583,000 faults (the size of
+the SC'23 FlexGripPlus permanent-fault study) would take on 16 and on 128 cores at the one-worker
+per-core rate, which assumes a cluster's cores scale as this machine's first one does. A
+campaign's outcomes are a sample far too small to quote: the campaigns of record are in
+docs/measurements.md, "Fault-injection campaigns".
 """
 
 from __future__ import annotations
@@ -21,6 +27,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from golden.errors import OneLineParser  # noqa: E402
 from tb.faults.campaign import Campaign, run_campaign  # noqa: E402
 from tb.faults.report import summary  # noqa: E402
 from tb.lockstep import quiet  # noqa: E402
@@ -28,27 +35,53 @@ from tb.lockstep import quiet  # noqa: E402
 
 def _parser() -> argparse.ArgumentParser:
     """The command line (the manual's command-line reference reads it too)."""
-    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--kernel", action="append", help="program:faults (default vecadd:60 and kernels/reduce_pass2:40)")
-    p.add_argument("--jobs", type=int, default=2)
+    p = OneLineParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--kernel", action="append", help="program:faults (default vecadd:400 and kernels/saxpy:150)")
+    p.add_argument("--workers", default="1,2", help="comma-separated worker counts of the embedded cluster, each a campaign (default 1,2)")
     return p
+
+
+PROJECTED_FAULTS = 583_000  # the SC'23 study's permanent faults on FlexGripPlus
+PROJECTED_CORES = (16, 128)
+
+
+def _duration(minutes: float) -> str:
+    return f"{minutes / 60:.1f} h" if minutes >= 90 else f"{minutes:.0f} min"
 
 
 def main(argv: list[str] | None = None) -> int:
     p = _parser()
     a = p.parse_args(argv)
-    kernels = a.kernel or ["vecadd:60", "kernels/reduce_pass2:40"]
-    print(f"{'kernel':<22} {'faults':>6} {'ref cycles':>10} {'faults/min':>10} {'ms/fault':>9} {'early stops':>11} {'cycles saved':>12}")
+    kernels = a.kernel or ["vecadd:400", "kernels/saxpy:150"]
+    try:
+        counts = [int(w) for w in a.workers.split(",") if w]
+    except ValueError:
+        p.error(f"--workers {a.workers!r}: comma-separated worker counts, e.g. 1,2")
+    if not counts or min(counts) < 1:
+        p.error(f"--workers {a.workers!r}: comma-separated worker counts of at least 1, e.g. 1,2")
+    print(f"{'kernel':<22} {'workers':>7} {'faults':>6} {'ref cycles':>10} {'faults/min':>10} {'per core':>9} {'ms/fault':>9} {'early stops':>11} {'efficiency':>10}")
+    per_core: dict[str, float] = {}
     for spec in kernels:
         test, _, n = spec.partition(":")
-        db = ROOT / "build" / "faults" / "bench" / test.replace("/", "-") / "campaign.sqlite"
-        shutil.rmtree(db.parent, ignore_errors=True)  # a fresh campaign: the timing of a resumed one means nothing
-        with quiet(db.parent / "sim.log"):  # the simulators' output
-            run_campaign(Campaign(test, int(n or 20), "verilator", "seu", "*", 1, jobs=a.jobs, db=db), quiet=True)
-        s = summary(db)
-        e = s["early"]
-        print(f"{test:<22} {s['n']:>6} {s['meta']['ref_cycles']:>10} {s['faults_per_minute']:>10.0f} {1000 * s['mean_wall_s']:>9.0f} "
-              f"{e['stopped']:>11} {100 * e['cycles_saving']:>11.1f}%")  # fmt: skip
+        one: float | None = None
+        for workers in counts:
+            db = ROOT / "build" / "faults" / "bench" / f"{test.replace('/', '-')}_w{workers}" / "campaign.sqlite"
+            shutil.rmtree(db.parent, ignore_errors=True)  # a fresh campaign: the timing of a resumed one means nothing
+            with quiet(db.parent / "sim.log"):  # the simulators' output
+                run_campaign(Campaign(test, int(n or 20), "verilator", "seu", "*", 1, jobs=workers, db=db), quiet=True)
+            s = summary(db)
+            rate = s["faults_per_minute"] or 0.0
+            core = rate / workers
+            if workers == 1:
+                one = rate
+                per_core[test] = core
+            eff = f"{100 * rate / (workers * one):.0f} %" if one else ""
+            print(f"{test:<22} {workers:>7} {s['n']:>6} {s['meta']['ref_cycles']:>10} {rate:>10.0f} {core:>9.0f} {1000 * s['mean_wall_s']:>9.0f} "
+                  f"{s['early']['stopped']:>11} {eff:>10}", flush=True)  # fmt: skip
+    for test, core in per_core.items():
+        if core:
+            times = ", ".join(f"{_duration(PROJECTED_FAULTS / (core * cores))} on {cores} cores" for cores in PROJECTED_CORES)
+            print(f"{test}: {PROJECTED_FAULTS:,} faults at {core:.0f} faults/min per core: {times}")
     return 0
 
 
