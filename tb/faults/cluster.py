@@ -26,17 +26,23 @@ from typing import Any
 
 from golden.errors import BadSetting, UserError
 
+from ..runner import ROOT
+
 KINDS = ("slurm", "lsf", "sge", "pbs")
 CONNECT_S = 10  # a running scheduler that does not answer in this time is reported, not waited for
 # keys of CLUSTER_CONFIG: the project's name -> dask-jobqueue's argument (the same for every kind
 # but the account, which LSF and SGE call a project)
 KEYS = {"cores": "cores", "memory": "memory", "processes": "processes", "walltime": "walltime", "queue": "queue",
         "job_extra": "job_extra_directives", "prologue": "job_script_prologue", "interface": "interface",
-        "local_directory": "local_directory", "python": "python", "worker_extra_args": "worker_extra_args"}  # fmt: skip
+        "local_directory": "local_directory", "log_directory": "log_directory", "python": "python",
+        "worker_extra_args": "worker_extra_args"}  # fmt: skip
 ACCOUNT = {"slurm": "account", "pbs": "account", "lsf": "project", "sge": "project"}
 # a worker retires this long before its job's walltime ends, so that the batch system never kills
 # it in the middle of a task (its tasks move to other workers first)
 LIFETIME_MARGIN_S = 300
+# the jobs' output files: without a directory of their own, SLURM and PBS write them where the job
+# was submitted, the checkout's root (SLURM's slurm-<id>.out)
+JOB_LOGS = ROOT / "build" / "faults" / "jobs"
 
 
 def walltime_s(text: str) -> int:
@@ -93,6 +99,7 @@ def read_config(path: Path | None, kind: str) -> dict[str, Any]:
     if "account" in data:
         options[ACCOUNT[kind]] = data["account"]
     options["worker_extra_args"] = [*options.get("worker_extra_args", []), "--lifetime", f"{lifetime}s", "--lifetime-stagger", "60s"]
+    options.setdefault("log_directory", str(JOB_LOGS))
     options.setdefault("processes", data["cores"])  # one single-threaded worker per core: a task is one single-threaded simulator
     return options
 
