@@ -443,7 +443,8 @@ def _parser() -> argparse.ArgumentParser:
     r.add_argument("--target", default="*", help="hierarchy pattern (fnmatch) or unit: u_regfile, 'u_sched.w_*', '*'")
     r.add_argument("--seed", type=int, default=1)
     r.add_argument("--num-sp", type=int, default=8)
-    r.add_argument("--jobs", type=int, default=1, help="workers of the embedded cluster (simulator processes at once), or batch jobs of a batch system")
+    r.add_argument("--jobs", type=int, default=1, help="workers of the embedded cluster (simulator processes at once), or workers asked of a batch system "
+                   "(each of its jobs holds `processes` of them, cores by default)")
     r.add_argument("--cluster", default="", help="empty: an embedded Dask cluster of JOBS workers; tcp://host:port: a running scheduler; "
                    "slurm, lsf, sge or pbs: workers started through dask-jobqueue (docs/guides/cluster.md)")
     r.add_argument("--cluster-config", type=Path, help="the TOML file of the batch system's options (cores, memory, walltime, queue, account, job_extra)")
