@@ -18,8 +18,8 @@ dpkg -s liblz4-dev >/dev/null 2>&1 || need_apt+=(liblz4-dev)  # FST waveforms fr
 command -v ghdl >/dev/null 2>&1 || need_apt+=(ghdl)  # FlexGripPlus: the DUT (tb/adapters/flexgrip.py) and its FPU (tb/flexgrip_units)
 command -v ghdl-llvm >/dev/null 2>&1 || need_apt+=(ghdl-llvm)  # the fastest GHDL back end for FlexGripPlus (docs/measurements.md, "GHDL back ends")
 command -v chromium >/dev/null 2>&1 || need_apt+=(chromium)  # the fault report and the manual checked in headless Chromium (tests/test_faults.py, test_docs.py)
-command -v slurmd >/dev/null 2>&1 || need_apt+=(slurm-wlm)  # a one-node SLURM for the campaign through CLUSTER=slurm (tests/test_faults_slurm.py)
-command -v munged >/dev/null 2>&1 || need_apt+=(munge)  # SLURM's authentication
+dpkg -s slurm-wlm >/dev/null 2>&1 || need_apt+=(slurm-wlm)  # a one-node SLURM for the campaign through CLUSTER=slurm (tests/test_faults_slurm.py)
+dpkg -s munge >/dev/null 2>&1 || need_apt+=(munge)  # SLURM's authentication
 command -v dot >/dev/null 2>&1 || need_apt+=(graphviz)  # dot: the manual's architecture picture is drawn from a .dot file (make docs)
 "$PYTHON" -c 'import venv, ensurepip' >/dev/null 2>&1 || need_apt+=(python3-venv)
 if [ ${#need_apt[@]} -gt 0 ]; then
