@@ -21,7 +21,7 @@ import json
 import random
 import sys
 import time
-from dataclasses import astuple, dataclass, replace
+from dataclasses import astuple, dataclass, fields, replace
 from pathlib import Path
 
 from golden.errors import FAILURE, BadSetting, OneLineParser, UserError, guarded
@@ -246,7 +246,7 @@ def _task(sim: str, config_path: str, job: dict, folder: str, faults: list[tuple
 
     test_dir = Path(folder) / f"shard{job['shard']}-{uuid.uuid4().hex[:8]}"
     log = test_dir / "shard.jsonl"
-    results = _simulate(sim, Path(config_path), {**job, "faults": faults, "record": False, "log": str(log)}, test_dir)
+    results = _simulate(sim, Path(config_path), {**job, "faults": faults, "log": str(log)}, test_dir)
     failures = failure_messages(results) if results.exists() else [f"no {results} (simulator crashed?)"]
     lines = [json.loads(x) for x in log.read_text(encoding="utf-8").splitlines() if x.endswith("}")] if log.exists() else []
     outcomes = [x for x in lines if "outcome" in x]
@@ -399,8 +399,9 @@ def rerun(db_path: Path, fault_id: int, waves: bool = True) -> dict:
     words, low = _shapes(sites_of(config))
     log = folder / "rerun.jsonl"
     log.unlink(missing_ok=True)
-    _simulate(c.sim, path, {"db": str(db_path), "shard": 0, "shards": 1, "ids": [fault_id], "record": False, "log": str(log), "words": words, "low": low,
-               "stop": c.stop},
+    fault = [recorded[f.name] for f in fields(Fault)]  # as a task hands its faults over (astuple of each)
+    _simulate(c.sim, path, {"shard": 0, "faults": [fault], "ref_cycles": int(meta["ref_cycles"]), "log": str(log), "words": words, "low": low,
+                            "stop": c.stop},
               folder, waves)  # fmt: skip
     lines = [json.loads(x) for x in log.read_text(encoding="utf-8").splitlines()] if log.exists() else []
     result = next((x for x in lines if x.get("id") == fault_id), None)

@@ -109,7 +109,9 @@ def jobqueue_cluster(kind: str, options: dict[str, Any]) -> Any:
     import dask_jobqueue
 
     classes = {"slurm": dask_jobqueue.SLURMCluster, "lsf": dask_jobqueue.LSFCluster, "sge": dask_jobqueue.SGECluster, "pbs": dask_jobqueue.PBSCluster}
-    return classes[kind](**options)
+    # the dashboard on a port of the system's choice, as the embedded cluster's (the link is printed):
+    # a fixed 8787 that another cluster holds is only a warning and another port anyway
+    return classes[kind](**options, scheduler_options={"dashboard_address": ":0"})
 
 
 def check_spec(spec: str) -> None:

@@ -53,9 +53,9 @@ class Fault:
 
 
 TABLES = {"meta", "units", "faults"}
-# how long the command itself waits for a database another process holds: long enough for a shard's
-# short write, short enough that a second campaign on the same database is told so at once (the
-# shards, which share the database by design, wait the generous default)
+# how long a command waits for a database another process holds: long enough for the campaign
+# client's short write of a batch, short enough that a second campaign on the same database is told
+# so at once
 LOCK_WAIT_S = 5.0
 
 
@@ -123,11 +123,9 @@ class CampaignDB:
             self.con.executemany("INSERT INTO faults (id, site, unit, word, bit, cycle, model) VALUES (?, ?, ?, ?, ?, ?, ?)",
                                  [(f.id, f.site, f.unit, f.word, f.bit, f.cycle, f.model) for f in faults])  # fmt: skip
 
-    def pending(self, shard: int = 0, shards: int = 1, ids: list[int] | None = None) -> list[Fault]:
-        rows = self.con.execute("SELECT id, site, unit, word, bit, cycle, model FROM faults WHERE outcome IS NULL AND id % ? = ? ORDER BY id",
-                                (shards, shard)).fetchall()  # fmt: skip
-        if ids is not None:
-            rows = self.con.execute(f"SELECT id, site, unit, word, bit, cycle, model FROM faults WHERE id IN ({','.join('?' * len(ids))})", ids).fetchall()
+    def pending(self) -> list[Fault]:
+        """The planned faults without an outcome, in id order."""
+        rows = self.con.execute("SELECT id, site, unit, word, bit, cycle, model FROM faults WHERE outcome IS NULL ORDER BY id").fetchall()
         return [Fault(*r) for r in rows]
 
     def get(self, fault_id: int) -> dict:

@@ -57,7 +57,7 @@ from pyuvm import ConfigDB, uvm_root
 
 from tb.config import CONFIG_KEY, LockstepConfig
 from tb.faults.classify import classify
-from tb.faults.db import CampaignDB, Fault
+from tb.faults.db import Fault
 from tb.sm_env import PERIOD_NS, LockstepTest
 
 INJECT_NS = 3  # into the clock period: away from both edges (rising edges at multiples of PERIOD_NS)
@@ -316,14 +316,10 @@ async def campaign(dut) -> None:
         log.write_text(json.dumps(out) + "\n", encoding="utf-8")
         assert out["report"] is None, f"the fault-free reference run fails: {out['report']['message']}"
         return
-    if "faults" in job:  # a task of the campaign: its faults given, its outcomes to its log alone (the client writes the database)
-        db = None
-        ref_cycles = int(job["ref_cycles"])
-        faults = [Fault(*f) for f in job["faults"]]
-    else:  # a rerun: the fault read from the database, which is not written
-        db = CampaignDB(Path(job["db"]))
-        ref_cycles = int(db.meta()["ref_cycles"])
-        faults = db.pending(job["shard"], job["shards"], job.get("ids"))
+    # a task of the campaign or a rerun: its faults given, its outcomes to its log alone (the campaign's
+    # client is the database's one writer)
+    ref_cycles = int(job["ref_cycles"])
+    faults = [Fault(*f) for f in job["faults"]]
     FaultRun.stop_mode = job.get("stop", "early")
     # FlexGripPlus's reset leaves state behind (every run after a masked flip of its block
     # scheduler's counter ended at once): there every run starts from the fault-free run's final
@@ -364,19 +360,13 @@ async def campaign(dut) -> None:
                       "wall_s": out["wall_s"], "shard": job["shard"], "stopped": out["stopped"], "simulated": out["simulated"]}  # fmt: skip
             lines.write(json.dumps({"id": f.id, **values}) + "\n")
             lines.flush()
-            if db is not None and job.get("record", True):
-                db.record(f.id, **values)
             if restore_all and out["report"] is not None:
                 # FlexGripPlus does not recover from a run stopped mid-kernel through its reset and
                 # the visible sites (every later run hung): the next fault starts in a new process (campaign.py)
                 lines.write(json.dumps({"restart": True, "after": f.id}) + "\n")
-                if db is not None:
-                    db.close()
                 return
         # the same process, fault-free, after every fault: a state the resets left behind would show here
         FaultRun.checkpoints = None
         out = await run_one(None)
         lines.write(json.dumps({"control": True, "passed": out["report"] is None, "cycles": out["cycles"]}) + "\n")
         assert out["report"] is None, f"the fault-free control run after the faults fails: {out['report']['message']}"
-    if db is not None:
-        db.close()
