@@ -17,8 +17,13 @@ departure from G80.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, fields, replace
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .profile import Profile
 
 
 @dataclass(frozen=True)
@@ -780,6 +785,20 @@ def switch_label(switch: str, names: dict[str, list[str]]) -> str:
     return f"{switch} ({'/'.join(names.get(switch, ['documented: ISA.md 9, FLEXGRIPPLUS.md']))})"
 
 
+def attribute_switches(prof: Profile, fails: Callable[[Profile], bool]) -> tuple[str, list[str]]:
+    """The profile switches of `prof` (those that differ from G80) behind a failure `fails` sees:
+    the switches whose G80 value alone makes it pass ("fixed by turning off"), else, when several
+    behaviours act at once, those that alone on G80 make it fail ("each alone on G80 breaks them").
+    Runs `fails` up to twice per switch."""
+    from .profile import G80, Profile
+
+    switches = [f.name for f in fields(Profile) if f.name != "name" and getattr(prof, f.name) != getattr(G80, f.name)]
+    causes = [s for s in switches if not fails(replace(prof, **{s: getattr(G80, s)}))]
+    if causes:
+        return "fixed by turning off", causes
+    return "each alone on G80 breaks them", [s for s in switches if fails(replace(G80, **{s: getattr(prof, s)}))]
+
+
 def expectations(path: Path, profile: object = None, attribute: bool = True) -> str:
     """Whether the numpy `.expect` lines of a program hold under the flexgrip profile (`profile`, default
     FLEXGRIP), that is on the memory FlexGripPlus leaves when lock-step passes: "pass", "no .expect", or
@@ -787,7 +806,7 @@ def expectations(path: Path, profile: object = None, attribute: bool = True) -> 
     value alone makes them hold, else (several behaviours at once) those that alone, on G80, make
     them fail, each with its findings (`attribute=False`: "fail" alone). For `make regress DUT=flexgrip`
     (scripts/flexgrip_regress.py)."""
-    from .profile import FLEXGRIP, G80, Profile
+    from .profile import FLEXGRIP
     from .program import load_program
     from .run import run_program
 
@@ -806,12 +825,7 @@ def expectations(path: Path, profile: object = None, attribute: bool = True) -> 
         return "pass"
     if not attribute:  # the attribution runs the model up to twice per profile switch
         return "fail"
-    switches = [f.name for f in fields(Profile) if f.name != "name" and getattr(prof, f.name) != getattr(G80, f.name)]
-    causes = [s for s in switches if not fails(replace(prof, **{s: getattr(G80, s)}))]
-    how = "fixed by turning off"
-    if not causes:
-        causes = [s for s in switches if fails(replace(G80, **{s: getattr(prof, s)}))]
-        how = "each alone on G80 breaks them"
+    how, causes = attribute_switches(prof, fails)
     names = switch_findings()
     listed = ", ".join(switch_label(s, names) for s in causes) or "not attributed to one switch"
     return f"fail, {how}: {listed}"
@@ -868,7 +882,7 @@ def expectations_on_dut(path: Path, dut_global: bytes, waived: dict[str, int], p
     - no cause otherwise (a line that fails on G80 as well is the program's, not FlexGripPlus's).
     """
     from .memory import Memory
-    from .profile import FLEXGRIP, G80, Profile
+    from .profile import FLEXGRIP, G80
     from .program import load_program
     from .run import check, run_program
 
@@ -892,20 +906,13 @@ def expectations_on_dut(path: Path, dut_global: bytes, waived: dict[str, int], p
                 runs[p] = set(every)
         return runs[p]
 
-    switches = [f.name for f in fields(Profile) if f.name != "name" and getattr(prof, f.name) != getattr(G80, f.name)]
     names = switch_findings()
-
-    def named(ss: list[str]) -> list[str]:
-        return [switch_label(s, names) for s in ss]
-
     out = []
     for c in bad:
         causes: list[str] = []
         if c.line in failing(prof):
             if c.line not in failing(G80):
-                ss = [s for s in switches if c.line not in failing(replace(prof, **{s: getattr(G80, s)}))]
-                ss = ss or [s for s in switches if c.line in failing(replace(G80, **{s: getattr(prof, s)}))]
-                causes = named(ss)
+                causes = [switch_label(s, names) for s in attribute_switches(prof, lambda p, line=c.line: line in failing(p))[1]]
         else:
             causes = [f"waiver {w} x{n}" for w, n in sorted(waived.items())]
         out.append(Broken(c.line, c.buffer, c.detail.split(":")[0], causes))
