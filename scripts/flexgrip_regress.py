@@ -45,6 +45,7 @@ from golden.profile import FLEXGRIP
 from tb.adapters.flexgrip import check_runnable
 from tb.adapters.flexgrip_build import FlexgripMissing, check_available, chosen_backend, flexgrip_dir
 from tb.lockstep import OUT, LockstepResult, LockstepRun, run_lockstep
+from tb.report import waived_text
 
 ROOT = Path(__file__).resolve().parents[1]
 KERNELS = ROOT / "programs" / "kernels"
@@ -203,7 +204,7 @@ def kernel_table(doc: dict) -> str:
     for name, k in doc["kernels"].items():
         fg, rtl = k.get("flexgrip_cycles"), k.get("rtl_cycles")
         ratio = f"{fg / rtl:.1f}x" if fg and rtl and k["outcome"] == "pass" else ""
-        waived = ", ".join(f"{w} x{n}" for w, n in sorted((k.get("waived") or {}).items()))
+        waived = waived_text(k.get("waived") or {})
         note = "; ".join(x for x in (k.get("reason") or k.get("failure") or "", f"waived: {waived}" if waived else "") if x)
         when = k.get("measured") or {}
         cells = [name, k["outcome"], k.get("commits", ""), fg or "", rtl or "", ratio, k.get("ghdl_wall_s", ""), k.get("ghdl_cpu_s", ""),
@@ -304,7 +305,7 @@ def run(args: argparse.Namespace) -> int:
         rate = (f"{cycles / wall:.0f}", f"{commits / wall:.1f}") if wall else ("", "")
         waived = r.extra.get("waived") or {}
         if waived:
-            note = (note + "; " if note else "") + "waived: " + ", ".join(f"{k} x{v}" for k, v in sorted(waived.items()))
+            note = (note + "; " if note else "") + "waived: " + waived_text(waived)
         rtl, rtl_text = rtl_cycles(path, r.run.num_sp if path.suffix == ".sass" else None, args.rtl)
         expect = expectations(path, replace(FLEXGRIP, fpu_sync_lanes=NUM_SP)) if path.suffix == ".sass" else ""
         on_dut = numpy_on_dut(path, r.run.out_dir)  # after expectations(): its model run has loaded numpy's modules

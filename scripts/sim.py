@@ -30,6 +30,7 @@ from pathlib import Path
 from golden.errors import USAGE, OneLineParser, UserError, guarded
 from tb.adapters import ADAPTERS, DEFAULT, adapter, check_setup
 from tb.lockstep import LockstepResult, LockstepRun, run_lockstep
+from tb.report import waived_text
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -104,7 +105,7 @@ def flexgrip_verdicts(r: LockstepRun, result: LockstepResult) -> int:
     from golden.profile import FLEXGRIP
 
     waived = result.extra.get("waived") or {}
-    note = f", waived: {', '.join(f'{k} x{v}' for k, v in sorted(waived.items()))}" if waived else ""
+    note = f", waived: {waived_text(waived)}" if waived else ""
     if result.passed:
         print(f"lock-step (FlexGripPlus against the flexgrip profile): PASS, {result.commits} commits compared, {result.cycles} cycles{note}")
     else:

@@ -21,7 +21,7 @@ from pathlib import Path
 
 from .adapters import DEFAULT, adapter
 from .config import LockstepConfig
-from .report import FailureReport
+from .report import FailureReport, waived_text
 from .runner import ROOT, failure_messages
 
 OUT = ROOT / "build" / "sim"
@@ -123,7 +123,7 @@ class LockstepResult:
         r = self.run
         head = f"{r.name} on {r.sim} (NUM_SP={r.num_sp}, seed {r.seed}{', ' + ','.join(r.defines) if r.defines else ''})"
         waived = self.extra.get("waived") or {}
-        note = f" (waived: {', '.join(f'{k} x{v}' for k, v in sorted(waived.items()))})" if waived else ""
+        note = f" (waived: {waived_text(waived)})" if waived else ""
         if self.passed:
             how = "in lock-step" if r.lockstep else f"after the free-running run ({self.extra.get('replay_s') or 0:.1f} s of it)"
             return f"{head}: PASS, {self.commits} commits compared {how}{note}, {self.cycles} cycles, {self.wall:.1f} s"

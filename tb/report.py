@@ -206,3 +206,8 @@ class FailureReport:
         data = dict(data)
         data["diffs"] = [FieldDiff(**{**d, "lanes": [LaneDiff(**x) for x in d["lanes"]]}) for d in data["diffs"]]
         return cls(**data)
+
+
+def waived_text(waived: dict[str, int]) -> str:
+    """The waivers a run applied, `name xN, ...` in name order, as every report of a run prints them."""
+    return ", ".join(f"{name} x{count}" for name, count in sorted(waived.items()))
