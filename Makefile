@@ -130,7 +130,7 @@ else
 	if [ "$(FRESH)" != 1 ] && [ ! -f $(REGRESS)/summary.md ] && [ -n "$$(ls $(REGRESS)/runs 2>/dev/null)" ]; then \
 		if [ "$$(cat $(REGRESS)/sources 2>/dev/null)" = "$$digest" ]; then \
 			echo "regress: resuming: $$(ls $(REGRESS)/runs/*.json | wc -l) finished runs kept in $(REGRESS)/runs are not run again (FRESH=1 starts over)"; \
-		else echo "regress: rtl/, tb/, golden/, programs/ or bench/ changed since the interrupted regression: starting over"; rm -rf $(REGRESS); fi; \
+		else echo "regress: rtl/, tb/, golden/, programs/, bench/ or hdl/ changed since the interrupted regression: starting over"; rm -rf $(REGRESS); fi; \
 	else rm -rf $(REGRESS); fi; mkdir -p $(REGRESS) && echo "$$digest" > $(REGRESS)/sources
 	@trap 'echo "regress: interrupted: the finished runs are kept in $(REGRESS)/runs; run the same make regress again to resume (FRESH=1 starts over)" >&2; exit 130' INT; \
 	echo "REGRESS_DIR=$(REGRESS)/runs REGRESS_RESUME=1 $(PY) -m pytest -n auto -q tests/test_rtl_lockstep.py --regress --junitxml=$(REGRESS)/junit.xml $(PYTEST_ARGS)"; \
