@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from conftest import ROOT
+from conftest import ROOT, own_make_env
 
 PY = str(ROOT / ".venv" / "bin" / "python")
 PAGE = ROOT / "docs" / "reference" / "errors.md"
@@ -55,7 +55,7 @@ ROWS = _table()
 def _env(path: str | None = None, **extra: str) -> dict[str, str]:
     """The environment of a user's shell: no make variables of an outer make (make test), and
     FLEXGRIP_DIR only where a case sets it."""
-    env = {k: v for k, v in os.environ.items() if k not in ("MAKEFLAGS", "MFLAGS", "MAKELEVEL", "FLEXGRIP_DIR", "PYTEST_ADDOPTS")}
+    env = own_make_env("FLEXGRIP_DIR", "PYTEST_ADDOPTS")
     if path is not None:
         env["PATH"] = path
     env.update(extra)

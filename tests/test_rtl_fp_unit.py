@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import ROOT, TESTDATA
+from conftest import ROOT, TESTDATA, own_make_env
 
 from golden.vectors import FP_OPS
 from tb.config import UnitConfig
@@ -89,7 +89,7 @@ def test_rtl_vectors_script_counts_and_fails(tmp_path: Path) -> None:
 def _rtl_vectors_by_make(vectors: str) -> subprocess.CompletedProcess[str]:
     """`make rtl-vectors VECTORS=...` as docs/reference/make-targets.md shows it (SETUP= skips the setup prerequisite;
     the test's own interpreter runs the script); make exports VECTORS to the script's environment."""
-    env = {k: v for k, v in os.environ.items() if k not in ("PYTEST_CURRENT_TEST", "MAKEFLAGS", "MAKELEVEL")}
+    env = own_make_env("PYTEST_CURRENT_TEST")
     return subprocess.run(["make", "-s", "-C", str(ROOT), "rtl-vectors", "SETUP=", f"PY={sys.executable}", f"VECTORS={vectors}", "SIM=icarus"],
                           capture_output=True, text=True, env=env)  # fmt: skip
 

@@ -9,13 +9,12 @@ that works for it.
 
 from __future__ import annotations
 
-import os
 import re
 import subprocess
 from pathlib import Path
 
 import pytest
-from conftest import ROOT
+from conftest import ROOT, own_make_env
 
 from tb.lockstep import LockstepRun, run_lockstep
 
@@ -65,7 +64,7 @@ def test_memory_fault_report_names_warp_instruction_and_what_the_model_says(tmp_
 
 
 # a make of our own: no variables of an enclosing `make test SIM=...` (they travel in MAKEFLAGS)
-CLEAN_ENV = {k: v for k, v in os.environ.items() if k not in ("MAKEFLAGS", "MFLAGS", "MAKELEVEL", "MAKEOVERRIDES")}
+CLEAN_ENV = own_make_env()
 
 
 def make_sim(test: str) -> subprocess.CompletedProcess:
