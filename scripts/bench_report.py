@@ -25,9 +25,10 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from golden.errors import OneLineParser, UserError, guarded  # noqa: E402
+from tb.faults.campaign import plan  # noqa: E402
 from tb.faults.db import CampaignDB, Fault  # noqa: E402
 from tb.faults.report import summary, text_summary, write_report  # noqa: E402
-from tb.faults.sites import Site, enumerate_sites  # noqa: E402
+from tb.faults.sites import enumerate_sites, units_of  # noqa: E402
 
 TARGET_S = 30.0
 REF_CYCLES = 1789  # saxpy's reference run (docs/measurements.md): a campaign's cycles are drawn below it
@@ -54,12 +55,6 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--db", type=Path, default=ROOT / "build" / "faults" / "bench_report" / "campaign.sqlite",
                    help="the database to write (replaced; the page is written beside it)")  # fmt: skip
     return p
-
-
-def _plan(sites: tuple[Site, ...], n: int, rng: random.Random) -> list[Fault]:
-    """N faults as a campaign over every state bit draws them: a site in proportion to its bits."""
-    chosen = rng.choices(sites, weights=[s.bits for s in sites], k=n)
-    return [Fault(i, s.path, s.unit, rng.randrange(s.words), rng.randrange(s.width), rng.randrange(REF_CYCLES), "seu") for i, s in enumerate(chosen)]
 
 
 def _outcome(f: Fault, rng: random.Random) -> dict[str, object]:
@@ -107,16 +102,13 @@ def build(path: Path, rows: int, seed: int) -> None:
         old.unlink(missing_ok=True)
     rng = random.Random(seed)
     sites = enumerate_sites()
-    units: dict[str, tuple[int, int]] = {}
-    for s in sites:
-        n_sites, bits = units.get(s.unit, (0, 0))
-        units[s.unit] = (n_sites + 1, bits + s.bits)
+    units = units_of(sites)
     db = CampaignDB(path)
     # the benchmark times reading, not writing: a database nobody needs after a crash need not be synced
     db.con.execute("PRAGMA synchronous = OFF")
     db.con.execute("PRAGMA journal_mode = MEMORY")
     db.set_units(units)
-    faults = _plan(sites, rows, rng)
+    faults = plan(list(sites), rows, REF_CYCLES, "seu", seed)  # drawn as a campaign over every state bit draws them
     db.plan(faults)
     for f in faults:
         db.record(f.id, **_outcome(f, rng))

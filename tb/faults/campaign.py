@@ -33,7 +33,7 @@ from ..lockstep import LockstepRun
 from ..runner import ROOT, SM_FILE_LIST, failure_messages, read_file_list, run, wave_file
 from .cluster import KINDS, check_reachable, check_spec, read_config
 from .db import LOCK_WAIT_S, CampaignDB, Fault
-from .sites import Site, enumerate_sites, select
+from .sites import Site, enumerate_sites, select, units_of
 
 MODELS = ("seu", "stuck0", "stuck1")
 STOPS = ("early", "verify", "off")
@@ -205,10 +205,7 @@ def prepare(c: Campaign, faults: list[Fault] | None = None, quiet: bool = True) 
         if not quiet:
             print(f"faults: reference run of {c.test} on {c.sim}", flush=True)
         ref = reference(c)
-        units: dict[str, tuple[int, int]] = {}
-        for s in chosen:
-            n_sites, bits = units.get(s.unit, (0, 0))
-            units[s.unit] = (n_sites + 1, bits + s.bits)
+        units = units_of(chosen)
         # a hang: no commit for the whole reference run's length (at least 2000 cycles)
         watchdog = max(2000, ref["ref_cycles"])
         # the settings last: a database with settings has its whole plan, whenever the first start was interrupted

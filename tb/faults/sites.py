@@ -188,3 +188,12 @@ def per_unit(sites: list[Site]) -> dict[str, int]:
     for s in sites:
         out[s.unit] = out.get(s.unit, 0) + s.bits
     return out
+
+
+def units_of(sites: list[Site] | tuple[Site, ...]) -> dict[str, tuple[int, int]]:
+    """(sites, state bits) per unit, as a campaign's database keeps them (CampaignDB.set_units)."""
+    out: dict[str, tuple[int, int]] = {}
+    for s in sites:
+        n_sites, bits = out.get(s.unit, (0, 0))
+        out[s.unit] = (n_sites + 1, bits + s.bits)
+    return out
