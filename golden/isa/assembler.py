@@ -18,10 +18,10 @@ import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
+from ..g80.table import BY_MNEMONIC, BY_NAME
 from .decoder import IllegalInstruction, Instruction, decode
 from .form import LONG, MARK_EXIT, Form
 from .syntax import ParseContext, SyntaxProblem
-from .table import BY_MNEMONIC, BY_NAME
 
 
 class AsmError(Exception):
