@@ -243,3 +243,36 @@ def test_ta2013_float_raster_on_a_hand_triangle() -> None:
     # the same corners in the seed's order cover nothing under the TA's winding
     frags2, _ = rasterise(LgState(TA2013), [(x, y, 0.5, 0xFFFFFF) for x, y in (v[0], v[2], v[1])])
     assert frags2 == 0
+
+
+def ref_cover_ta(pts: list[tuple[float, float]]) -> np.ndarray:
+    """The TA's rule over the whole screen: edges v2->v1, v0->v2, v1->v0 (as given: the order
+    drawn is v0, v2, v1), E = a x + b y + c with c from the edge's second point, at (j + 0.5,
+    i + 0.5), the box from the clamped, truncated extremes with its last row and column left out."""
+    x, y = COLS + 0.5, ROWS + 0.5
+    cov = np.ones((H, W), dtype=bool)
+    for (x1, y1), (x2, y2) in ((pts[2], pts[1]), (pts[0], pts[2]), (pts[1], pts[0])):
+        a, b = y1 - y2, x2 - x1
+        e = a * x + b * y + (-a * x2 - b * y2)
+        cov &= (e > 0) | ((e == 0) & (a > 0 or (a == 0 and b > 0)))
+    xs, ys = [p[0] for p in pts], [p[1] for p in pts]
+    bx0, by0 = int(max(min(xs), 0)), int(max(min(ys), 0))
+    bx1, by1 = math.trunc(min(max(xs), 639)), math.trunc(min(max(ys), 399))
+    return cov & (bx0 <= COLS) & (bx1 > COLS) & (by0 <= ROWS) & (by1 > ROWS)
+
+
+def test_ta2013_random_triangles_as_the_ta_rule() -> None:
+    rng = np.random.default_rng(2013)
+    st = LgState(TA2013)
+    depth = np.full((H, W), 3.0)
+    drawn = 0
+    for n in range(80):
+        v = [(float(rng.uniform(-6, 6)), float(rng.uniform(-6, 6))) for _ in range(3)]
+        z = float(rng.uniform(-3, 3))
+        mask = ref_cover_ta([((a + 5) * 64.0, (b + 5) * 40.0) for a, b in v])
+        passed = mask & (z < depth)
+        depth[passed] = z
+        frags, w = rasterise(st, [(a, b, z, 0x808080) for a, b in v])
+        assert frags == int(mask.sum()) and np.array_equal(np.asarray(w.addr), np.flatnonzero(passed)), f"triangle {n}"
+        drawn += frags > 0
+    assert np.array_equal(st.depth, depth) and drawn > 10

@@ -61,6 +61,7 @@ class Machine:
         # the branch opcode's 3 bits name N (4), Z (2), P (1): the CC bits they test, in this order
         self.br_mask = [(self.cc_n if b & 4 else 0) | (self.cc_z if b & 2 else 0) | (self.cc_p if b & 1 else 0) for b in range(8)]
         self.words: list[int] = []
+        self._data = b""
         self.st = LgState(profile)
         self.reset()
 
@@ -75,8 +76,7 @@ class Machine:
         self.done = False
         self.frames: list[Frame] = []
         self._cache: list[tuple[Callable[..., None], table.Insn] | None] = [None] * len(self.words)
-        if getattr(self, "_data", b""):
-            self.st.mem[:len(self._data)] = self._data
+        self.st.mem[:len(self._data)] = self._data
 
     def load(self, words: Sequence[int], data: bytes = b"") -> None:
         """An image: instruction words (instruction i at index i, byte address 4 i) and the initial

@@ -18,6 +18,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
+from golden.errors import BadSetting
+
 _NUM = "numbers"
 _CTRL = "control"
 _GFX = "graphics"
@@ -167,9 +169,9 @@ class LgProfile:
         }
         for name, values in allowed.items():
             if getattr(self, name) not in values:
-                raise ValueError(f"LG profile {self.name}: {name} = {getattr(self, name)!r} is not one of {values}")
+                raise BadSetting(f"LG profile {self.name}: {name} = {getattr(self, name)!r} is not one of {values} (choose one of them)")
         if not 0 <= self.cc_reset <= 7:
-            raise ValueError(f"LG profile {self.name}: cc_reset = {self.cc_reset} is not a 3-bit value")
+            raise BadSetting(f"LG profile {self.name}: cc_reset = {self.cc_reset} is not a 3-bit value (give 0..7)")
 
 
 SEED = LgProfile()
