@@ -484,3 +484,14 @@ def test_setcolor_integer_part_floor_seed_trunc_ta2013() -> None:
     assert r[-1].colour == 0xFF01C8  # floor(-0.5) = -1 -> 0xFF (8 bits), 1, 200
     _, r = run(prog, TA2013)
     assert r[-1].colour == 0x0001C8  # TA: (int) truncates toward zero
+
+
+def test_commit_record_fields_are_documented() -> None:
+    from dataclasses import fields
+
+    from golden.lg.commit import COMMIT_PORT_FIELDS, LgCommit, LgFbWrites, LgMemWrite, LgVertex
+
+    for cls in (LgCommit, LgVertex, LgMemWrite, LgFbWrites):
+        for f in fields(cls):
+            assert len(f.metadata.get("doc", "")) > 5, f"{cls.__name__}.{f.name}"
+    assert "fb" not in COMMIT_PORT_FIELDS and "fb_event" not in COMMIT_PORT_FIELDS and "mat" in COMMIT_PORT_FIELDS
