@@ -19,8 +19,8 @@ from .isa.rows import summary
 from .isas import Isa
 
 if TYPE_CHECKING:
+    from .g80.program import KernelSpec
     from .isa.assembler import Program
-    from .program import KernelSpec
 
 
 def _int(text: str) -> int:
@@ -29,7 +29,7 @@ def _int(text: str) -> int:
 
 def _load(path: str, base: int = 0) -> KernelSpec | None:
     """A program with its directives, or None after printing why it cannot be read."""
-    from .program import load_program
+    from .g80.program import load_program
 
     try:
         return load_program(path, base=base)
@@ -255,8 +255,8 @@ def cmd_roundtrip(args: argparse.Namespace) -> int:
 
 def cmd_run(args: argparse.Namespace) -> int:
     from .errors import ModelError
-    from .profile import PROFILES
-    from .run import format_commit, run_program
+    from .g80.profile import PROFILES
+    from .g80.run import format_commit, run_program
 
     spec = _load(args.program)
     if spec is None:
@@ -296,8 +296,8 @@ def cmd_run(args: argparse.Namespace) -> int:
 
 
 def cmd_check_vectors(args: argparse.Namespace) -> int:
-    from .checkvec import check_files
-    from .profile import PROFILES
+    from .g80.checkvec import check_files
+    from .g80.profile import PROFILES
 
     try:
         passed, failures, errors = check_files(args.files, PROFILES[args.profile])
@@ -317,7 +317,7 @@ def cmd_check_vectors(args: argparse.Namespace) -> int:
 
 def cmd_run_flexgrip(args: argparse.Namespace) -> int:
     from .errors import ModelError
-    from .flexgrip_bundle import run_bundle
+    from .g80.flexgrip_bundle import run_bundle
 
     total_pass = total_fail = 0
     for name in args.bundles:
@@ -359,7 +359,7 @@ def cmd_run_flexgrip(args: argparse.Namespace) -> int:
 
 
 def cmd_flexgrip_export(args: argparse.Namespace) -> int:
-    from .flexgrip_export import NotRunnable, export
+    from .g80.flexgrip_export import NotRunnable, export
     from .isa.assembler import AsmError
 
     try:

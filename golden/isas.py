@@ -105,7 +105,7 @@ def _lg_check_listing(path: str) -> tuple[int, Sequence[ListingFailure]]:
 
 ISAS: dict[str, Isa] = {
     "g80": Isa(
-        "g80", "NVIDIA G80 SM_1.0 (SASS)", "golden.isa.table", _g80_assemble, _g80_disassemble, _g80_check_listing,
+        "g80", "NVIDIA G80 SM_1.0 (SASS)", "golden.g80.table", _g80_assemble, _g80_disassemble, _g80_check_listing,
         ("g80", "flexgrip"), "g80", ".sass", "programs", "rtl",
     ),
     "lg": Isa(

@@ -2,11 +2,11 @@
 
 A program is generated as a tree (`Prog`: launch, main block, subroutines; blocks of `Op`, `If`,
 `Loop`, `Break`, `Call`, `Ret`, `Exchange`, `Exit` items) and rendered to the project's program
-format (golden/program.py). The shrinker edits the tree, so every program it tries is as legal as
+format (golden/g80/program.py). The shrinker edits the tree, so every program it tries is as legal as
 the generator's.
 
 Where the instructions come from: every non-control, non-texture form of the encoding table
-(golden/isa/table.py) whose family has a weight in the mix. Its fields are drawn at random (every
+(golden/g80/table.py) whose family has a weight in the mix. Its fields are drawn at random (every
 modifier group, guard condition and register, `$c` write, `o[0x7f]`, `$a` and post-increment,
 constant and shared operands, immediates biased to special values), the word is decoded by the
 table, and the decoded operands are checked against the program's resources (below); a draw that
@@ -37,9 +37,10 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, replace
 
-from golden.isa import FORMS, AsmError, Form, IllegalInstruction, Instruction, assemble, decode
-from golden.isa.conditions import ALWAYS, NAMES
-from golden.isa.memsyntax import MEM_SIZES
+from golden.g80.conditions import ALWAYS, NAMES
+from golden.g80.memsyntax import MEM_SIZES
+from golden.g80.table import FORMS
+from golden.isa import AsmError, Form, IllegalInstruction, Instruction, assemble, decode
 from golden.isa.operands import ConstOperand, GlobalOperand, LocalOperand, NamedOperand, RegOperand, SharedOperand
 
 from .config import Config

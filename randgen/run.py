@@ -15,9 +15,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from golden.errors import ModelError
-from golden.profile import G80
-from golden.program import load_program
-from golden.run import run_program
+from golden.g80.profile import G80
+from golden.g80.program import load_program
+from golden.g80.run import run_program
 
 from .config import Config
 from .generator import generate, render
@@ -76,7 +76,7 @@ def run_rtl(path: Path, sim: str, num_sp: int, defines: tuple[str, ...] = (), du
     if out is not None:
         kwargs["out"] = out.resolve()  # the simulator runs inside it: a relative path would not survive
     if dut == "flexgrip":  # what FlexGripPlus cannot run is refused before a build, with the reason
-        from golden.flexgrip_export import NotRunnable
+        from golden.g80.flexgrip_export import NotRunnable
         from tb.adapters.flexgrip import check_runnable
 
         try:

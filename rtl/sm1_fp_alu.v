@@ -1,7 +1,7 @@
 `timescale 1ns / 1ps
 // sm1_fp_alu: the floating-point datapath of one SM lane, bit-exact with G80 silicon including the
 // $c flags (../shared/reference/FP_SFU.md sections 0-8 and appendix A, ISA.md section 4; the model
-// of golden/arith/fp.py with the source modifiers of golden/execute.py). Purely combinational:
+// of golden/g80/arith/fp.py with the source modifiers of golden/g80/execute.py). Purely combinational:
 // the result and flags are valid in the cycle the inputs are, one operation per lane per cycle.
 //
 // Op codes (op[3:0]) and the decoded fields each one uses:
@@ -75,7 +75,7 @@ module sm1_fp_alu (
     output reg  [3:0]  flags      // {O, C, S, Z}
 );
 
-`include "sm_hw.vh"  // FP_* (golden/hw.py FpOp)
+`include "sm_hw.vh"  // FP_* (golden/g80/hw.py FpOp)
 
     localparam [1:0] RN = 2'd0;
     localparam [1:0] RM = 2'd1;
@@ -279,7 +279,7 @@ module sm1_fp_alu (
         i_mag  = i_sneg ? -i_ext : i_ext;               // |s32 min| = 2^31 fits
         i_s    = (i_sneg & ~abs_a) ^ neg_a;
         i_up   = ((rnd == RP) & ~i_s) | ((rnd == RM) & i_s);
-        // The I2F -> f16 hardware bug as envytools' hwtest simulates it (golden.arith.fp.
+        // The I2F -> f16 hardware bug as envytools' hwtest simulates it (golden.g80.arith.fp.
         // _i2f16_errata; FP_SFU.md appendix A names it without specifying it): in RN or "up" a
         // magnitude with bits 29..5 all ones reads as 0; then the top 2 + min(clz16(low half of
         // the magnitude - the original sign), 5) bits of the magnitude are dropped.

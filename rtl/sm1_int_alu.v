@@ -38,7 +38,7 @@ module sm1_int_alu (
     output wire [3:0]  flags     // {O, C, S, Z}
 );
 
-`include "sm_hw.vh"  // OP_* (golden/hw.py AluOp)
+`include "sm_hw.vh"  // OP_* (golden/g80/hw.py AluOp)
 
     localparam [1:0] ADD_SUB  = 2'd1;
     localparam [1:0] ADD_SUBR = 2'd2;

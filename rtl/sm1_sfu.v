@@ -48,7 +48,7 @@ module sm1_sfu (
 
 `include "sm1_sfu_rom.vh"
 
-`include "sm_hw.vh"  // SFU_* (golden/hw.py SfuOp)
+`include "sm_hw.vh"  // SFU_* (golden/g80/hw.py SfuOp)
 
     localparam [31:0] CNAN     = 32'h7fffffff;  // the only NaN the SFU writes (1.2)
     localparam [30:0] INF      = 31'h7f800000;

@@ -75,7 +75,7 @@ module sm_commit #(
     output reg  [LSB-1:0]       cpl_slot,
     output wire [WB-1:0]        cpl_warp,
     output wire [2:0]           cpl_state,     // its warp's next state
-    // commit port: its fields and widths are golden/hw.py COMMIT_FIELDS (docs/design/rtl.md, "Ports")
+    // commit port: its fields and widths are golden/g80/hw.py COMMIT_FIELDS (docs/design/rtl.md, "Ports")
     `SM_COMMIT_PORTS(output reg)
 );
 `include "sm_defs.vh"

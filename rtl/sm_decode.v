@@ -55,7 +55,7 @@ module sm_decode (
     output reg  [3:0]  fp_cond,
     output reg  [2:0]  fp_src_type,
     output reg         fp_abs_a, fp_neg_a, fp_abs_b, fp_neg_b, fp_neg_c,
-    // write-back kind (WB_*, golden/hw.py WbKind)
+    // write-back kind (WB_*, golden/g80/hw.py WbKind)
     output reg  [2:0]  wb_kind,
     output reg  [2:0]  adst,
     output reg  [15:0] anum,           // R2A shift count / ADA offset
@@ -371,7 +371,7 @@ module sm_decode (
                 dst_reg(!sm1_l_width(insn));
                 slot_a(!alu_src_type[0]);  // source types 0, 2, 4, 6 read a half register
             end
-            // Floating point (ISA.md 4, FP_SFU.md; golden/execute.py for which field drives which modifier).
+            // Floating point (ISA.md 4, FP_SFU.md; golden/g80/execute.py for which field drives which modifier).
             // Short and immediate forms: .SAT m8, -src1 m15, -src2 (or -src3 of FMAD) m22.
             SM1_FAM_FADD, SM1_FAM_FMUL, SM1_FAM_FMAD: begin
                 fp_op = (family == SM1_FAM_FADD) ? FP_FADD : (family == SM1_FAM_FMUL) ? FP_FMUL : FP_FMAD;

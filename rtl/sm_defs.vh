@@ -1,7 +1,7 @@
 // Encodings shared by the SM's modules (docs/design/rtl.md, "Modules"); those the testbench shares too come from
-// golden/hw.py through the generated sm_hw.vh. A module uses a few of them; the rest are
+// golden/g80/hw.py through the generated sm_hw.vh. A module uses a few of them; the rest are
 // unused there by design, hence the lint pragma.
-`include "sm_hw.vh"  // shared with the testbench: micro-ops, units, write-back kinds, error codes (golden/hw.py)
+`include "sm_hw.vh"  // shared with the testbench: micro-ops, units, write-back kinds, error codes (golden/g80/hw.py)
 
 /* verilator lint_off UNUSEDPARAM */
 

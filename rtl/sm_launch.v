@@ -62,7 +62,7 @@ module sm_launch #(
 
     localparam [2:0] T_IDLE = 3'd0, T_ROUND = 3'd1, T_INIT = 3'd2, T_RUN = 3'd3, T_DONE = 3'd4;
 
-    // launch registers (LR_*, golden/hw.py LaunchReg): grid x/y, block x/y/z, registers per thread,
+    // launch registers (LR_*, golden/g80/hw.py LaunchReg): grid x/y, block x/y/z, registers per thread,
     // user shared bytes, parameter bytes, local bytes per thread, then the parameter words
     reg [31:0] lreg [0:79];
     always @(posedge clk) if (cfg_we && cfg_sel == CFG_LAUNCH) lreg[cfg_addr] <= cfg_wdata;

@@ -41,7 +41,7 @@ module sm_top #(
     input  wire          mem_rsp_valid,
     input  wire [13 + (NUM_LSLOTS > 1 ? $clog2(NUM_LSLOTS) : 1):0] mem_rsp_tag,
     input  wire [511:0]  mem_rsp_data,
-    // commit port: its fields and widths are golden/hw.py COMMIT_FIELDS (docs/design/rtl.md, "Ports")
+    // commit port: its fields and widths are golden/g80/hw.py COMMIT_FIELDS (docs/design/rtl.md, "Ports")
     `SM_COMMIT_PORTS(output wire),
     `SM_COMMIT_PACKED_PORT(output wire)  // the testbench's copy of the narrow commit fields (docs/design/rtl.md, "Ports")
 );

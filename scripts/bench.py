@@ -12,9 +12,9 @@ import sys
 import time
 from pathlib import Path
 
-from golden.profile import G80
-from golden.program import load_program
-from golden.run import run_program
+from golden.g80.profile import G80
+from golden.g80.program import load_program
+from golden.g80.run import run_program
 
 ROOT = Path(__file__).resolve().parents[1]
 

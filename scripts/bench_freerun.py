@@ -41,8 +41,8 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:  # run as a script from anywhere
     sys.path.insert(0, str(ROOT))
 
-from golden.hw import CfgSel, LaunchReg  # noqa: E402
-from golden.profile import G80  # noqa: E402
+from golden.g80.hw import CfgSel, LaunchReg  # noqa: E402
+from golden.g80.profile import G80  # noqa: E402
 from tb.kernels import Kernel, load_kernel  # noqa: E402
 from tb.runner import SM_FILE_LIST, _environment, read_file_list  # noqa: E402
 

@@ -53,10 +53,10 @@ from pathlib import Path
 
 import numpy as np
 
-from golden.commit import Commit
-from golden.profile import G80
-from golden.program import load_program
-from golden.run import build
+from golden.g80.commit import Commit
+from golden.g80.profile import G80
+from golden.g80.program import load_program
+from golden.g80.run import build
 from tb.lockstep import LockstepRun, quiet, run_lockstep
 
 ROOT = Path(__file__).resolve().parents[1]

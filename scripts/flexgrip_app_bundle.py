@@ -20,7 +20,7 @@ import shutil
 import sys
 from pathlib import Path
 
-from golden.flexgrip_bundle import code_lines
+from golden.g80.flexgrip_bundle import code_lines
 
 
 def _constants(text: str) -> dict[str, int]:

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import numpy as np
 
-from golden.program import load_program
+from golden.g80.program import load_program
 
 ROOT = Path(__file__).resolve().parents[1]
 

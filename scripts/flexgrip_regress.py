@@ -12,7 +12,7 @@ kernel cycles, our RTL's cycles, GHDL wall and CPU time, simulated cycles/s and 
 waivers applied, the first line of a failure and, for a .sass program, whether its numpy `.expect`
 lines hold under the flexgrip profile (the memory FlexGripPlus leaves, which lock-step has checked
 against the model); where they do not, the profile switches that break them, each with its
-finding of golden/flexgrip_findings.py. --kernels runs the kernels only; --json writes the
+finding of golden/g80/flexgrip_findings.py. --kernels runs the kernels only; --json writes the
 kernels' figures with their provenance (bench/flexgrip_kernels.json is such a file); --reuse takes a
 program's outcome from an earlier `make sim DUT=flexgrip` run (build/sim/flexgrip_NAME_ghdl_sp8_s1)
 that is newer than the program instead of running it again; --reuse-only runs nothing and lists a
@@ -39,9 +39,9 @@ from dataclasses import replace
 from pathlib import Path
 
 from golden.errors import OneLineParser, guarded
-from golden.flexgrip_export import NotRunnable
-from golden.flexgrip_findings import expectations
-from golden.profile import FLEXGRIP
+from golden.g80.flexgrip_export import NotRunnable
+from golden.g80.flexgrip_findings import expectations
+from golden.g80.profile import FLEXGRIP
 from tb.adapters.flexgrip import check_runnable
 from tb.adapters.flexgrip_build import FlexgripMissing, check_available, chosen_backend, flexgrip_dir
 from tb.lockstep import OUT, LockstepResult, LockstepRun, run_lockstep
@@ -91,9 +91,9 @@ def numpy_on_dut(path: Path, out_dir: Path) -> str:
     results. "" when the run left no dump (it stopped before the end)."""
     import numpy as np
 
-    from golden.memory import Memory
-    from golden.program import load_program
-    from golden.run import check
+    from golden.g80.memory import Memory
+    from golden.g80.program import load_program
+    from golden.g80.run import check
 
     dump = out_dir / "final_global.bin"
     if path.suffix != ".sass" or not dump.exists():

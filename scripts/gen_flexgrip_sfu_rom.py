@@ -1,4 +1,4 @@
-"""Generate golden/arith/flexgrip_sfu_rom.py from FlexGripPlus's SFU ROM (its VHDL).
+"""Generate golden/g80/arith/flexgrip_sfu_rom.py from FlexGripPlus's SFU ROM (its VHDL).
 
 FlexGripPlus's SFU (Execution/SFU/Quadratic_Interpolator) reads its quadratic-interpolation
 coefficients C0, C1, C2 from 30 LUT entities (Single_LUTS/LUT_C<k>_<fn>.vhd: a constant array of
@@ -22,7 +22,7 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-OUT_PATH = ROOT / "golden" / "arith" / "flexgrip_sfu_rom.py"
+OUT_PATH = ROOT / "golden" / "g80" / "arith" / "flexgrip_sfu_rom.py"
 ADDR_BITS = 7
 PER_LINE = 6
 

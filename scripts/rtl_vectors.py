@@ -20,7 +20,7 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from golden.vectors import FP_OPS, SFU_OPS, read_vectors
+from golden.g80.vectors import FP_OPS, SFU_OPS, read_vectors
 from tb.config import UnitConfig
 from tb.runner import BUILD, failure_messages, run
 
@@ -35,7 +35,7 @@ class Unit:
     toplevel: str
     files: tuple[str, ...]
     test_module: str
-    ops: frozenset[str]  # the vector ops the unit's test runs (golden.vectors), to check that it ran all their lines
+    ops: frozenset[str]  # the vector ops the unit's test runs (golden.g80.vectors), to check that it ran all their lines
 
 
 UNITS = (

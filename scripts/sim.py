@@ -15,7 +15,7 @@ FST waveforms (unless --no-waves) so that the report names the wave file and the
 --dut flexgrip ends with two verdicts, one line each, kept apart (docs/reference/flexgrip-run.md):
 lock-step, FlexGripPlus against its model (the flexgrip profile) commit by commit; then the
 program's .expect lines on the global memory FlexGripPlus left (a kernel bundle: its expected dump),
-each broken line with the known findings (golden/flexgrip_findings.py) that break it. Exit 0 when
+each broken line with the known findings (golden/g80/flexgrip_findings.py) that break it. Exit 0 when
 lock-step passed and every broken line is broken by known findings; 1 when lock-step failed or a
 line is broken by no known finding; 2 for a usage error or a program FlexGripPlus cannot run.
 """
@@ -47,7 +47,7 @@ def _parser() -> argparse.ArgumentParser:
     ap.add_argument("--waves", action="store_true", help="record FST waveforms in the first run")
     ap.add_argument("--no-waves", action="store_true", help="do not rerun a failing test with waveforms")
     ap.add_argument("--defines", default="", help="comma-separated Verilog defines, or MUTANT_* variants of the RTL (tb/mutants.py)")
-    ap.add_argument("--waive", default="", choices=["", "none"], help="none: no waivers for the DUT's known behaviours (golden/flexgrip_findings.py)")
+    ap.add_argument("--waive", default="", choices=["", "none"], help="none: no waivers for the DUT's known behaviours (golden/g80/flexgrip_findings.py)")
     ap.add_argument("--free-running", action="store_true", help="compare the commit trace with the model after the run, not per commit")
     ap.add_argument("--trace", type=Path, help="write the DUT's commit trace here (tb/trace.py)")
     ap.add_argument("--mem-order", default="any", choices=["any", "request"], help="memory responses: any order or request order")
@@ -72,7 +72,7 @@ def _main() -> int:
     if not r.path.exists():
         raise UserError(f"no program {r.path} (TEST is a name of programs/ or a path to a .sass program or kernel bundle)")
     if args.dut == "flexgrip":
-        from golden.flexgrip_export import NotRunnable
+        from golden.g80.flexgrip_export import NotRunnable
         from tb.adapters.flexgrip import check_runnable
 
         try:
@@ -100,9 +100,9 @@ def flexgrip_verdicts(r: LockstepRun, result: LockstepResult) -> int:
     program that reproduces it; failing on it would fail every run of the programs that touch a
     known FlexGripPlus bug, and hide a new departure among them. A line no known finding explains
     is a failure: the memory FlexGripPlus left breaks the program for a reason nobody has named."""
-    from golden.flexgrip_bundle import dump_on_dut
-    from golden.flexgrip_findings import expectations_on_dut
-    from golden.profile import FLEXGRIP
+    from golden.g80.flexgrip_bundle import dump_on_dut
+    from golden.g80.flexgrip_findings import expectations_on_dut
+    from golden.g80.profile import FLEXGRIP
 
     waived = result.extra.get("waived") or {}
     note = f", waived: {waived_text(waived)}" if waived else ""
@@ -130,7 +130,7 @@ def flexgrip_verdicts(r: LockstepRun, result: LockstepResult) -> int:
         if ev.unexplained:
             code, why = 1, "a .expect line is broken by no known finding"
         elif ev.broken:
-            code, why = 0, "lock-step passed; the .expect lines broken are broken by known findings (golden/flexgrip_findings.py)"
+            code, why = 0, "lock-step passed; the .expect lines broken are broken by known findings (golden/g80/flexgrip_findings.py)"
         else:
             code, why = 0, "lock-step passed" + (", the expectations hold" if ev.total else "")
     print(f"exit {code}: {why}")

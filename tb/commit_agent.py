@@ -23,30 +23,30 @@ from typing import ClassVar
 import cocotb
 from cocotb.triggers import ReadOnly, RisingEdge, ValueChange
 
-from golden.hw import COMMIT_FIELDS, MAX_PARTS, WARP_SIZE, commit_field_names, commit_packed_fields, commit_qualified
+from golden.g80.hw import COMMIT_FIELDS, MAX_PARTS, WARP_SIZE, commit_field_names, commit_packed_fields, commit_qualified
 
 from .bus import BusMonitor
 from .dut import UnknownValue
 from .mem_agent import Armed, Cycles, binstr_reader
 
-# commit port fields after the `commit_` prefix, in port order (golden/hw.py, from which the RTL's
+# commit port fields after the `commit_` prefix, in port order (golden/g80/hw.py, from which the RTL's
 # port declarations are generated too)
 FIELDS = commit_field_names()
 
 
 # One record of the commit port: the cycle it was sampled in, then FIELDS in port order, each an
-# int. Made from golden/hw.py's COMMIT_FIELDS, the description the RTL's port is generated from, so
+# int. Made from golden/g80/hw.py's COMMIT_FIELDS, the description the RTL's port is generated from, so
 # the record, the port and the model's field list cannot drift apart. Slotted: one is built per
 # commit, positionally, by the monitor.
 RtlCommit = make_dataclass("RtlCommit", [("cycle", int), *((name, int) for name in FIELDS)], slots=True)
-RtlCommit.__doc__ = "One record of the commit port: `cycle`, then the fields of golden/hw.py COMMIT_FIELDS in port order."
+RtlCommit.__doc__ = "One record of the commit port: `cycle`, then the fields of golden/g80/hw.py COMMIT_FIELDS in port order."
 
 
 # fields that carry meaning only while their write enable is 1 (don't-care otherwise, like a bus's data)
 QUALIFIED = commit_qualified()
 
 
-# commit_packed (golden/hw.py commit_packed_fields): (name, bit offset, mask) of each narrow field, the first at bit 0
+# commit_packed (golden/g80/hw.py commit_packed_fields): (name, bit offset, mask) of each narrow field, the first at bit 0
 PACKED = []
 _offset = 0
 for _f in commit_packed_fields():
@@ -57,7 +57,7 @@ PACKED_WIDTH = _offset
 WIDE = [(name, next((we for we, fields in QUALIFIED.items() if name in fields), None)) for name in FIELDS if name not in {n for n, _, _ in PACKED}]
 
 # What must be driven when (the X/Z check). A qualified field carries meaning while its write
-# enable is 1 (QUALIFIED); a lane vector of parts ("part k of lane i" in golden/hw.py: MAX_PARTS
+# enable is 1 (QUALIFIED); a lane vector of parts ("part k of lane i" in golden/g80/hw.py: MAX_PARTS
 # parts of 32 lanes x 32 bits, one per register of a 64/128-bit access) carries meaning in its
 # first parts only, as many as a narrow field of the same record says: `gpr_count` registers
 # written, `mem_size` bytes per lane stored (over 4 bytes: one part per 32 bits). Those parts are
@@ -73,7 +73,7 @@ def gpr_parts(count: int) -> int:
 
 
 def mem_parts(size: int) -> int:
-    """Parts of `commit_mem_data` that carry meaning for a store of `size` bytes per lane (golden/commit.py
+    """Parts of `commit_mem_data` that carry meaning for a store of `size` bytes per lane (golden/g80/commit.py
     splits a wider store into 32-bit records the same way)."""
     return min((size + 3) // 4, MAX_PARTS) if size > 4 else 1
 
@@ -81,8 +81,8 @@ def mem_parts(size: int) -> int:
 # multi-part field -> (the narrow field that counts its parts, the count)
 PARTS: dict[str, tuple[str, Callable[[int], int]]] = {"gpr_data": ("gpr_count", gpr_parts), "mem_data": ("mem_size", mem_parts)}
 _MULTI = {f.name for f in COMMIT_FIELDS if f.width == MAX_PARTS * PART_BITS and f.doc.startswith("part k")}
-if set(PARTS) != _MULTI:  # a new multi-part field in golden/hw.py needs its rule here (import time: a build cannot miss it)
-    raise ImportError(f"tb/commit_agent.py PARTS covers {sorted(PARTS)}, golden/hw.py COMMIT_FIELDS has multi-part fields {sorted(_MULTI)}")
+if set(PARTS) != _MULTI:  # a new multi-part field in golden/g80/hw.py needs its rule here (import time: a build cannot miss it)
+    raise ImportError(f"tb/commit_agent.py PARTS covers {sorted(PARTS)}, golden/g80/hw.py COMMIT_FIELDS has multi-part fields {sorted(_MULTI)}")
 
 
 def _packed_decoder() -> Callable[[int], list[int]]:
@@ -93,7 +93,7 @@ def _packed_decoder() -> Callable[[int], list[int]]:
     at = {name: (off, mask) for name, off, mask in PACKED}
     items = ", ".join(f"w >> {at[name][0]} & {at[name][1]:#x}" if name in at else "0" for name in FIELDS)
     namespace: dict[str, object] = {}
-    exec(f"def decode(w):\n    return [{items}]\n", namespace)  # the text is built above from golden/hw.py, no outside input
+    exec(f"def decode(w):\n    return [{items}]\n", namespace)  # the text is built above from golden/g80/hw.py, no outside input
     return namespace["decode"]  # type: ignore[return-value]
 
 
@@ -140,7 +140,7 @@ def _sampler_factory(ints: bool = False) -> Callable[..., Callable[..., list[int
                 lines.append(f"{pad}    v[{i}] = int(readers[{k}]()[-n * {PART_BITS}:], 2)")
     lines += ["        return v", "    return sample"]
     namespace: dict[str, object] = {}
-    exec("\n".join(lines) + "\n", namespace)  # the text is built above from golden/hw.py, no outside input
+    exec("\n".join(lines) + "\n", namespace)  # the text is built above from golden/g80/hw.py, no outside input
     return namespace["make"]  # type: ignore[return-value]
 
 

@@ -75,7 +75,7 @@ NEEDS: dict[tuple[str, str], tuple[str, ...]] = {
     (LAUNCH, "round"): ("init_clear",),
     (LAUNCH, "blocks per round"): ("init_clear", "warp_init_we", "warp_init_cta"),
 }
-U_SFU = 2  # golden/hw.py Unit.SFU (the decode bundle's unit of an SFU/RRO instruction)
+U_SFU = 2  # golden/g80/hw.py Unit.SFU (the decode bundle's unit of an SFU/RRO instruction)
 
 
 def _lookup(top, path: str):

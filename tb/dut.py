@@ -9,7 +9,7 @@ one adapter per DUT, chosen by name (`DUT=rtl|flexgrip`, tb/adapters/__init__.py
 - `DutBfm` (simulator side, made by `DutAdapter.bfm` inside the cocotb test): the pins. It loads
   a program (the load driver calls it once per sequence item, tb/sequences.py), launches it,
   serves or holds global/local memory, and turns what the DUT commits into `DutCommit` records:
-  the golden model's own `golden.commit.Commit` (DESIGN.md section 4) plus the cycle. The
+  the golden model's own `golden.g80.commit.Commit` (DESIGN.md section 4) plus the cycle. The
   conversion from the DUT's signals to `Commit` is the adapter's; the scoreboard only ever sees
   `Commit` records.
 
@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, ClassVar
 
 import numpy as np
 
-from golden.commit import Commit
+from golden.g80.commit import Commit
 
 if TYPE_CHECKING:
     from .config import LockstepConfig
@@ -38,7 +38,7 @@ if TYPE_CHECKING:
 class DutCommit:
     """One warp-instruction as the DUT committed it, in the golden model's record format.
 
-    `commit` follows golden/commit.py: lane values of registers, flags, address registers and
+    `commit` follows golden/g80/commit.py: lane values of registers, flags, address registers and
     stores are 32-element arrays in which only the lanes of `exec_mask` are compared; a DUT
     without a field (say, no `seq` counter) copies nothing there and names the field in
     `unchecked` instead. `unimplemented` says the DUT reported the instruction as one it does not
@@ -228,7 +228,7 @@ class DutAdapter(ABC):
 
     def waivers(self, config: LockstepConfig) -> tuple:
         """Known behaviours of this DUT whose mismatches are waived (tb/scoreboard.Waiver; the
-        FlexGripPlus findings of golden/flexgrip_findings.py). Default: none."""
+        FlexGripPlus findings of golden/g80/flexgrip_findings.py). Default: none."""
         return ()
 
     def rerun_options(self, config: LockstepConfig) -> list[str]:

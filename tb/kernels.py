@@ -10,13 +10,13 @@ from pathlib import Path
 
 import numpy as np
 
-from golden.flexgrip_bundle import CONST_BYTES, GLOBAL_BYTES, load_bundle, read_mif
-from golden.memory import Memory
-from golden.profile import Profile
-from golden.program import load_program
-from golden.run import build
-from golden.sm import SM
-from golden.state import FLEXGRIP_SM, Launch, SMConfig
+from golden.g80.flexgrip_bundle import CONST_BYTES, GLOBAL_BYTES, load_bundle, read_mif
+from golden.g80.memory import Memory
+from golden.g80.profile import Profile
+from golden.g80.program import load_program
+from golden.g80.run import build
+from golden.g80.sm import SM
+from golden.g80.state import FLEXGRIP_SM, Launch, SMConfig
 
 from .dut import LaunchConfig
 
@@ -46,7 +46,7 @@ def load_kernel(path: Path, profile: Profile) -> Kernel:
     shared = max(0, b.shared - len(params))
     registers = max(1, min(b.registers, 128))
     config = SMConfig()
-    if profile.name == "flexgrip":  # FlexGripPlus's SM (golden/state.FLEXGRIP_SM) with the bundle's blocks per round
+    if profile.name == "flexgrip":  # FlexGripPlus's SM (golden/g80/state.FLEXGRIP_SM) with the bundle's blocks per round
         config = replace(FLEXGRIP_SM, max_blocks=max(1, b.blocks_per_core))
     model = SM(b.code, Launch(b.grid, b.block, registers, shared, params), gmem, {0: Memory("constant", CONST_BYTES, const)}, profile, config)
     launch = LaunchConfig((b.grid[0], b.grid[1]), tuple(b.block), registers, shared, len(params), model.config.local_bytes)

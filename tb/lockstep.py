@@ -42,7 +42,7 @@ class LockstepRun:
     out: Path | None = None
     dut: str = DEFAULT  # the DUT adapter (tb/adapters): rtl | flexgrip
     max_mismatches: int = 1  # mismatches let through before the run ends
-    waive: str = ""  # "none": no waivers for the DUT's known behaviours (golden/flexgrip_findings.py)
+    waive: str = ""  # "none": no waivers for the DUT's known behaviours (golden/g80/flexgrip_findings.py)
     visibility: str = "lean"  # Verilator: "lean" exposes the ports to VPI, "full" every signal (tb/runner.py VISIBILITY)
     lockstep: bool = True  # False: free-running, the commit trace compared with the model after the run (make sim LOCKSTEP=0)
     trace: Path | None = None  # write the DUT's commit trace here (tb/trace.py; replayed by make bench)

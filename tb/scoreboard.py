@@ -39,9 +39,9 @@ from typing import Protocol
 import numpy as np
 from pyuvm import uvm_analysis_port, uvm_subscriber
 
-from golden.commit import Commit, MemWrite, RegWrite
 from golden.errors import MemoryFault, ModelError
-from golden.sm import SM
+from golden.g80.commit import Commit, MemWrite, RegWrite
+from golden.g80.sm import SM
 
 from .dut import DutCommit
 from .mem_agent import MemRequest
@@ -100,7 +100,7 @@ def _hex(value: int, width: int = 32) -> str:
 
 
 class Waiver(Protocol):
-    """A known DUT behaviour (golden/flexgrip_findings.py) whose mismatches are not failures."""
+    """A known DUT behaviour (golden/g80/flexgrip_findings.py) whose mismatches are not failures."""
 
     name: str
     forms: tuple[str, ...]
@@ -466,7 +466,7 @@ class Scoreboard(uvm_subscriber):
         size, dsize = store_size(c.mem), store_size(d.mem)
         if (dfirst.space, dsize, dfirst.lanes) != (first.space, size, first.lanes):
             return [FieldDiff("mem", f"{first.space} store of {size} bytes, lanes {first.lanes:#010x}", f"{dfirst.space} store of {dsize} bytes, lanes {dfirst.lanes:#010x}")]
-        if len(d.mem) != len(c.mem):  # a DUT record that does not split a wide store into 32-bit parts as golden/commit.py says
+        if len(d.mem) != len(c.mem):  # a DUT record that does not split a wide store into 32-bit parts as golden/g80/commit.py says
             return [FieldDiff("mem", f"{len(c.mem)} 32-bit part(s)", f"{len(d.mem)} record(s)")]
         m = first.lanes
         out = []

@@ -29,9 +29,9 @@ from cocotb.triggers import Event, First, ReadOnly, Timer, current_gpi_trigger
 from pyuvm import ConfigDB, uvm_analysis_port, uvm_component, uvm_env, uvm_sequencer, uvm_test
 
 from golden.errors import ModelError
-from golden.profile import PROFILES, Profile
-from golden.sm import SM
-from golden.state import WARP
+from golden.g80.profile import PROFILES, Profile
+from golden.g80.sm import SM
+from golden.g80.state import WARP
 
 from .adapters import adapter
 from .config import CONFIG_KEY, LockstepConfig
@@ -172,7 +172,7 @@ class SmEnv(uvm_env):
 def run_profile(cfg: LockstepConfig) -> Profile:
     """The golden model's profile of a run (also that of a replayed trace, tb/trace.py)."""
     profile = PROFILES[cfg.profile]
-    if cfg.dut == "flexgrip" and profile.fpu_sync_lanes:  # its FPUs run NUM_SP lanes together (golden/execute._fg_fadd_sync)
+    if cfg.dut == "flexgrip" and profile.fpu_sync_lanes:  # its FPUs run NUM_SP lanes together (golden/g80/execute._fg_fadd_sync)
         profile = replace(profile, fpu_sync_lanes=cfg.num_sp)
     return profile
 

@@ -7,8 +7,9 @@ import random
 import cocotb
 from cocotb.triggers import Timer
 
-from golden.hw import Unit
-from golden.isa import FORMS, IllegalInstruction, decode
+from golden.g80.hw import Unit
+from golden.g80.table import FORMS
+from golden.isa import IllegalInstruction, decode
 
 FORM_ID = {f.name: i for i, f in enumerate(FORMS, 1)}
 FAMILY_ID = {name: i for i, name in enumerate(sorted({f.family for f in FORMS}))}

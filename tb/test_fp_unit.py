@@ -1,7 +1,7 @@
-"""cocotb: rtl/sm1_fp_alu.v against the silicon FP vectors (FP_SFU.md sections 1-8) and golden.arith.fp.
+"""cocotb: rtl/sm1_fp_alu.v against the silicon FP vectors (FP_SFU.md sections 1-8) and golden.g80.arith.fp.
 
 `vectors` runs every FP line of the files of the unit configuration (tb/config.py `UnitConfig`, +tb_unit=PATH; default
-testdata/vectors/fp32.txt) through the unit, with the modes golden.vectors.fp_operation reads from
+testdata/vectors/fp32.txt) through the unit, with the modes golden.g80.vectors.fp_operation reads from
 the line (the fields of the instruction golden check-vectors runs: fadd/fadd.sat/fmul rn|rz,
 fmad/fmad.sat, fmin, fmax, fset with its 4-bit condition, fslct, f2i to u32/s32/u16/s16 with
 rni..rzi and abs/neg, i2f from u8..s32 with rn..rz, f2f mov/sat/rni..rzi) and compares result and
@@ -10,7 +10,7 @@ not run; an FP line that does not parse is an error naming file:line. The summar
 configuration's `result` as JSON {"unit", "passed", "failed", "other_lines", "failures" (the first 50), "lines", "seconds"}.
 
 `random_against_model` compares `random` (default 5000) random operations, seed `seed`, with
-golden.arith.fp and the source modifiers golden/execute.py applies: every op with random modifiers,
+golden.g80.arith.fp and the source modifiers golden/g80/execute.py applies: every op with random modifiers,
 and the modes the vector files cannot express (f16 sources and destinations, 8/16-bit integer
 sources, i2f abs/neg/sat, f2f abs/neg/sat with rounding, the ignored FMUL .sat and FMAD rounding).
 """
@@ -23,16 +23,16 @@ from pathlib import Path
 import cocotb
 from cocotb.triggers import Timer
 
-from golden.arith import fp
-from golden.hw import FpOp
-from golden.vectors import FP_OPS, Vector, fp_operation, read_vectors
+from golden.g80.arith import fp
+from golden.g80.hw import FpOp
+from golden.g80.vectors import FP_OPS, Vector, fp_operation, read_vectors
 from tb.config import UnitConfig
 from tb.vector_tally import Tally
 
 ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_VECTORS = ROOT / "testdata" / "vectors" / "fp32.txt"
 
-OP = {op.name.lower(): int(op) for op in FpOp}  # sm1_fp_alu's op codes (golden/hw.py)
+OP = {op.name.lower(): int(op) for op in FpOp}  # sm1_fp_alu's op codes (golden/g80/hw.py)
 RND = {"rn": 0, "rm": 1, "rp": 2, "rz": 3}  # the unit's rnd input (the instruction's rounding field)
 F2I_DST = {"u32": (0, 1), "s32": (1, 1), "u16": (0, 0), "s16": (1, 0)}  # (sgn, wide)
 # I2F source type = the srct field (ISA.md 4.3): 8-bit types have two encodings (from a half / a full register)
@@ -46,7 +46,7 @@ DEFAULTS = {
 
 
 def inputs_of(v: Vector) -> dict[str, int] | None:
-    """The unit's inputs for one vector line (its fields as golden.vectors.fp_operation names them);
+    """The unit's inputs for one vector line (its fields as golden.g80.vectors.fp_operation names them);
     None for a line of another unit; ValueError naming file:line for an FP line that does not fit."""
     if v.op not in FP_OPS:
         return None
@@ -127,7 +127,7 @@ async def vectors(dut) -> None:
 
 
 def _mod(x: int, abs_: int, neg: int, sign: int = 0x80000000) -> int:
-    """golden/execute.py fsrc: |..| clears the sign bit, then - flips it (bit 15 for an f16 source)."""
+    """golden/g80/execute.py fsrc: |..| clears the sign bit, then - flips it (bit 15 for an f16 source)."""
     if abs_:
         x &= ~sign
     if neg:
@@ -136,7 +136,7 @@ def _mod(x: int, abs_: int, neg: int, sign: int = 0x80000000) -> int:
 
 
 def model_of(i: dict[str, int]) -> tuple[int, int]:
-    """Expected (res, flags) of the unit's inputs: golden.arith.fp called the way golden/execute.py calls it."""
+    """Expected (res, flags) of the unit's inputs: golden.g80.arith.fp called the way golden/g80/execute.py calls it."""
     x = {**DEFAULTS, **i}
     op = x["op"]
     a = _mod(x["a"], x["abs_a"], x["neg_a"])
@@ -275,7 +275,7 @@ def random_inputs(rng: random.Random) -> dict[str, int]:
 
 @cocotb.test()
 async def random_against_model(dut) -> None:
-    """Random ops, modes, modifiers and operands, compared with golden.arith.fp."""
+    """Random ops, modes, modifiers and operands, compared with golden.g80.arith.fp."""
     config = UnitConfig.from_plusargs(cocotb.plusargs)
     rng = random.Random(config.seed)
     drive = Driver(dut)

@@ -4,7 +4,7 @@
 `UnitConfig`, passed as +tb_unit=PATH) through the ALU;
 `directed` covers what the vector file cannot show (I2I into a full register, PASS, undefined
 MAD kinds, shift-count edges); `random_against_golden` compares random operands and fields with
-golden.arith.intops (G80 profile).
+golden.g80.arith.intops (G80 profile).
 """
 
 from __future__ import annotations
@@ -16,12 +16,12 @@ import cocotb
 from cocotb.triggers import Timer
 
 import golden
-from golden.arith import intops
-from golden.hw import AluOp
-from golden.vectors import I2I_SRC_CODES, Vector, int_operation, read_vectors
+from golden.g80.arith import intops
+from golden.g80.hw import AluOp
+from golden.g80.vectors import I2I_SRC_CODES, Vector, int_operation, read_vectors
 from tb.config import UnitConfig
 
-OP = {op.name.lower(): int(op) for op in AluOp}  # sm1_int_alu's op codes (golden/hw.py)
+OP = {op.name.lower(): int(op) for op in AluOp}  # sm1_int_alu's op codes (golden/g80/hw.py)
 DST_BITS = (8, 16, 32)
 
 DEFAULTS = {
@@ -36,7 +36,7 @@ def vector_paths() -> list[Path]:
 
 
 def inputs_of(v: Vector) -> dict[str, int]:
-    """The ALU inputs for one vector line (its fields named by golden.vectors.int_operation)."""
+    """The ALU inputs for one vector line (its fields named by golden.g80.vectors.int_operation)."""
     o = int_operation(v)
     wide = int(o.width == 32)
     common = {"a": o.a, "b": o.b}
@@ -76,7 +76,7 @@ def describe(inputs: dict[str, int]) -> str:
 
 
 def golden_of(i: dict[str, int]) -> tuple[int, int]:
-    """Expected (res, flags) of the ALU inputs from golden.arith.intops (G80 silicon)."""
+    """Expected (res, flags) of the ALU inputs from golden.g80.arith.intops (G80 silicon)."""
     x = {**DEFAULTS, **i}
     op, width, a, b, c = x["op"], 32 if x["wide"] else 16, x["a"], x["b"], x["c"]
     if op == OP["add"]:
@@ -194,7 +194,7 @@ def _operand(rng: random.Random) -> int:
 
 @cocotb.test()
 async def random_against_golden(dut) -> None:
-    """Random fields and operands per op, compared with golden.arith.intops."""
+    """Random fields and operands per op, compared with golden.g80.arith.intops."""
     config = UnitConfig.from_plusargs(cocotb.plusargs)
     rng = random.Random(config.seed)
     mismatches = []

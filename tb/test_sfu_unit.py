@@ -1,14 +1,14 @@
-"""cocotb: rtl/sm1_sfu.v against the silicon SFU vectors (FP_SFU.md sections 9-12) and golden.arith.sfu.
+"""cocotb: rtl/sm1_sfu.v against the silicon SFU vectors (FP_SFU.md sections 9-12) and golden.g80.arith.sfu.
 
 `vectors` runs every SFU line of the files of the unit configuration (tb/config.py `UnitConfig`, +tb_unit=PATH; default
 testdata/vectors/sfu.txt) through the unit: rcp/rsqrt/lg2 lines once, presin/preex2 lines once for
 the pre-op and once per follow-up (SIN and COS, or EX2 / EX2.SAT) on the line's code, as golden
-check-vectors runs them as instruction pairs (golden.vectors.sfu_operation reads the line). Lines
+check-vectors runs them as instruction pairs (golden.g80.vectors.sfu_operation reads the line). Lines
 of other ops are counted, not run. One check is one value compared; the summary goes to the configuration's `result` as JSON
 {"unit", "passed", "failed", "other_lines", "failures" (the first 50), "lines", "seconds"}.
 
 `random_against_model` compares `random` (default 4000) random operations, seed `seed`, with
-golden.arith.sfu: random op, modifiers and .SAT, inputs mixing special values, denormals, exponent
+golden.g80.arith.sfu: random op, modifiers and .SAT, inputs mixing special values, denormals, exponent
 edges of each op, raw bits and real RRO codes.
 """
 
@@ -24,16 +24,16 @@ import cocotb
 import numpy as np
 from cocotb.triggers import Timer
 
-from golden.arith import sfu
-from golden.hw import SfuOp
-from golden.vectors import SFU_OPS, Vector, read_vectors, sfu_operation
+from golden.g80.arith import sfu
+from golden.g80.hw import SfuOp
+from golden.g80.vectors import SFU_OPS, Vector, read_vectors, sfu_operation
 from tb.config import UnitConfig
 from tb.vector_tally import Tally
 
 ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_VECTORS = ROOT / "testdata" / "vectors" / "sfu.txt"
 
-# the vector files' op names -> sm1_sfu's op codes (golden/hw.py)
+# the vector files' op names -> sm1_sfu's op codes (golden/g80/hw.py)
 OP = {"rcp": SfuOp.RCP, "presin": SfuOp.PRESIN, "rsqrt": SfuOp.RSQ, "lg2": SfuOp.LG2, "sin": SfuOp.SIN, "cos": SfuOp.COS,
       "ex2": SfuOp.EX2, "preex2": SfuOp.PREEX2}  # fmt: skip
 CODE_OPS = ("sin", "cos", "ex2")  # take a raw RRO code: the unit must ignore abs/neg
@@ -153,7 +153,7 @@ def _code_input(rng: random.Random, name: str) -> int:
 
 @cocotb.test()
 async def random_against_model(dut) -> None:
-    """Random op, modifiers and inputs against golden.arith.sfu (abs/neg applied to f32 sources)."""
+    """Random op, modifiers and inputs against golden.g80.arith.sfu (abs/neg applied to f32 sources)."""
     config = UnitConfig.from_plusargs(cocotb.plusargs)
     count = 4000 if config.random is None else config.random
     seed = config.seed

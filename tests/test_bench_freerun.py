@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from golden.hw import CfgSel, LaunchReg
-from golden.profile import G80
+from golden.g80.hw import CfgSel, LaunchReg
+from golden.g80.profile import G80
 from tb.kernels import load_kernel
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -1,6 +1,6 @@
 """The commit monitor's X/Z check (tb/commit_agent.py), on synthetic port values, no simulator.
 
-What must be driven when comes from the record's description (golden/hw.py COMMIT_FIELDS, from
+What must be driven when comes from the record's description (golden/g80/hw.py COMMIT_FIELDS, from
 which the RTL's port is generated): a qualified field only while its write enable is 1; of the
 lane vectors of parts ("part k of lane i at [1024*k + 32*i +: 32]") only the parts the record
 counts: `gpr_count` registers, `mem_size` bytes per lane (one part per 32 bits over 4 bytes).
@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import pytest
 
-from golden.hw import COMMIT_FIELDS, MAX_PARTS, WARP_SIZE, commit_packed_fields
+from golden.g80.hw import COMMIT_FIELDS, MAX_PARTS, WARP_SIZE, commit_packed_fields
 from tb.commit_agent import CommitMonitor, RtlCommit
 from tb.dut import UnknownValue
 
@@ -187,7 +187,7 @@ def test_a_clean_record_reads_back_field_for_field(seed: int, ints: bool) -> Non
     field as driven and, of each lane vector, exactly what its enable and count say carries
     meaning: all of a single-part vector while its enable is 1, the first `gpr_count` (0 to 4) or
     `mem_size` parts of a multi-part one, 0 otherwise. Covers every branch of the generated fast
-    sampler (tb/commit_agent._sampler_factory) against the port description of golden/hw.py, on
+    sampler (tb/commit_agent._sampler_factory) against the port description of golden/g80/hw.py, on
     binary strings (Icarus) and on integers (Verilator, `_vector_readers`)."""
     import random
 
@@ -210,6 +210,6 @@ def test_a_clean_record_reads_back_field_for_field(seed: int, ints: bool) -> Non
         "mem_addr": wide["mem_addr"] if narrow["mem_we"] else 0,
         "mem_data": wide["mem_data"] & ((1 << PART * mem_parts) - 1) if narrow["mem_we"] else 0,
     }
-    assert set(expect) == set(wide)  # a new lane vector in golden/hw.py needs its rule here
+    assert set(expect) == set(wide)  # a new lane vector in golden/g80/hw.py needs its rule here
     for name, v in expect.items():
         assert getattr(rec, name) == v, name

@@ -13,15 +13,17 @@ import numpy as np
 import pytest
 from conftest import ROOT
 
-from golden.commit import Commit, RegWrite
 from golden.coverage import Coverage, model, write_reports
 from golden.coverage.golden_run import run_with_coverage
 from golden.coverage.model import CROSSES, FLAG_BINS, MARK, R_INF, R_NAN, R_NEG, R_POS, R_ZERO, Dyn, pack_dyn
 from golden.coverage.sample import dyn_key, flag_class, packed, plan_word, result_class, spread
-from golden.isa import FORMS, assemble_instruction, conditions
+from golden.g80 import conditions
+from golden.g80.commit import Commit, RegWrite
+from golden.g80.profile import G80
+from golden.g80.program import load_program
+from golden.g80.table import FORMS
+from golden.isa import assemble_instruction
 from golden.isa.form import IMM, LONG, SHORT
-from golden.profile import G80
-from golden.program import load_program
 
 FULL = 0xFFFFFFFF
 

@@ -20,10 +20,11 @@ from golden.coverage import CrossCoverage, cross_model, write_reports
 from golden.coverage.cross import FP_CLASSES, INT_CLASSES, fp_class, int_class
 from golden.coverage.golden_run import run_with_coverage
 from golden.coverage.ucis import CROSS_INSTANCE, read_ucis
-from golden.isa import FORMS, conditions
+from golden.g80 import conditions
+from golden.g80.profile import G80
+from golden.g80.program import load_program
+from golden.g80.table import FORMS
 from golden.isa.syntax import Src
-from golden.profile import G80
-from golden.program import load_program
 
 
 def f32(x: float) -> int:

@@ -13,13 +13,13 @@ from types import SimpleNamespace
 import pytest
 from conftest import ROOT
 
-from golden.commit import Commit
 from golden.coverage import Merged, UarchCoverage, uarch_model, write_reports
 from golden.coverage.sample import plan_word
 from golden.coverage.uarch import EXEC, GAPS, exec_states, exec_successors, sfu_steps
 from golden.coverage.ucis import UARCH_INSTANCE, read_ucis
-from golden.profile import G80
-from golden.program import load_program
+from golden.g80.commit import Commit
+from golden.g80.profile import G80
+from golden.g80.program import load_program
 
 SEQ = """
 module seq;

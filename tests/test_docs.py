@@ -63,7 +63,7 @@ def _rows(page: Path) -> list[list[str]]:
 
 
 def test_forms_page_has_one_row_per_form_with_its_bits(site: Path) -> None:
-    from golden.isa.table import FORMS
+    from golden.g80.table import FORMS
 
     rows = {r[0]: r for r in _rows(site / "reference" / "forms.html") if len(r) == 8}
     assert set(rows) == {f.name for f in FORMS}
@@ -74,7 +74,7 @@ def test_forms_page_has_one_row_per_form_with_its_bits(site: Path) -> None:
 
 def test_profiles_page_gives_every_switch_its_value_in_both_profiles(site: Path) -> None:
     rows = {r[0]: r for r in _rows(site / "reference" / "profiles.html") if len(r) == 5}
-    source = (ROOT / "golden" / "profile.py").read_text(encoding="utf-8")
+    source = (ROOT / "golden" / "g80" / "profile.py").read_text(encoding="utf-8")
     declared = re.findall(r"^    (\w+): (?:bool|int) = _switch\(", source, re.M)
     assert declared and set(rows) == set(declared)
     # the values as FLEXGRIP = replace(G80, ...) spells them in the source
@@ -84,7 +84,7 @@ def test_profiles_page_gives_every_switch_its_value_in_both_profiles(site: Path)
 
 
 def test_findings_page_has_every_finding(site: Path) -> None:
-    source = (ROOT / "golden" / "flexgrip_findings.py").read_text(encoding="utf-8")
+    source = (ROOT / "golden" / "g80" / "flexgrip_findings.py").read_text(encoding="utf-8")
     names = re.findall(r"^    Finding\(\n        \"(\w+)\",", source, re.M)
     text = _text(site / "reference" / "findings.html")
     assert len(names) > 40
@@ -112,7 +112,7 @@ def test_commit_schema_lists_the_records_fields(site: Path) -> None:
 def test_api_page_documents_something_of_every_module(site: Path) -> None:
     modules = re.findall(r"^\.\. automodule:: ([\w.]+)$", (ROOT / "docs" / "reference" / "api.md").read_text(encoding="utf-8"), re.M)
     page = (site / "reference" / "api.html").read_text(encoding="utf-8")
-    assert {"golden.sm", "golden.run", "tb.scoreboard", "randgen"} <= set(modules)
+    assert {"golden.g80.sm", "golden.g80.run", "tb.scoreboard", "randgen"} <= set(modules)
     assert [m for m in modules if f'id="{m}.' not in page] == []
 
 

@@ -20,13 +20,13 @@ import numpy as np
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from golden.arith import fp, intops
 from golden.errors import MemoryFault
+from golden.g80.arith import fp, intops
+from golden.g80.memory import Memory
+from golden.g80.profile import FLEXGRIP, G80, Profile
+from golden.g80.sm import SM, Batch, _mask_bits
+from golden.g80.state import SHARED_BYTES, Launch
 from golden.isa.assembler import assemble
-from golden.memory import Memory
-from golden.profile import FLEXGRIP, G80, Profile
-from golden.sm import SM, Batch, _mask_bits
-from golden.state import SHARED_BYTES, Launch
 
 SETTINGS = settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
 LANES = 32
@@ -285,7 +285,7 @@ def test_memory_words_agree_with_byte_accesses(addr: np.ndarray, values: list[in
 def test_whole_warp_loads_and_stores_agree_with_the_general_path(prof: Profile, words: list[int], values: list[int], space: str, misalign: bool) -> None:
     """GLD/GST/LLD/LST of a warp whose 32 lanes all execute (`Batch.full`) against the same access
     with the general, lane-selecting path: loaded words, memory afterwards, the commit record."""
-    from golden.commit import Commit
+    from golden.g80.commit import Commit
 
     addr = np.array(words, np.int64) * 4
     if misalign:

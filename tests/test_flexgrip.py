@@ -10,11 +10,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from golden.flexgrip_export import NotRunnable, export, flexgrip_image
-from golden.flexgrip_findings import FINDINGS, Finding
-from golden.profile import FLEXGRIP
-from golden.program import load_program
-from golden.run import RET
+from golden.g80.flexgrip_export import NotRunnable, export, flexgrip_image
+from golden.g80.flexgrip_findings import FINDINGS, Finding
+from golden.g80.profile import FLEXGRIP
+from golden.g80.program import load_program
+from golden.g80.run import RET
 
 ROOT = Path(__file__).resolve().parents[1]
 APPS = Path(os.environ.get("FLEXGRIP_DIR") or ROOT.parent / "shared" / "flexgripplus") / "applications"
@@ -81,7 +81,7 @@ def test_findings_table() -> None:
         assert (ROOT / f.program).is_file(), f.program
         assert f.handling in ("open", "waiver") or f.handling.startswith(("profile:", "loader"))
         if f.handling.startswith("profile:"):
-            from golden.profile import FLEXGRIP, G80
+            from golden.g80.profile import FLEXGRIP, G80
 
             switch = f.handling.split(":")[1].split()[0]
             assert getattr(FLEXGRIP, switch) != getattr(G80, switch), switch  # on under flexgrip, off under g80
@@ -118,7 +118,7 @@ FP_FORMS = frozenset({"FADD", "FADD32", "FADD32I", "FMUL", "FMUL32", "FMUL32I", 
 def test_flexgrip_lockstep_fp(name: str) -> None:
     """FP programs pass on FlexGripPlus with no waiver for an FP instruction: every FP difference from
     G80 that FlexGripPlus shows in them is modelled by the flexgrip profile (flexgrip_findings)."""
-    from golden.flexgrip_findings import BY_NAME
+    from golden.g80.flexgrip_findings import BY_NAME
 
     _flexgrip_or_skip()
     r = _run(name)
@@ -170,8 +170,8 @@ _C2R_WAIVER = Finding("c2r_writes_r0", "C2R writes R0", "iadd PC 0x60", "program
 
 
 def test_waiver_takes_the_dut_writes_and_is_counted() -> None:
-    from golden.profile import G80
-    from golden.run import build
+    from golden.g80.profile import G80
+    from golden.g80.run import build
     from tb.adapters.rtl import to_dut_commit
     from tb.scoreboard import Scoreboard, Verdict
 
@@ -203,8 +203,8 @@ def test_without_the_waiver_the_same_record_fails() -> None:
 
 
 def test_waivers_name_real_forms() -> None:
+    from golden.g80.table import FORMS
     from golden.isa.form import CTRL
-    from golden.isa.table import FORMS
 
     names = {f.name for f in FORMS}
     control = {f.name for f in FORMS if f.fmt == CTRL}
@@ -237,7 +237,7 @@ def test_programs_with_unimplemented_instructions_are_refused(name: str, form: s
 
 
 # -- profile switches for FlexGripPlus behaviours seen in lock-step (expected values: what FlexGripPlus
-# wrote in iadd and sfu, recorded in golden/flexgrip_findings.py, not the model's output) --
+# wrote in iadd and sfu, recorded in golden/g80/flexgrip_findings.py, not the model's output) --
 
 _POSTINC = """.block 32
 .registers 8
@@ -266,8 +266,8 @@ _POSTINC = """.block 32
 def test_postinc_a4_as_flexgrip_does(tmp_path: Path) -> None:
     """postinc_a4: FlexGripPlus reads g [A1+++0x1] at A1 + 4 (iadd: lane t got lane t+1's word), leaves
     $a1 and adds destination field * 4 to $a4 (iadd: 0x18 for R6); G80 reads at A1 and adds 4 to $a1."""
-    from golden.profile import G80
-    from golden.run import run_program
+    from golden.g80.profile import G80
+    from golden.g80.run import run_program
 
     src = tmp_path / "postinc.sass"
     src.write_text(_POSTINC)
@@ -290,8 +290,8 @@ def test_global_address_wraps_at_18_bits(tmp_path: Path) -> None:
     """global_addr_bits: FlexGripPlus's global memory port is 18 bits wide (256 KiB), so 0x400000 + p
     stores at p; under g80 the same store is a fault."""
     from golden.errors import MemoryFault
-    from golden.profile import G80
-    from golden.run import run_program
+    from golden.g80.profile import G80
+    from golden.g80.run import run_program
 
     src = tmp_path / "wrap.sass"
     src.write_text(".block 1\n.registers 4\n.buffer o u32 1\n.param o\n        MVI R1, 0x4000\n        SHL R1, R1, 0x8\n"
@@ -309,7 +309,7 @@ def test_global_address_wraps_at_18_bits(tmp_path: Path) -> None:
 
 
 def _model_memory(path: Path, profile: object) -> bytes:
-    from golden.run import run_program
+    from golden.g80.run import run_program
 
     return run_program(load_program(path), profile).gmem.data.tobytes()  # type: ignore[arg-type]
 
@@ -318,8 +318,8 @@ def test_expectations_on_dut_name_the_findings_that_break_them() -> None:
     """Without a simulator: the memory the flexgrip profile leaves stands for FlexGripPlus's. vecadd
     holds; cf_barrier's `out` is broken by LOP32I working on a half register (lop32i_dest, the
     switch lop32i_w32_imm_bit30), which the model reproduces, and holds on G80."""
-    from golden.flexgrip_findings import expectations_on_dut
-    from golden.profile import G80
+    from golden.g80.flexgrip_findings import expectations_on_dut
+    from golden.g80.profile import G80
 
     vecadd, barrier = ROOT / "programs" / "vecadd.sass", ROOT / "programs" / "cf_barrier.sass"
     ok = expectations_on_dut(vecadd, _model_memory(vecadd, FLEXGRIP), {})
@@ -333,7 +333,7 @@ def test_expectations_on_dut_name_the_findings_that_break_them() -> None:
 def test_expectations_broken_where_the_model_holds_are_the_waivers_or_unexplained() -> None:
     """A word FlexGripPlus left different from the model's (lock-step passed: only a waived instruction
     can do that): the waivers applied are the cause; with none applied, no known finding explains it."""
-    from golden.flexgrip_findings import expectations_on_dut
+    from golden.g80.flexgrip_findings import expectations_on_dut
 
     vecadd = ROOT / "programs" / "vecadd.sass"
     spec = load_program(vecadd)

@@ -1,5 +1,5 @@
-"""The `flexgrip` profile's FPU, SFU and RRO (golden.arith.flexgrip_fp, flexgrip_sfu,
-flexgrip_rro) and its integer switches (golden.arith.intops under FLEXGRIP) against FlexGripPlus's
+"""The `flexgrip` profile's FPU, SFU and RRO (golden.g80.arith.flexgrip_fp, flexgrip_sfu,
+flexgrip_rro) and its integer switches (golden.g80.arith.intops under FLEXGRIP) against FlexGripPlus's
 own VHDL under GHDL (tb/flexgrip_units: fpu_single, sfu, rro, scalar_processor), against observations
 of FlexGripPlus recorded in ../shared/reference/FLEXGRIPPLUS.md, and against numpy where
 FlexGripPlus is IEEE or close to the true function; the SFU ROM module against a regeneration
@@ -16,10 +16,10 @@ import numpy as np
 import pytest
 from conftest import ROOT, SHARED, TESTDATA
 
-from golden.arith import flexgrip_fp as ffp
-from golden.arith import flexgrip_rro as frro
-from golden.arith import flexgrip_sfu as fsfu
-from golden.flexgrip_bundle import read_expected, run_bundle
+from golden.g80.arith import flexgrip_fp as ffp
+from golden.g80.arith import flexgrip_rro as frro
+from golden.g80.arith import flexgrip_sfu as fsfu
+from golden.g80.flexgrip_bundle import read_expected, run_bundle
 
 sys.path.insert(0, str(ROOT / "tb" / "flexgrip_units"))
 import harness
@@ -59,7 +59,7 @@ def test_unit_check_tells_the_profiles_apart(tmp_path: Path, monkeypatch: pytest
     """The scalar-processor comparison has teeth: with G80's integer semantics in place of the
     `flexgrip` switches, FlexGripPlus's VHDL disagrees on subtraction carries, saturation,
     LOP.PASS_B and the S flag."""
-    from golden.profile import G80
+    from golden.g80.profile import G80
 
     monkeypatch.setattr(harness, "FLEXGRIP", G80)
     res = harness.run_ops({"isub32": 200, "iadd32_sat": 200, "lop_pass_b32": 200, "iadd16": 200}, seed=5, build_dir=tmp_path)
@@ -189,7 +189,7 @@ def test_sfu_special_inputs() -> None:
 
 
 def test_sfu_rom_module_matches_the_vhdl() -> None:
-    """golden/arith/flexgrip_sfu_rom.py is what scripts/gen_flexgrip_sfu_rom.py makes of the VHDL."""
+    """golden/g80/arith/flexgrip_sfu_rom.py is what scripts/gen_flexgrip_sfu_rom.py makes of the VHDL."""
     sys.path.insert(0, str(ROOT / "scripts"))
     import gen_flexgrip_sfu_rom as gen
 
@@ -259,7 +259,7 @@ def _app_bundle(tmp_path: Path, app: str, name: str, expected: Path | None = Non
 def test_app_bundle_reads_an_application_as_the_shared_bundle_does(tmp_path: Path) -> None:
     """scripts/flexgrip_app_bundle.py on applications/cos/soft gives the launch, parameters,
     constants and code of testdata/vectors/flexgrip_kernels/cos_soft.txt (made independently)."""
-    from golden.flexgrip_bundle import load_bundle
+    from golden.g80.flexgrip_bundle import load_bundle
 
     mine, theirs = load_bundle(_app_bundle(tmp_path, "cos/soft", "cos_soft")), load_bundle(KERNELS / "cos_soft.txt")
     assert (mine.block, mine.grid, mine.registers, mine.shared, mine.blocks_per_core) == (

@@ -1,5 +1,5 @@
-"""The flexgrip profile's floating point as FlexGripPlus's SM runs it (golden/execute.py, the _fg_*
-helpers; findings in golden/flexgrip_findings.py), without a simulator.
+"""The flexgrip profile's floating point as FlexGripPlus's SM runs it (golden/g80/execute.py, the _fg_*
+helpers; findings in golden/g80/flexgrip_findings.py), without a simulator.
 
 Every expected value here was observed on FlexGripPlus 4.4 under GHDL (8 SPs), in lock-step runs of
 programs/fadd.sass, fmad.sass, fset.sass, f2i.sass, i2f.sass, sfu.sass and two probe programs, and
@@ -14,9 +14,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from golden.profile import FLEXGRIP, G80, Profile
-from golden.program import load_program
-from golden.run import run_program
+from golden.g80.profile import FLEXGRIP, G80, Profile
+from golden.g80.program import load_program
+from golden.g80.run import run_program
 
 _LOAD = """
         I2I.U32.U16 R1, R0L

@@ -1,5 +1,5 @@
-"""The flexgrip profile's integer, memory, address-register and control switches (golden/flexgrip_decode.py,
-golden/profile.py; findings in golden/flexgrip_findings.py), each against what FlexGripPlus 4.4 did under GHDL:
+"""The flexgrip profile's integer, memory, address-register and control switches (golden/g80/flexgrip_decode.py,
+golden/g80/profile.py; findings in golden/g80/flexgrip_findings.py), each against what FlexGripPlus 4.4 did under GHDL:
 the values its lock-step runs showed (quoted in the findings), and the output buffers of whole programs as
 FlexGripPlus wrote them (testdata/flexgrip_runs, read back from its global memory after `make sim DUT=flexgrip`;
 testdata/PROVENANCE.md). Every case also checks that the g80 profile gives G80's value, so that a switch that
@@ -13,13 +13,13 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from golden.g80.memory import Memory
+from golden.g80.profile import FLEXGRIP, G80, Profile
+from golden.g80.program import load_program
+from golden.g80.run import run_program
+from golden.g80.sm import SM
+from golden.g80.state import Launch
 from golden.isa.assembler import assemble
-from golden.memory import Memory
-from golden.profile import FLEXGRIP, G80, Profile
-from golden.program import load_program
-from golden.run import run_program
-from golden.sm import SM
-from golden.state import Launch
 
 ROOT = Path(__file__).resolve().parents[1]
 RUNS = ROOT / "testdata" / "flexgrip_runs"

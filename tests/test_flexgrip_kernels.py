@@ -15,14 +15,14 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from golden.arith import flexgrip_fp as ffp
-from golden.flexgrip_export import NotRunnable
-from golden.flexgrip_findings import BY_NAME, expectations
+from golden.g80.arith import flexgrip_fp as ffp
+from golden.g80.flexgrip_export import NotRunnable
+from golden.g80.flexgrip_findings import BY_NAME, expectations
+from golden.g80.memory import Memory
+from golden.g80.profile import FLEXGRIP
+from golden.g80.program import load_program
+from golden.g80.run import check, run_program
 from golden.isa.assembler import assemble_instruction
-from golden.memory import Memory
-from golden.profile import FLEXGRIP
-from golden.program import load_program
-from golden.run import check, run_program
 from tb.adapters.flexgrip import check_runnable, decode_departures
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -1,4 +1,4 @@
-"""Undefined inputs stay undefined in `golden run-flexgrip` (golden/flexgrip_bundle.py, golden/sm.py
+"""Undefined inputs stay undefined in `golden run-flexgrip` (golden/g80/flexgrip_bundle.py, golden/g80/sm.py
 `track_undefined`): small hand-made bundles whose .mif holds lines FlexGripPlus's reader leaves U,
 with the defined/undefined split worked out by hand, and MxM_naive_float's shipped input."""
 
@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 from conftest import ROOT, SHARED
 
-from golden.flexgrip_bundle import code_lines, read_mif_defined, run_bundle
+from golden.g80.flexgrip_bundle import code_lines, read_mif_defined, run_bundle
 from golden.isa.assembler import assemble
 
 # a = inputs at 0x000 (p0), b at 0x080 (p1), c = a + b at 0x100 (p2), d = b at 0x180 (p3); then

@@ -1,4 +1,4 @@
-"""golden.arith.fp against testdata/vectors/fp32.txt, FP_SFU.md statements, and exact-rational
+"""golden.g80.arith.fp against testdata/vectors/fp32.txt, FP_SFU.md statements, and exact-rational
 references written from the document's "mathematical equivalent" paragraphs (sections 2.2, 3, 4.3)."""
 
 from __future__ import annotations
@@ -10,9 +10,9 @@ import numpy as np
 import pytest
 from conftest import TESTDATA
 
-from golden.arith import fp
-from golden.arith.fp import RM, RN, RP, RZ
-from golden.vectors import FP_OPS, Vector, fp_operation, read_vectors
+from golden.g80.arith import fp
+from golden.g80.arith.fp import RM, RN, RP, RZ
+from golden.g80.vectors import FP_OPS, Vector, fp_operation, read_vectors
 
 FP32_TXT = TESTDATA / "vectors" / "fp32.txt"
 
@@ -41,7 +41,7 @@ def _int_type(tok: str) -> tuple[bool, int]:
 
 
 def run_vector(v: Vector) -> tuple[int, int]:
-    """Apply one fp32.txt line (its fields as golden.vectors names them) through the public API,
+    """Apply one fp32.txt line (its fields as golden.g80.vectors names them) through the public API,
     modifiers done the way a caller does."""
     o = fp_operation(v)
     if o.op == "fadd":

@@ -10,17 +10,17 @@ import numpy as np
 import pytest
 from conftest import ROOT, TESTDATA
 
-from golden.checkvec import check_files
 from golden.cli import main
 from golden.errors import MemoryFault, ModelError, RunawayError, StackError, TrapError, UnimplementedError
-from golden.flexgrip_bundle import run_bundle
+from golden.g80.checkvec import check_files
+from golden.g80.flexgrip_bundle import run_bundle
+from golden.g80.memory import Memory
+from golden.g80.profile import FLEXGRIP, G80
+from golden.g80.program import load_program
+from golden.g80.run import build, check, run_program
+from golden.g80.sm import SM
+from golden.g80.state import Launch
 from golden.isa import assemble
-from golden.memory import Memory
-from golden.profile import FLEXGRIP, G80
-from golden.program import load_program
-from golden.run import build, check, run_program
-from golden.sm import SM
-from golden.state import Launch
 
 PROGRAMS = sorted((ROOT / "programs").glob("*.sass"))
 BAD = sorted((ROOT / "programs" / "bad").glob("*.sass"))
@@ -266,8 +266,8 @@ def test_expectation_calling_numpy_methods_in_a_fresh_process(tmp_path: Path) ->
     p = tmp_path / "s.sass"
     p.write_text(".buffer a u32 4 = 1 2 3 4\n.buffer o u32 1 = 10\n.param a\n.param o\n"
                  ".expect o = a.sum()\n.expect a = __import__('os').getpid()\nNOP\n", encoding="utf-8")  # fmt: skip
-    code = ("import sys; from golden.program import load_program; from golden.run import build, check; "
-            "from golden.profile import G80; spec = load_program(sys.argv[1]); _, g = build(spec, G80); "
+    code = ("import sys; from golden.g80.program import load_program; from golden.g80.run import build, check; "
+            "from golden.g80.profile import G80; spec = load_program(sys.argv[1]); _, g = build(spec, G80); "
             "print([(r.passed, r.detail) for r in check(spec, g)])")  # fmt: skip
     out = subprocess.run([sys.executable, "-c", code, str(p)], capture_output=True, text=True, cwd=ROOT, check=True).stdout
     summed, imported = eval(out)

@@ -1,4 +1,4 @@
-"""golden.arith.intops against the shared integer vectors and the FlexGripPlus deviations.
+"""golden.g80.arith.intops against the shared integer vectors and the FlexGripPlus deviations.
 
 1. Every line of testdata/vectors/int.txt (or the file named by $G80_INT_VECTORS), result and
    flags exact, one test per op; each group of lines that share their modifiers runs as one
@@ -20,9 +20,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from golden.arith import intops
-from golden.profile import FLEXGRIP, G80, Profile
-from golden.vectors import I2I_SRC_CODES, IntOperation, int_operation, read_vectors
+from golden.g80.arith import intops
+from golden.g80.profile import FLEXGRIP, G80, Profile
+from golden.g80.vectors import I2I_SRC_CODES, IntOperation, int_operation, read_vectors
 
 INT_VECTORS = Path(os.environ.get("G80_INT_VECTORS", Path(__file__).resolve().parents[1] / "testdata" / "vectors" / "int.txt"))
 
@@ -33,7 +33,7 @@ FZ, FS, FC, FO = 1, 2, 4, 8  # $c bits (ISA.md 2.1)
 # ---------------------------------------------------------------------------------------------
 
 # op -> function(one line of the group as the modifiers' template, operand arrays a, b, c, cin)
-# -> (res, flags). golden.vectors.int_operation names the columns; lines with equal modifier
+# -> (res, flags). golden.g80.vectors.int_operation names the columns; lines with equal modifier
 # columns run as one vectorised call.
 Runner = Callable[[IntOperation, dict[str, np.ndarray]], tuple[np.ndarray, np.ndarray]]
 _OPS: dict[str, Runner] = {

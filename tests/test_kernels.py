@@ -14,9 +14,9 @@ import numpy as np
 import pytest
 from conftest import ROOT
 
-from golden.profile import G80
-from golden.program import load_program
-from golden.run import run_program
+from golden.g80.profile import G80
+from golden.g80.program import load_program
+from golden.g80.run import run_program
 
 sys.path.insert(0, str(ROOT / "scripts"))
 import gen_kernels

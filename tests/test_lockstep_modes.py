@@ -17,9 +17,9 @@ import numpy as np
 import pytest
 from conftest import ROOT
 
-from golden.profile import G80
-from golden.program import load_program
-from golden.run import build
+from golden.g80.profile import G80
+from golden.g80.program import load_program
+from golden.g80.run import build
 from tb.lockstep import LockstepRun, run_lockstep
 from tb.trace import load, replay
 

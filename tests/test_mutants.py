@@ -15,10 +15,10 @@ from collections.abc import Callable
 import pytest
 from conftest import ROOT
 
-from golden.commit import Commit
-from golden.profile import G80
-from golden.program import load_program
-from golden.run import build
+from golden.g80.commit import Commit
+from golden.g80.profile import G80
+from golden.g80.program import load_program
+from golden.g80.run import build
 from tb.lockstep import LockstepRun, run_lockstep
 from tb.mutants import VARIANTS, MutantError, apply, split_defines
 

@@ -19,10 +19,10 @@ from conftest import ROOT
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from golden.g80.profile import G80
+from golden.g80.program import load_program
+from golden.g80.run import build, run_program
 from golden.isa import decode_program
-from golden.profile import G80
-from golden.program import load_program
-from golden.run import build, run_program
 
 sys.path.insert(0, str(ROOT))
 from randgen import PRESETS, generate, load, render
@@ -167,7 +167,7 @@ def test_cover_preset_reaches_the_rare_bins(tmp_path: Path) -> None:
 def _marker_forms() -> list[str]:
     """Every form of the encoding table with a join/exit marker that random code may draw (not
     control, not texture): from the table, not from the generator."""
-    from golden.isa import FORMS
+    from golden.g80.table import FORMS
 
     return sorted({f.name for f in FORMS if "marker" in f.fields and f.family not in ("control", "tex") and not f.name.startswith("TEX")})
 
@@ -481,7 +481,7 @@ def test_f16_specials_reach_the_data() -> None:
 
 def test_flexgrip_dut_refuses_with_the_reason(tmp_path: Path) -> None:
     """A random program that FlexGripPlus cannot run (here nbody, whose `R2A A2, R124` FlexGripPlus decodes
-    from six bits: golden/flexgrip_findings.py r2a_source_6bit) is a failure of kind `refused` whose
+    from six bits: golden/g80/flexgrip_findings.py r2a_source_6bit) is a failure of kind `refused` whose
     line names the instruction, decided before any build (no GHDL needed), never a pass."""
     from randgen.run import run_rtl
 

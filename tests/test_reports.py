@@ -15,10 +15,10 @@ import pytest
 from conftest import ROOT
 from test_scoreboard import NAMES, as_port, feed, port_requests
 
-from golden.profile import G80
-from golden.program import load_program
-from golden.run import build
-from golden.sm import SM
+from golden.g80.profile import G80
+from golden.g80.program import load_program
+from golden.g80.run import build
+from golden.g80.sm import SM
 from tb.lockstep import LockstepRun
 from tb.mem_agent import MemoryFault, MemRequest, TbMemory
 from tb.report import BLOCK_MARK, FailureReport, FieldDiff, LaneDiff, group_lanes, lane_list

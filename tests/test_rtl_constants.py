@@ -1,4 +1,4 @@
-"""The RTL's generated headers agree with the encoding table and golden/hw.py, on both simulators."""
+"""The RTL's generated headers agree with the encoding table and golden/g80/hw.py, on both simulators."""
 
 from __future__ import annotations
 
@@ -10,12 +10,12 @@ from enum import IntEnum
 import pytest
 from conftest import ROOT
 
-from golden import hw
+from golden.g80 import hw
 from golden.isa.form import UNITS
 from tb.commit_agent import FIELDS, QUALIFIED
 from tb.runner import SIMULATORS, assert_passed, run
 
-# the RTL's port description lives in the manual's design page, which these tests hold to golden/hw.py
+# the RTL's port description lives in the manual's design page, which these tests hold to golden/g80/hw.py
 PORT_DOC = (ROOT / "docs" / "design" / "rtl.md").read_text(encoding="utf-8")
 
 

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from conftest import ROOT, TESTDATA, own_make_env
 
-from golden.vectors import FP_OPS
+from golden.g80.vectors import FP_OPS
 from tb.config import UnitConfig
 from tb.runner import SIMULATORS, assert_passed, run
 
@@ -59,7 +59,7 @@ def test_rtl_fp_unit(sim: str) -> None:
     ],
 )
 def test_malformed_fp_line_names_file_and_line(tmp_path: Path, line: str, message: str) -> None:
-    from golden.vectors import read_vectors
+    from golden.g80.vectors import read_vectors
     from tb.test_fp_unit import inputs_of
 
     path = tmp_path / "bad.txt"

@@ -1,5 +1,5 @@
 """rtl/sm1_sfu.v on both simulators: every check of the SFU vectors (testdata/vectors/sfu.txt) (both stages of the
-presin/preex2 lines) and random operations against golden.arith.sfu (tb/test_sfu_unit.py), with the
+presin/preex2 lines) and random operations against golden.g80.arith.sfu (tb/test_sfu_unit.py), with the
 RESULT JSON contract of scripts/rtl_vectors.py checked against counts taken from the files here."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from conftest import ROOT, TESTDATA
 
-from golden.vectors import SFU_OPS
+from golden.g80.vectors import SFU_OPS
 from tb.config import UnitConfig
 from tb.runner import SIMULATORS, assert_passed, run
 

@@ -63,9 +63,9 @@ def test_lean_build_exposes_the_top_levels_ports(tmp_path: Path, monkeypatch: py
 
 
 def test_sm_top_lean_ports_are_the_testbench_pins() -> None:
-    """The SM's lean build exposes the commit port as golden/hw.py describes it (with its packed
+    """The SM's lean build exposes the commit port as golden/g80/hw.py describes it (with its packed
     copies, docs/design/rtl.md, "Ports"), the clock, reset and start the testbench drives, and no internal signal."""
-    from golden.hw import commit_field_names
+    from golden.g80.hw import commit_field_names
 
     ports = top_ports(read_file_list(SM_FILE_LIST), "sm_top")
     fields = ["commit_valid", *(f"commit_{n}" for n in commit_field_names())]

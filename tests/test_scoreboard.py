@@ -19,10 +19,10 @@ import numpy as np
 import pytest
 from conftest import ROOT
 
-from golden.commit import Commit
-from golden.profile import G80
-from golden.program import load_program
-from golden.run import build
+from golden.g80.commit import Commit
+from golden.g80.profile import G80
+from golden.g80.program import load_program
+from golden.g80.run import build
 from tb.adapters.rtl import to_dut_commit
 from tb.commit_agent import RtlCommit
 from tb.mem_agent import MemRequest
@@ -262,9 +262,9 @@ def test_commit_port_fields_become_the_model_record() -> None:
 
 def test_commit_packed_fields_unpack_by_name() -> None:
     """commit_packed as docs/design/rtl.md "Ports" lays it out (the narrow fields in table order, commit_cta at
-    bit 0), built here from golden/hw.py's widths: each field comes back by name, and an X in one
+    bit 0), built here from golden/g80/hw.py's widths: each field comes back by name, and an X in one
     field names that field alone."""
-    from golden.hw import commit_packed_fields
+    from golden.g80.hw import commit_packed_fields
     from tb.commit_agent import unpack
 
     fields = commit_packed_fields()

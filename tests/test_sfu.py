@@ -1,4 +1,4 @@
-"""golden.arith.sfu against testdata/vectors/sfu.txt, FP_SFU.md statements (sections 9-12, 14),
+"""golden.g80.arith.sfu against testdata/vectors/sfu.txt, FP_SFU.md statements (sections 9-12, 14),
 and the generated table module against testdata/reference/sfu_tables.json."""
 
 from __future__ import annotations
@@ -14,8 +14,8 @@ import numpy as np
 import pytest
 from conftest import TESTDATA
 
-from golden.arith import sfu, sfu_rom
-from golden.vectors import SFU_OPS, Vector, read_vectors, sfu_operation
+from golden.g80.arith import sfu, sfu_rom
+from golden.g80.vectors import SFU_OPS, Vector, read_vectors, sfu_operation
 
 ROOT = Path(__file__).resolve().parents[1]
 TABLES = TESTDATA / "reference" / "sfu_tables.json"
@@ -86,8 +86,8 @@ def _generator() -> ModuleType:
 
 def test_rom_module_is_regenerated_from_json() -> None:
     text = _generator().render(TABLES)
-    checked_in = (ROOT / "golden" / "arith" / "sfu_rom.py").read_text(encoding="utf-8")
-    assert text == checked_in, "golden/arith/sfu_rom.py is stale: run .venv/bin/python scripts/gen_sfu_rom.py"
+    checked_in = (ROOT / "golden" / "g80" / "arith" / "sfu_rom.py").read_text(encoding="utf-8")
+    assert text == checked_in, "golden/g80/arith/sfu_rom.py is stale: run .venv/bin/python scripts/gen_sfu_rom.py"
 
 
 def test_rom_fields_match_signed_values_and_image() -> None:
@@ -327,7 +327,7 @@ def test_generator_check_exits_1_when_either_file_is_stale(tmp_path: Path) -> No
     args = ["--json", str(json_path), "--out", str(py), "--vh-out", str(vh)]
     assert gen.main([*args, "--check"]) == 1  # neither exists
     assert gen.main(args) == 0
-    assert py.read_text(encoding="utf-8") == (ROOT / "golden" / "arith" / "sfu_rom.py").read_text(encoding="utf-8")
+    assert py.read_text(encoding="utf-8") == (ROOT / "golden" / "g80" / "arith" / "sfu_rom.py").read_text(encoding="utf-8")
     assert vh.read_text(encoding="utf-8") == VH_PATH.read_text(encoding="utf-8")
     assert gen.main([*args, "--check"]) == 0
     for stale in (py, vh):

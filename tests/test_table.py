@@ -8,8 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from golden.isa import FORMS, IllegalInstruction, decode
-from golden.isa import conditions as cond
+from golden.g80 import conditions as cond
+from golden.g80.table import FORMS
+from golden.isa import IllegalInstruction, decode
 from golden.isa.form import CTRL, LONG, SHORT
 
 # Manual tables 1-5 and ISA.md section 1.4 (compute forms of sm_10).

@@ -1,4 +1,4 @@
-"""golden.vectors: a vector line as the instruction(s) that compute it, in NVIDIA spelling (docs/reference/assembly.md,
+"""golden.g80.vectors: a vector line as the instruction(s) that compute it, in NVIDIA spelling (docs/reference/assembly.md,
 "Spellings not seen in any NVIDIA listing", the nvcc listings), and the named fields the RTL unit tests and tests/test_fp.py use."""
 
 from __future__ import annotations
@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 from conftest import TESTDATA
 
+from golden.g80.vectors import FP_OPS, INT_OPS, SFU_OPS, case_of, fp_operation, read_vectors, sfu_operation
 from golden.isa import assemble
-from golden.vectors import FP_OPS, INT_OPS, SFU_OPS, case_of, fp_operation, read_vectors, sfu_operation
 
 
 def _vector(tmp_path: Path, line: str):

@@ -122,11 +122,11 @@ class MakeTargets(SphinxDirective):
 
 
 class Profiles(SphinxDirective):
-    """Every switch of golden.profile.Profile: group, value in each profile, meaning, findings it models."""
+    """Every switch of golden.g80.profile.Profile: group, value in each profile, meaning, findings it models."""
 
     def run(self) -> list[nodes.Node]:
-        from golden.flexgrip_findings import switch_findings
-        from golden.profile import PROFILES, Profile
+        from golden.g80.flexgrip_findings import switch_findings
+        from golden.g80.profile import PROFILES, Profile
 
         by_switch = switch_findings()
         names = list(PROFILES)
@@ -145,10 +145,10 @@ class Profiles(SphinxDirective):
 
 
 class Findings(SphinxDirective):
-    """Every FlexGripPlus finding (golden.flexgrip_findings.FINDINGS), each field as the dataclass holds it."""
+    """Every FlexGripPlus finding (golden.g80.flexgrip_findings.FINDINGS), each field as the dataclass holds it."""
 
     def run(self) -> list[nodes.Node]:
-        from golden.flexgrip_findings import FINDINGS, Finding
+        from golden.g80.flexgrip_findings import FINDINGS, Finding
 
         kinds = {"profile": "profile switch", "waiver": "waiver", "loader": "loader", "open": "open"}
         summary = [(link(self, f.name, f.name), kinds.get(f.handling.split(":")[0].split()[0], f.handling.split()[0]), "yes" if f.bug else "no") for f in FINDINGS]
@@ -212,11 +212,11 @@ def _spelling(form: Any) -> str:
 
 
 class Forms(SphinxDirective):
-    """The instruction forms of golden/isa/table.py, grouped by functional unit and format."""
+    """The instruction forms of golden/g80/table.py, grouped by functional unit and format."""
 
     def run(self) -> list[nodes.Node]:
+        from golden.g80.table import CATALOG, FORMS
         from golden.isa.form import SIZE
-        from golden.isa.table import CATALOG, FORMS
 
         out: list[nodes.Node] = []
         fmt_rows = [(_code(fmt), str(SIZE[fmt] * 8), _codes(f"{n} {_bits(bf)}" for n, bf in fields.items())) for fmt, fields in CATALOG.items()]
@@ -242,10 +242,10 @@ class Forms(SphinxDirective):
 
 
 class CommitSchema(SphinxDirective):
-    """The commit record's dataclasses (golden/commit.py), field by field."""
+    """The commit record's dataclasses (golden/g80/commit.py), field by field."""
 
     def run(self) -> list[nodes.Node]:
-        from golden import commit
+        from golden.g80 import commit
 
         out: list[nodes.Node] = []
         for cls in (commit.Commit, commit.RegWrite, commit.MemWrite):

@@ -36,14 +36,14 @@ from typing import Any
 
 import numpy as np
 
-from ..commit import Commit
-from ..isa import conditions
+from ..g80 import conditions
+from ..g80.commit import Commit
+from ..g80.state import BRANCH, BREAK, CALL, JOINAT
+from ..g80.table import FORMS, MARK, SameAs, ShiftCount
 from ..isa.decoder import Instruction
 from ..isa.form import Form
 from ..isa.operands import ImmOperand, RegOperand
 from ..isa.syntax import Dst, Imm, Mods, Src
-from ..isa.table import FORMS, MARK, SameAs, ShiftCount
-from ..state import BRANCH, BREAK, CALL, JOINAT
 from .db import Coverage
 from .model import FLAG_NAMES, FP_RESULTS, INT_RESULTS, NO_CARRY_OVERFLOW, Group, Model, _Builder, _predicable
 from .sample import plan_word

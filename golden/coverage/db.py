@@ -7,7 +7,7 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..commit import Commit
+from ..g80.commit import Commit
 from .model import DYN_BITS, Bin, Dyn, Model, model
 from .sample import WordPlan, dyn_key, plan_word
 

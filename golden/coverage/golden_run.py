@@ -5,10 +5,10 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
-from ..commit import Commit
-from ..profile import Profile
-from ..program import KernelSpec
-from ..run import RunResult, build, check
+from ..g80.commit import Commit
+from ..g80.profile import Profile
+from ..g80.program import KernelSpec
+from ..g80.run import RunResult, build, check
 from .cross import CrossCoverage
 from .db import Coverage
 

@@ -1,6 +1,6 @@
 """The coverage model: coverpoints and bins derived from the encoding table (DESIGN.md 7).
 
-For every form of `golden.isa.table.FORMS` the points come from what the form declares:
+For every form of `golden.g80.table.FORMS` the points come from what the form declares:
 
 - each modifier group (`Mods`) is a point with one bin per spelling (widths, signedness,
   saturation, rounding, operation, carry, types, ...); the join/exit marker and the `$c` write
@@ -25,12 +25,12 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cache
 
-from ..isa import conditions
+from ..g80 import conditions
+from ..g80.memsyntax import CONST_SIZES, ConstLoad, DataReg, GlobalMem, LocalMem, SharedStore, StoreSource
+from ..g80.table import FORMS, MARK, SameAs, ShiftCount
 from ..isa.form import CTRL, LONG, SCTRL, Form
-from ..isa.memsyntax import CONST_SIZES, ConstLoad, DataReg, GlobalMem, LocalMem, SharedStore, StoreSource
 from ..isa.syntax import SHARED_MODES, Custom, Dst, Fields, Imm, Keyword, Mods, Named, OptImm, Src, Target, holds, is_half
 from ..isa.syntax import CondOperand as CondOp
-from ..isa.table import FORMS, MARK, SameAs, ShiftCount
 
 # ---------------------------------------------------------------------------------------------
 # What a commit record adds to the instruction's fields (packed into one int by sample.py)

@@ -187,7 +187,7 @@ def render_html(cov: Coverage, cross: Coverage | None = None, code: CodeCoverage
         '<html lang="en"><head><meta charset="utf-8"><title>G80 SM_1.0 functional coverage</title>',
         f"<style>{CSS}</style></head><body>",
         "<h1>G80 SM_1.0 functional coverage</h1>",
-        '<p class="small">Coverage model derived from the encoding table (golden/isa/table.py): every form\'s modifiers, '
+        '<p class="small">Coverage model derived from the encoding table (golden/g80/table.py): every form\'s modifiers, '
         "operands, guard, $c write and marker, result classes and flags of the commit records, SIMT situations.</p>",
         '<div class="cards">',
         f'<div class="card"><b>{o.percent:.1f}%</b>overall ({o.hit} / {o.reachable} reachable bins)</div>',

@@ -148,7 +148,7 @@ def render_text(cov: Coverage, cross: Coverage | None = None, code: CodeCoverage
     m = cov.model
     o = cov.overall()
     lines = [
-        "G80 SM_1.0 functional coverage (model derived from golden/isa/table.py)",
+        "G80 SM_1.0 functional coverage (model derived from golden/g80/table.py)",
         f"runs merged: {len(cov.runs)}; commit records sampled: {cov.samples}",
         f"bins: {o.total} total, {o.excluded} excluded (impossible, with a reason), {o.reachable} reachable",
         f"overall: {o.hit} of {o.reachable} reachable bins hit = {o.percent:.1f}%",

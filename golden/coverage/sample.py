@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..commit import Commit
+from ..g80.commit import Commit
 from ..isa.decoder import BY_FORMAT, Instruction, decode, fmt_of
 from .model import JUMPS, R_INF, R_NAN, R_NEG, R_POS, R_ZERO
 

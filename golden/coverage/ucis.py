@@ -37,7 +37,7 @@ def to_ucis(cov: Coverage, test_name: str = "regression", cross: Coverage | None
     from ucis.source_info import SourceInfo
 
     db = MemFactory.create()
-    fh = db.createFileHandle("golden/isa/table.py", ".")
+    fh = db.createFileHandle("golden/g80/table.py", ".")
     node = db.createHistoryNode(None, test_name, test_name, UCIS_HISTORYNODE_TEST)
     node.setDate("20000101000000")  # pyucis writes it as a date; the runs are listed in the HTML/text reports
     node.setTestStatus(True)

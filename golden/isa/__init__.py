@@ -4,12 +4,8 @@ from .assembler import AsmError, Program, assemble, assemble_instruction
 from .decoder import IllegalInstruction, Instruction, decode, decode_program, make
 from .disassembler import format_listing, render_program
 from .form import Form
-from .table import BY_MNEMONIC, BY_NAME, FORMS
 
 __all__ = [
-    "BY_MNEMONIC",
-    "BY_NAME",
-    "FORMS",
     "AsmError",
     "Form",
     "IllegalInstruction",

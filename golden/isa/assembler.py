@@ -18,11 +18,11 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from ..g80.table import BY_MNEMONIC, BY_NAME
 from .decoder import IllegalInstruction, Instruction, decode
 from .form import LONG, MARK_EXIT, Form
 from .source import AsmError, Line, label_table, read_lines
 from .syntax import ParseContext, SyntaxProblem
-from .table import BY_MNEMONIC, BY_NAME
 
 # AsmError and Line live in the ISA-independent .source (LG's assembler reports errors the same
 # way); callers of the G80 assembler still import them from here.

@@ -12,10 +12,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property
 
+from ..g80.table import ABSENT, FORMS
 from .bits import bits_to_str
 from .form import CTRL, IMM, LONG, SCTRL, SHORT, Form
 from .syntax import Fields, ParseContext, SyntaxProblem
-from .table import ABSENT, FORMS
 
 BY_FORMAT: dict[str, list[Form]] = {}
 for _form in FORMS:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from . import conditions
+from ..g80 import conditions
 from .bits import BitField
 from .syntax import Cond, Fields, Mods, Operand, ParseContext, SyntaxProblem, holds
 

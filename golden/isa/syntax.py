@@ -14,7 +14,7 @@ import struct
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from . import conditions
+from ..g80 import conditions
 
 Fields = dict[str, int]
 

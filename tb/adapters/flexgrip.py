@@ -22,7 +22,7 @@ import cocotb
 import numpy as np
 from cocotb.triggers import ClockCycles, ReadOnly, RisingEdge, Timer
 
-from golden.state import FLEXGRIP_SM, Launch
+from golden.g80.state import FLEXGRIP_SM, Launch
 
 from ..config import LockstepConfig
 from ..dut import DutAdapter, DutBfm, DutCommit, DutEnd, DutSink, LaunchConfig
@@ -59,7 +59,7 @@ def decode_departures(words: list[int], where: object) -> None:
     register, which is another warp's register when a warp has fewer than 61 (nbody: warp 0's R60 is
     block 1's R12, so FlexGripPlus set $a2 = 0x100 + 0x10 lane). A shared-memory source (g [n]) is the
     waiver r2a_shared_source's."""
-    from golden.flexgrip_export import NotRunnable
+    from golden.g80.flexgrip_export import NotRunnable
     from golden.isa.decoder import IllegalInstruction, decode_program
 
     try:
@@ -77,8 +77,8 @@ def decode_departures(words: list[int], where: object) -> None:
 def check_runnable(path: Path, cores: int | None = None) -> None:
     """Refuse up front, with the reason naming what does not fit, a program (.sass) or bundle (.txt) that
     FlexGripPlus cannot run as given: the loader's limits and its unimplemented instructions
-    (golden.flexgrip_export.flexgrip_image), then the decode departures above."""
-    from golden.flexgrip_export import flexgrip_image
+    (golden.g80.flexgrip_export.flexgrip_image), then the decode departures above."""
+    from golden.g80.flexgrip_export import flexgrip_image
 
     image = flexgrip_image(path, cores=cores)
     decode_departures(image.words, path)
@@ -259,8 +259,8 @@ class FlexgripAdapter(DutAdapter):
         """`test_module`: another cocotb module on the same run setup (tb/faults' campaign module)."""
         from cocotb_tools.runner import get_runner
 
-        from golden.flexgrip_export import mif
-        from golden.profile import PROFILES
+        from golden.g80.flexgrip_export import mif
+        from golden.g80.profile import PROFILES
 
         from ..kernels import load_kernel
 
@@ -286,8 +286,8 @@ class FlexgripAdapter(DutAdapter):
         return FlexgripBfm(dut, config, cycles)
 
     def waivers(self, config: LockstepConfig) -> tuple:
-        """The findings handled by a waiver (golden/flexgrip_findings.py), unless WAIVE=none."""
-        from golden.flexgrip_findings import WAIVERS
+        """The findings handled by a waiver (golden/g80/flexgrip_findings.py), unless WAIVE=none."""
+        from golden.g80.flexgrip_findings import WAIVERS
 
         return () if config.extra.get("waive") == "none" else WAIVERS
 

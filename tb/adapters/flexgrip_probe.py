@@ -1,5 +1,5 @@
 """FlexGripPlus's commit records: what its internal signals show each warp-instruction did, as
-golden.commit.Commit (tb/dut.py's DutCommit).
+golden.g80.commit.Commit (tb/dut.py's DutCommit).
 
 FlexGripPlus's register file is written whole: a 16-bit destination is read-modify-write there, so
 the half a record names comes from the DUT's own fetched instruction word (the ISA decoder says
@@ -15,11 +15,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from golden import flexgrip_decode
-from golden.commit import Commit, RegWrite
+from golden.g80 import flexgrip_decode
+from golden.g80.commit import Commit, RegWrite
+from golden.g80.profile import FLEXGRIP
 from golden.isa.decoder import IllegalInstruction, decode, size_of
 from golden.isa.operands import RegOperand
-from golden.profile import FLEXGRIP
 
 from ..dut import UnknownValue
 
@@ -160,7 +160,7 @@ def _dst_half(insn: int, size: int) -> str | None:
         decoded = decode([insn & 0xFFFFFFFF, insn >> 32] if size == 8 else [insn])
     except IllegalInstruction:
         return None
-    # as FlexGripPlus's decoder reads the word (golden/flexgrip_decode.py: LOP32I is 16-bit unless bit 30 of
+    # as FlexGripPlus's decoder reads the word (golden/g80/flexgrip_decode.py: LOP32I is 16-bit unless bit 30 of
     # its immediate is set, and its register fields then name half registers)
     dst = flexgrip_decode.adapt(FLEXGRIP, decoded, dict(decoded.operands)).get("dst")
     if isinstance(dst, RegOperand) and dst.half:

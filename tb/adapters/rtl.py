@@ -17,8 +17,8 @@ from typing import ClassVar
 import numpy as np
 from cocotb.triggers import ClockCycles, ReadOnly, RisingEdge, ValueChange
 
-from golden.commit import Commit, MemWrite, RegWrite
-from golden.hw import CfgSel, GprHalf, LaunchReg, MemSpace, error_message
+from golden.g80.commit import Commit, MemWrite, RegWrite
+from golden.g80.hw import CfgSel, GprHalf, LaunchReg, MemSpace, error_message
 
 from ..bus import BusDriver
 from ..commit_agent import CommitMonitor, RtlCommit, gpr_parts, mem_parts

@@ -1,4 +1,4 @@
-"""FlexGripPlus's FPU and SFU under GHDL against golden.arith.flexgrip_fp / flexgrip_sfu, bit for bit.
+"""FlexGripPlus's FPU and SFU under GHDL against golden.g80.arith.flexgrip_fp / flexgrip_sfu, bit for bit.
 
 `run_ops(counts, seed)` draws operands (special values and random patterns), runs them in batches
 of LANES through FlexGripPlus's own units (the VHDL in FLEXGRIP_DIR, unmodified: `fpu_single`
@@ -18,11 +18,11 @@ from pathlib import Path
 
 import numpy as np
 
-from golden.arith import flexgrip_fp as ffp
-from golden.arith import flexgrip_rro as frro
-from golden.arith import flexgrip_sfu as fsfu
-from golden.arith import intops
-from golden.profile import FLEXGRIP
+from golden.g80.arith import flexgrip_fp as ffp
+from golden.g80.arith import flexgrip_rro as frro
+from golden.g80.arith import flexgrip_sfu as fsfu
+from golden.g80.arith import intops
+from golden.g80.profile import FLEXGRIP
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
@@ -150,7 +150,7 @@ def _pack(r: tuple[np.ndarray, np.ndarray]) -> int:
 
 
 def _sp_ops() -> list[Op]:
-    """The integer operations the `flexgrip` profile's switches shape (golden.arith.intops under
+    """The integer operations the `flexgrip` profile's switches shape (golden.g80.arith.intops under
     FLEXGRIP), with the scalar processor driven as pipeline_execute drives it. 16-bit forms get
     their operands sign-extended, as FlexGripPlus's read stage delivers them; their result is
     compared on its low half (a 16-bit write), their flags as the unit gives them."""

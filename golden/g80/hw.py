@@ -10,7 +10,7 @@ declarations) from this module, the testbench imports it, and a test keeps the g
 in sync. Importable without cocotb or a simulator.
 
 Codes that are instruction-word fields (condition codes, IADD's add operation, rounding modes,
-the SFU forms' `sec`) come from the encoding table instead (`golden.isa.table`).
+the SFU forms' `sec`) come from the encoding table instead (`golden.g80.table`).
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import IntEnum
 
-from .isa.table import BY_NAME
+from .table import BY_NAME
 
 WARP_SIZE = 32  # lanes of a warp: the commit port carries all of them, whatever NUM_SP
 MAX_PARTS = 4  # 32-bit parts of the widest register write (a 128-bit load: 4 registers)

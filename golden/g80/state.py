@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .errors import LaunchError
+from ..errors import LaunchError
 
 WARP = 32
 SHARED_BYTES = 16 * 1024  # per block, the shared address space (ISA.md 7.3)

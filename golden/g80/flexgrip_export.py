@@ -20,8 +20,8 @@ from pathlib import Path
 
 import numpy as np
 
+from ..isa.decoder import IllegalInstruction, decode_program
 from .flexgrip_bundle import CONST_BYTES, GLOBAL_BYTES, load_bundle, read_mif
-from .isa.decoder import IllegalInstruction, decode_program
 from .memory import Memory
 from .profile import FLEXGRIP, Profile
 from .program import load_program

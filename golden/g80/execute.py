@@ -1,7 +1,7 @@
 """Instruction semantics, one routine per family of the encoding table (Form.family).
 
 A routine executes one instruction for a Batch of lanes (one or more warps at the same PC):
-it reads operands through the table's structured operands, computes with golden.arith, and
+it reads operands through the table's structured operands, computes with golden.g80.arith, and
 writes registers, flags and memory under the batch's execute mask. Control flow is in sm.py.
 """
 
@@ -13,10 +13,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from .arith import fp, intops  # fp at import: a local import in each FP family cost about 1 us a step
-from .isa.decoder import Instruction
-from .isa.memsyntax import MEM_SIZES
-from .isa.operands import (
+from ..isa.decoder import Instruction
+from ..isa.operands import (
     ConstOperand,
     DiscardOperand,
     GlobalOperand,
@@ -26,6 +24,8 @@ from .isa.operands import (
     RegOperand,
     SharedOperand,
 )
+from .arith import fp, intops  # fp at import: a local import in each FP family cost about 1 us a step
+from .memsyntax import MEM_SIZES
 
 if TYPE_CHECKING:
     from .sm import SM, Batch
@@ -405,7 +405,7 @@ def exe_i2i(sm: SM, b: Batch, insn: Instruction, ops: dict) -> None:
 
 
 # ---------------------------------------------------------------------------------------------
-# floating point and SFU (golden.arith.fp / golden.arith.sfu); float source modifiers are sign-bit
+# floating point and SFU (golden.g80.arith.fp / golden.g80.arith.sfu); float source modifiers are sign-bit
 # operations on the input (FP_SFU.md 1.6)
 
 SIGN = U32(0x80000000)
@@ -849,7 +849,7 @@ def exe_tex(sm: SM, b: Batch, insn: Instruction, ops: dict) -> None:
     # The SM model has no texture unit, texture memory or texture/sampler state (a kernel's
     # textures are bound by the driver, which this model does not have): refuse by name rather
     # than compute something.
-    from .errors import UnimplementedError
+    from ..errors import UnimplementedError
 
     w = b.warps[0]
     raise UnimplementedError(

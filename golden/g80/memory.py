@@ -6,7 +6,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from .errors import MemoryFault
+from ..errors import MemoryFault
 
 Where = str | Callable[[], str]  # where an access happens, for a fault's message: formatted only when there is one
 

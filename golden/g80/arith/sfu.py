@@ -1,6 +1,6 @@
 """Bit-exact G80 (sm_10) SFU: RRO pre-ops and the special functions, vectorised over lanes.
 
-Implements FP_SFU.md sections 9-12 with the tables of golden/arith/sfu_rom.py (generated from
+Implements FP_SFU.md sections 9-12 with the tables of golden/g80/arith/sfu_rom.py (generated from
 ../shared/reference/sfu_tables.json). Values are numpy uint32 arrays of bit patterns, one element
 per lane; inputs broadcast; results are uint32 (the SFU has no `$c` output in this model).
 

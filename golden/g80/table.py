@@ -16,12 +16,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from . import conditions
-from .bits import BitField, w1
-from .bits import field as bf
-from .form import CTRL, IMM, LONG, SCTRL, SHORT, Form
-from .memsyntax import MEM_SIZES, ConstLoad, DataReg, GlobalMem, LocalMem, SharedStore, StoreSource
-from .syntax import (
+from ..isa.bits import BitField, w1
+from ..isa.bits import field as bf
+from ..isa.form import CTRL, IMM, LONG, SCTRL, SHORT, Form
+from ..isa.syntax import (
     LONG_SLOT,
     SHORT_SLOT,
     Cond,
@@ -47,6 +45,8 @@ from .syntax import (
     parse_int,
     render_reg,
 )
+from . import conditions
+from .memsyntax import MEM_SIZES, ConstLoad, DataReg, GlobalMem, LocalMem, SharedStore, StoreSource
 
 # ---------------------------------------------------------------------------------------------
 # Field catalogues: the name of every field, where it lives, per format (ISA.md 1.3).
@@ -268,7 +268,7 @@ class SameAs(Operand):
         return {self.name} | ({self.neg[0]} if self.neg else set())
 
     def describe(self, f: Fields) -> object:
-        from .operands import RegOperand
+        from ..isa.operands import RegOperand
 
         return RegOperand(f[self.name], False, neg=holds(f, self.neg))
 
@@ -304,7 +304,7 @@ class ShiftCount(Operand):
         return {"shimm"} | self.slot.fields()
 
     def describe(self, f: Fields) -> object:
-        from .operands import ImmOperand
+        from ..isa.operands import ImmOperand
 
         return ImmOperand(f["src2"]) if f["shimm"] else self.slot.describe(f)
 

@@ -1,6 +1,6 @@
 """`check-vectors`: run reference vectors through the model as real instructions.
 
-Each vector line becomes the instruction golden.vectors.case_of gives it (for presin/preex2, the
+Each vector line becomes the instruction golden.g80.vectors.case_of gives it (for presin/preex2, the
 RRO + SIN/COS/EX2 pair), assembled from the encoding table; its inputs are placed in registers
 R1-R3 (and the carry in $c0), one or more warps execute it, and the destination register and the $c1 flags written by `.C1` are
 read back and compared with the line. Lines with the same instruction run together, one lane each.
@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .isa.assembler import assemble
+from ..isa.assembler import assemble
 from .memory import Memory
 from .profile import G80, Profile
 from .sm import SM

@@ -48,15 +48,15 @@ class Profile:
     i2i_no_clamp: bool = _switch(False, _INTEGER, "I2I truncates / extends and negates in two's complement, no clamping")
     addc_c0_madc_c1: bool = _switch(False, _INTEGER, "IADD.CARRYn reads $c0 and IMAD with carry $c1, whatever n is")
     pass_b_is_not1: bool = _switch(False, _INTEGER, "LOP.PASS_B computes NOT src1; operand inversions are ignored")
-    # floating point: whose FPU the FP instructions run on (golden.arith.fp or .flexgrip_fp)
+    # floating point: whose FPU the FP instructions run on (golden.g80.arith.fp or .flexgrip_fp)
     flexgrip_fpu: bool = _switch(False, _FP, "FADD/FMUL/FMAD/FSET and conversions as FlexGripPlus's fpu_single computes them")
     fpu_sync_lanes: int = _switch(0, _FP, "FADD: lanes the execute stage runs through its FPUs together (FlexGripPlus: its SP count); an adder lane reads 0 when another lane of its group takes the slower subtractor (0: off)")
     flexgrip_sfu: bool = _switch(False, _FP, "RCP/RSQ/LG2/EX2/SIN/COS (and RRO) as FlexGripPlus's sfu (and rro) compute them")
     fadd_read_in_sm: bool = _switch(False, _FP, "FADD (flexgrip_fpu) is read one edge after fpu_single's `finished`, as the SM's execute stage copies it: the subtractor's transients seen on the unit alone do not all reach the register file")
     fp_flags_from_sp: bool = _switch(False, _FP, "FSET/FADD/FMUL/FMAD $c as FlexGripPlus's execute stage makes them: FSET S = true, Z = not true; the others Z = 1, S = 0; C = O = 0")
 
-    # integer, memory and address-register decode (golden/flexgrip_decode.py; findings of that block in
-    # golden/flexgrip_findings.py)
+    # integer, memory and address-register decode (golden/g80/flexgrip_decode.py; findings of that block in
+    # golden/g80/flexgrip_findings.py)
     c2r_dest_r0: bool = _switch(False, _DECODE, "C2R Rd, Cn writes R0 (the decoder has no destination for a flags-to-register move)")
     a0_aliases_a4: bool = _switch(False, _DECODE, "A0 as an ADA/A2R source reads $a4, as an R2A/ADA destination writes $a4 (2-bit index)")
     ada_offset_14bit: bool = _switch(False, _DECODE, "ADA adds the offset's low 14 bits, subtracted when its bit 13 is set")

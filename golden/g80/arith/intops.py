@@ -36,7 +36,7 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-from golden.profile import G80, Profile
+from golden.g80.profile import G80, Profile
 
 U32 = np.uint32
 I64 = np.int64

@@ -14,14 +14,13 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from . import flexgrip_decode
+from ..errors import MemoryFault, ModelError, RunawayError, StackError, TrapError, UndefinedControl
+from ..isa.decoder import IllegalInstruction, Instruction, decode
+from ..isa.form import CTRL, LONG
+from ..isa.operands import NamedOperand, SharedOperand
+from . import conditions, flexgrip_decode
 from .commit import Commit, MemWrite, RegWrite
-from .errors import MemoryFault, ModelError, RunawayError, StackError, TrapError, UndefinedControl
 from .execute import FAMILIES
-from .isa import conditions
-from .isa.decoder import IllegalInstruction, Instruction, decode
-from .isa.form import CTRL, LONG
-from .isa.operands import NamedOperand, SharedOperand
 from .memory import Memory
 from .profile import G80, Profile
 from .state import BRANCH, BREAK, CALL, JOINAT, SHARED_BYTES, WARP, Block, Entry, Launch, SMConfig, Warp, bits_mask
@@ -161,7 +160,7 @@ class SM:
         # run-flexgrip: which global words hold results of FP/SFU instructions (counted apart in its report)
         self.track_floats = False
         self.float_words: set[int] = set()
-        # run-flexgrip: undefinedness (golden/flexgrip_bundle.py): a taint bit per lane and register,
+        # run-flexgrip: undefinedness (golden/g80/flexgrip_bundle.py): a taint bit per lane and register,
         # flag register and address register, and per byte of global and shared memory. Set before
         # the first step (`track_undefined_global`); off, the model pays one attribute test per access.
         self.track_undefined = False
@@ -287,7 +286,7 @@ class SM:
         return int(bad[inside].sum())
 
     def note_store_address(self, b: Batch) -> None:
-        """A store's address has been read (golden.execute): what was undefined so far is its address's."""
+        """A store's address has been read (golden.g80.execute): what was undefined so far is its address's."""
         if self.track_undefined:
             b.undef_addr = None if b.undef is None else b.undef.copy()
 
@@ -316,7 +315,7 @@ class SM:
             self.plans[pc] = plan
         return plan
 
-    # -- operand access (used by golden.execute) -----------------------------------------------------
+    # -- operand access (used by golden.g80.execute) -----------------------------------------------------
 
     def where(self, b: Batch) -> str:
         w = b.warps[0]

@@ -3,7 +3,7 @@
 
 Every divergence is either a golden-model bug (fixed in the model, not listed here) or one of these
 behaviours. `handling` says how lock-step treats it:
-- `profile:<switch>`: golden/profile.py models it under the flexgrip profile;
+- `profile:<switch>`: golden/g80/profile.py models it under the flexgrip profile;
 - `loader`: the FlexGripPlus loader adapts the program, as FlexGripPlus's users do by hand;
 - `waiver`: a mismatch of an instruction of `forms` on no field other than `fields` is not a
   failure: the model takes FlexGripPlus's register, flag and address-register writes of that
@@ -34,9 +34,9 @@ class Finding:
     program: str  # a program that reproduces it (path from the project root: programs/ or a testdata/vectors bundle)
     handling: str
     bug: bool
-    forms: tuple[str, ...] = ()  # waiver: the instruction forms it covers (golden/isa/table.py names)
+    forms: tuple[str, ...] = ()  # waiver: the instruction forms it covers (golden/g80/table.py names)
     fields: frozenset[str] = frozenset()  # waiver: the commit fields it may differ on
-    when: tuple[tuple[str, int, int], ...] = ()  # waiver: (instruction field, mask, value) it also needs (golden/isa/table.py names)
+    when: tuple[tuple[str, int, int], ...] = ()  # waiver: (instruction field, mask, value) it also needs (golden/g80/table.py names)
     dut_value: int | None = None  # waiver: only when FlexGripPlus wrote this value in every lane that differs
 
 
@@ -47,7 +47,7 @@ FINDINGS: tuple[Finding, ...] = (
         "(zeros) and never finishes. Kernels must end with RET.",
         "vecadd PC 0x48 (the word after GST.E.U32 global14[R0], R1)",
         "programs/vecadd.sass",
-        "profile:exit_marker_ignored + loader (golden/run.code_words appends RET, as every shipped FlexGripPlus kernel has by hand)",
+        "profile:exit_marker_ignored + loader (golden/g80/run.code_words appends RET, as every shipped FlexGripPlus kernel has by hand)",
         False,
     ),
     Finding(
@@ -92,7 +92,7 @@ FINDINGS += (
         "sfu_tables",
         "RCP, RSQ, LG2, EX2, SIN and COS come from FlexGripPlus's SFU (quadratic interpolation over its own ROM tables, "
         "Execution/SFU), not G80's: results differ in the last bits, and for special operands by more. Modelled bit for bit "
-        "(golden/arith/flexgrip_sfu.py, checked against the unit under GHDL); in lock-step the last two differences in sfu "
+        "(golden/g80/arith/flexgrip_sfu.py, checked against the unit under GHDL); in lock-step the last two differences in sfu "
         "were the register RCP32 |R4| reads (sfu_short_abs_register), not the tables.",
         "sfu PC 0x40: RCP R6, R4 (8 lanes differ from G80, e.g. 0x3f2aaaab vs 0x3f2aaaaa)",
         "programs/sfu.sass",
@@ -104,7 +104,7 @@ FINDINGS += (
         "RCP32 R6, |R4| (the 32-bit form with |.|, bit 15) reads R68: pipeline_decode.vhd takes an SFU instruction's first "
         "source from bits 15:9 whatever the format (src1_i, lines 629-631), so the short form's |.| bit becomes bit 6 of the "
         "register number; R68 is past the allocation and reads 0, and RCP gives +inf in every lane. The SFU applies no "
-        "|.| or - itself (it reads the register as it is). Modelled: golden/execute.exe_sfu.",
+        "|.| or - itself (it reads the register as it is). Modelled: golden/g80/execute.exe_sfu.",
         "sfu PC 0x210: RCP32 R6, |R4| (FlexGripPlus 0x7f800000 in every lane)",
         "programs/sfu.sass",
         "profile:flexgrip_sfu",
@@ -148,7 +148,7 @@ FINDINGS += (
         "IDLE. pipeline_execute.vhd waits in ALU_EXEC for every SP's `finished` (and_reduce(fpu_work_finished)) and copies "
         "fp_result_o one edge later in ALU_DONE, when the adder lanes' units are already back in IDLE. Seen in the waves "
         "(fadd, sub-warp 0 of PC 0x48: fpu_work_finished 0x61, 0xff, then 0x9e at the copy edge, out_fp of SP 0 0x40000000 "
-        "then 0). Modelled: golden/execute._fg_fadd_sync; a lock-step run sets the group to its NUM_SP, run-flexgrip to the "
+        "then 0). Modelled: golden/g80/execute._fg_fadd_sync; a lock-step run sets the group to its NUM_SP, run-flexgrip to the "
         "bundle's CORES.",
         "fadd PC 0x48: FADD R6, R4, R5 (lane 0, 1.0 + 1.0: FlexGripPlus 0; lane 1 of its sub-warp is -1.0 + 1.0)",
         "programs/fadd.sass",
@@ -162,7 +162,7 @@ FINDINGS += (
         "the immediate forms), and the decoder's cvt_round (line 414: FADD bits 17:16, FMUL 47:46, others 50:49) is read by "
         "nothing. So FADD.TRUNC, FMUL.TRUNC and FMAD's rounding suffixes round to nearest, and a long form with bit 51 or "
         "52 set truncates. Seen in the waves (fadd: round_mode stays 00 through FADD.TRUNC at PC 0x60, word 0xb0030819). "
-        "Modelled: golden/execute._fg_rmode.",
+        "Modelled: golden/g80/execute._fg_rmode.",
         "fadd PC 0x60: FADD.TRUNC R6, R4, R5 (lane 27: FlexGripPlus 0xc35c5aea, round to nearest; truncated 0xc35c5ae9)",
         "programs/fadd.sass",
         "profile:flexgrip_fpu",
@@ -178,7 +178,7 @@ FINDINGS += (
         "long forms' 5-bit offset 13:9 (line 627), which takes the low bit of the short-style type field 14:13: a 16- or "
         "32-bit g [n] reads g [n + 0x10]. Confirmed in lock-step: cos_soft's FADD32I R5, -R5, 1.0 gives 1.0 (R69 reads 0), "
         "a probe program reading g [0x6] through FADD32I got g [0x16], and the FPU's operand registers (opa_true_reg) in "
-        "the waves hold 0 for fadd's FADD32I R6, g [0x4], ... Modelled: golden/execute._fg_src1, _fg_regs.",
+        "the waves hold 0 for fadd's FADD32I R6, g [0x4], ... Modelled: golden/g80/execute._fg_src1, _fg_regs.",
         "cos_soft (bundle) PC 0x98: FADD32I R5, -R5, 0x3f800000 (FlexGripPlus 1.0 in every lane: R69 + 1.0)",
         "testdata/vectors/flexgrip_kernels/cos_soft.txt",
         "profile:flexgrip_fpu",
@@ -190,7 +190,7 @@ FINDINGS += (
         "bits 63:61 are 000 (alu_opcode_i, lines 521-523), so with bit 61 set the ALU opcode is UNKNOWN, the FPU is not "
         "started (fpu_en stays 0 in the waves) and the scalar processor's result for an opcode it does not know is 0 "
         "(scalar_processor.vhd, result_out). Its $c write is the scalar processor's flags of 0 (Z = 1, S = 0), as "
-        "fp_flags_from_sp gives. Modelled: golden/execute._fg_arith.",
+        "fp_flags_from_sp gives. Modelled: golden/g80/execute._fg_arith.",
         "fadd PC 0xc0: FADD.SAT R6, R4, R5 (FlexGripPlus 0 in every lane)",
         "programs/fadd.sass",
         "profile:flexgrip_fpu",
@@ -203,7 +203,7 @@ FINDINGS += (
         "address (pipeline_decode.vhd src2_i, line 663), where a long form's bank is ignored (const_bank_ignored). fadd's "
         "FADD32 R11, R4, c[0x1][0x0] reads word 32 (0); a probe program with 3.0 at word 32 and -2.0 at c[0x1][0x0] got "
         "R4 + 3.0. The integer finding iadd32_const_operand (IADD32 Rd, Ra, c[0x1][0x1] reads 0: word 33) fits the same "
-        "decoder path. Modelled for the FP forms: golden/execute._fg_read.",
+        "decoder path. Modelled for the FP forms: golden/g80/execute._fg_read.",
         "fadd PC 0x1ac: FADD32 R11, R4, c[0x1][0x0] (FlexGripPlus R4 + 0)",
         "programs/fadd.sass",
         "profile:const_short_unsplit",
@@ -230,7 +230,7 @@ FINDINGS += (
     Finding(
         "rro_unit",
         "RRO (range reduction before SIN/COS/EX2) comes from FlexGripPlus's own RRO unit (Execution/RRO), whose output is "
-        "not G80's format. Modelled bit for bit (golden/arith/flexgrip_rro.py, with the 2023 fix of upstream PR #3); sfu's "
+        "not G80's format. Modelled bit for bit (golden/g80/arith/flexgrip_rro.py, with the 2023 fix of upstream PR #3); sfu's "
         "RRO instructions match in lock-step, so the former waiver is gone.",
         "sfu PC 0x130: RRO R6, R4, SIN",
         "programs/sfu.sass",
@@ -287,7 +287,7 @@ FINDINGS += (
         "(ScalarProcessor/convert_int_int.vhd) on the same source while the FPU converts (pipeline_execute.vhd, "
         "gPredicateFlags: sp_zero_o / sp_sign_o when set_pred): Z = that integer value is 0, S = its sign for a signed "
         "conversion (is_signed_i: bit 59 for F2I, bit 48 for I2F), not the flags of the FPU's result. f2f's "
-        "F2F.F32.F32.C1 o[0x7f], R4 writes 0 where the G80 flags of the result are Z. Modelled: golden/execute._fg_cvt_flags; "
+        "F2F.F32.F32.C1 o[0x7f], R4 writes 0 where the G80 flags of the result are Z. Modelled: golden/g80/execute._fg_cvt_flags; "
         "f2f, f2i and i2f pass without the former waiver.",
         "f2f PC 0x1a8: F2F.F32.F32.C1 o[0x7f], R4",
         "programs/f2f.sass",
@@ -306,7 +306,7 @@ FINDINGS += (
         "R6, R4, R5, R7 read c[5] (0 in fmad: the result is R7) and c[0x0][n] reads Rn; bit 52 is FSET's |src1| (and "
         "the high bit of the rounding mode, fp_rounding_mode_bits): FSET R6, |R4|, R5, LT compares with the number 5 "
         "(seen in the waves: fpu_single src2_in = 0x00000005 in every lane). FMAD's third source is a constant word "
-        "(52:46) only when bits 54 and 24 are both set (line 393), else register 51:46. Modelled: golden/execute._fg_regs.",
+        "(52:46) only when bits 54 and 24 are both set (line 393), else register 51:46. Modelled: golden/g80/execute._fg_regs.",
         "fmad PC 0xe8: FMAD.FLOOR R6, R4, R5, R7 (FlexGripPlus R7 in every lane: c[5] * R4 + R7 with c[5] = 0)",
         "programs/fmad.sass",
         "profile:flexgrip_fpu",
@@ -317,7 +317,7 @@ FINDINGS += (
         "FMAD32 Rd, Ra, Rb, Rd (the 32-bit form, third source = the destination in G80) adds R0: src3_i falls to the generic "
         "ALU case, bits 52:46 (pipeline_decode.vhd line 695), which a 32-bit instruction does not have (the fetch stage "
         "clears them); with bit 24 (its shared-source flag) set, constant word 0 instead (line 393). fmad's FMAD32 R8, R4, "
-        "R5, R8 gives R4 * R5 + R0 (lane 0: 0x3f800002, R0 = 0). Modelled: golden/execute._fg_regs.",
+        "R5, R8 gives R4 * R5 + R0 (lane 0: 0x3f800002, R0 = 0). Modelled: golden/g80/execute._fg_regs.",
         "fmad PC 0x200: FMAD32 R8, R4, R5, R8",
         "programs/fmad.sass",
         "profile:flexgrip_fpu",
@@ -330,7 +330,7 @@ FINDINGS += (
         "sub-ops 111, 110, 100 and 010 (fpu_en), so the scalar processor's integer CVT (convert_int_int.vhd: the type "
         "bits 48:46 keep 16 or 8 bits or sign-extend them, no negation for these sub-ops) gives the result: F2I.S32.F32 "
         "R6, -R4 writes R4's bits. (F2F's 110 becomes 111, the FPU's NEG, which is what G80 means.) Modelled: "
-        "golden/execute._fg_cvt, golden/arith/flexgrip_fp.sp_convert.",
+        "golden/g80/execute._fg_cvt, golden/g80/arith/flexgrip_fp.sp_convert.",
         "f2i PC 0x198: F2I.S32.F32 R6, -R4 (FlexGripPlus writes R4 unconverted, e.g. 0x3f000000)",
         "programs/f2i.sass",
         "profile:flexgrip_fpu",
@@ -343,7 +343,7 @@ FINDINGS += (
         "read g [0x64], 0 in f2f and f2i. A low half register read with an 8-bit conversion type (bits 48:46 = 010 or "
         "110: cvt_type_to_data_type DT_U8/DT_S8, the source's data type for every CVT) keeps 8 bits "
         "(vector_register_controller.vhd READ_REGS: and x\"000000FF\"), unextended: I2F.F32.S16.BEXT R6, R4L converts "
-        "R4's low byte. Modelled: golden/execute._fg_cvt_src.",
+        "R4's low byte. Modelled: golden/g80/execute._fg_cvt_src.",
         "f2f PC 0x1e8: F2F.F32.F32.TRUNC R6, g [0x4] (FlexGripPlus 0 in every lane); i2f PC 0x158: I2F.F32.S16.BEXT R6, R4L "
         "(0xffff gives 255.0)",
         "programs/f2f.sass",
@@ -574,7 +574,7 @@ FINDINGS += (
 )
 
 # Integer, memory, address-register and control findings of the cause analysis in FlexGripPlus's VHDL
-# (golden/flexgrip_decode.py holds the decode rules the flexgrip profile switches apply).
+# (golden/g80/flexgrip_decode.py holds the decode rules the flexgrip profile switches apply).
 FINDINGS += (
     Finding(
         "shared_offset_unsigned",
@@ -745,7 +745,7 @@ FINDINGS += (
         "subtractor's pipeline is full, a transient exponent above 254 giving an infinity) mostly do not reach the "
         "register file: fft's FADD R28, R24, -R26 of 0x807fff92 and -(0x80a73d74) gives 0x00273de2 in the SM (the "
         "IEEE difference), where fpu_single alone, under GHDL in tb/flexgrip_units, gives 0x7f800000 (the model's "
-        "READ_UNIT edge 19; READ_SM, edge 20, gives 0x00273de2). golden/arith/flexgrip_fp.fadd_bits(read=). With the "
+        "READ_UNIT edge 19; READ_SM, edge 20, gives 0x00273de2). golden/g80/arith/flexgrip_fp.fadd_bits(read=). With the "
         "switch, fft passes lock-step on FlexGripPlus (1228 commits, 8 SPs).",
         "fft PC 0x1b0: FADD R28, R24, -R26 (warp 0 lane 1: FlexGripPlus 0x00273de2, model before the switch 0x7f800000)",
         "programs/kernels/fft.sass",

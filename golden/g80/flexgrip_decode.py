@@ -1,9 +1,9 @@
 """Operands as FlexGripPlus 4.4's decoder and read stage take them, where they differ from G80's
-reading of the same instruction bits (flexgrip profile switches of golden/profile.py, the
-"integer, memory and address-register decode" block; findings in golden/flexgrip_findings.py).
+reading of the same instruction bits (flexgrip profile switches of golden/g80/profile.py, the
+"integer, memory and address-register decode" block; findings in golden/g80/flexgrip_findings.py).
 
 `adapt` rewrites a decoded instruction's operands once, when the model first plans the PC
-(golden/sm.SM.plan); the families of golden/execute.py then run unchanged. Every rule cites the
+(golden/g80/sm.SM.plan); the families of golden/g80/execute.py then run unchanged. Every rule cites the
 VHDL line that causes it (FlexGripPlus_4.4/RTL/SMP/Pipeline/...; the lines are those of upstream
 commit 04db37b).
 """
@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from .isa.decoder import Instruction
-from .isa.operands import ConstOperand, RegOperand, SharedOperand
+from ..isa.decoder import Instruction
+from ..isa.operands import ConstOperand, RegOperand, SharedOperand
 from .profile import Profile
 
 # integer families whose long forms take a shared first operand through pipeline_decode.vhd's

@@ -20,7 +20,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from .isa import conditions
+from . import conditions
 
 # the ops of each file's header: what each unit runs
 INT_OPS = ("iadd", "imul16", "imul24", "imad", "isad", "iset", "imin", "imax", "shl", "shr", "logic", "i2i")

@@ -12,7 +12,7 @@ compared, and the report counts and names it.
 Undefined inputs stay undefined. FlexGripPlus reads its global image with VHDL's `hread` of one
 byte a line (RTL/dp_ram.vhd, init_mem): a line that is not two hex digits (the one-character `0`
 lines of some applications' .mif files) leaves that byte U. The model loads such a byte as 0 and
-tracks undefinedness (golden/sm.py, `track_undefined`): a value computed from an undefined source
+tracks undefinedness (golden/g80/sm.py, `track_undefined`): a value computed from an undefined source
 (register, flags, address register, shared, local or global word) is undefined, a store of one makes the
 memory word undefined, a defined value written over clears it. A dumped word the model holds as
 undefined is not compared: the report counts the results computed from undefined input and the
@@ -29,7 +29,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .errors import UndefinedControl
+from ..errors import UndefinedControl
 from .memory import Memory
 from .profile import FLEXGRIP, Profile
 from .sm import SM
