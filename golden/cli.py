@@ -154,23 +154,8 @@ def _disasm_lg(args: argparse.Namespace, words: list[int]) -> int:
 
 def cmd_disasm(args: argparse.Namespace) -> int:
     isa = _isa(args)
-    if isa.name == "lg":
-        if args.base:
-            raise UserError("--base places G80 code; LG words are numbered from instruction 0 (drop --base)")
-        try:
-            if args.hex:
-                words = [int(w, 16) for w in args.hex]
-                if any(w >> 32 for w in words):
-                    raise ValueError("each --hex word must be at most 8 hex digits")
-            elif args.file:
-                words = read_words(Path(args.file))
-            else:
-                print("disasm: give a FILE or --hex WORD...", file=sys.stderr)
-                return 2
-        except (ValueError, OSError) as e:
-            print(f"error: {e}", file=sys.stderr)
-            return 1
-        return _disasm_lg(args, words)
+    if isa.name == "lg" and args.base:
+        raise UserError("--base places G80 code; LG words are numbered from instruction 0 (drop --base)")
     try:
         if args.hex:
             words = [int(w, 16) for w in args.hex]
@@ -181,6 +166,8 @@ def cmd_disasm(args: argparse.Namespace) -> int:
         else:
             print("disasm: give a FILE or --hex WORD...", file=sys.stderr)
             return 2
+        if isa.name == "lg":
+            return _disasm_lg(args, words)
         lines, errors = format_listing(words, args.base, keep_going=args.keep_going)
     except IllegalInstruction as e:
         print(f"error: {e}", file=sys.stderr)

@@ -94,7 +94,7 @@ class Line:
     labels: list[str] = field(default_factory=list)
 
 
-_LABEL_RE = re.compile(r"\s*([A-Za-z_.$][\w.$]*)\s*:(?!:)")
+LABEL_RE = re.compile(r"\s*([A-Za-z_.$][\w.$]*)\s*:(?!:)")
 
 
 def read_lines(source: str, file: str, rules: CommentRules | None = None) -> tuple[list[Line], list[tuple[str, str, Line]]]:
@@ -106,7 +106,7 @@ def read_lines(source: str, file: str, rules: CommentRules | None = None) -> tup
     for number, original, text in strip_comments(source.splitlines(), file, rules):
         col = 0
         while True:
-            m = _LABEL_RE.match(text, col)
+            m = LABEL_RE.match(text, col)
             if not m:
                 break
             pending.append(m.group(1))

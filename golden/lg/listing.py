@@ -17,13 +17,13 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from golden.isa.rows import table_rows
+from golden.isa.source import LABEL_RE
 
 from .asm import DEFAULT_FORMAT, OperandError, float_format, parse_instruction, tokens
 from .disasm import render
 from .table import ALIASES, BY_MNEMONIC, IllegalWord, decode, encode
 
 _FLOAT_HEADER_RE = re.compile(r"\s*#\s*float\s*:\s*(\S+)")
-_LABEL_DEF_RE = re.compile(r"\s*([A-Za-z_.$][\w.$]*)\s*:(?!:)")
 _NUMBER_RE = re.compile(r"([-+]?(?:0[xX][0-9a-fA-F]+|(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?))[fF]?$")
 
 
@@ -70,7 +70,7 @@ def read_listing(path: str) -> tuple[list[Row], str]:
         if not 0 <= word <= 0xFFFFFFFF:
             raise ValueError(f"{path}:{number}: {parts[1]} is not one 32-bit word")
         text, label = parts[2], None
-        m = _LABEL_DEF_RE.match(text)
+        m = LABEL_RE.match(text)
         if m:
             label, text = m.group(1), text[m.end() :].strip()
         rows.append(Row(path, number, index, word, text, label))
