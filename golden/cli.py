@@ -11,10 +11,12 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from .errors import OneLineParser, guarded
+from . import isas
+from .errors import OneLineParser, UserError, guarded
 from .isa import AsmError, IllegalInstruction
 from .isa.disassembler import format_listing
-from .isa.listing import check_rows, read_listing
+from .isa.rows import summary
+from .isas import Isa
 
 if TYPE_CHECKING:
     from .g80.program import KernelSpec
@@ -38,7 +40,53 @@ def _load(path: str, base: int = 0) -> KernelSpec | None:
     return None
 
 
+def _isa(args: argparse.Namespace) -> Isa:
+    isa = isas.get(args.isa)
+    if isa.name != "lg" and getattr(args, "float", None):
+        raise UserError(f"--float chooses the float-immediate format of --isa lg; {isa.name} has none (drop --float)")
+    return isa
+
+
+def _write_words(words: list[list[int]], args: argparse.Namespace) -> None:
+    """The image as raw little-endian binary or hex words, one instruction a line (word0 first)."""
+    fmt = args.format or ("bin" if args.output else "hex")
+    if fmt == "bin":
+        data = b"".join(w.to_bytes(4, "little") for insn in words for w in insn)
+        if args.output:
+            Path(args.output).write_bytes(data)
+        else:
+            sys.stdout.buffer.write(data)
+    else:
+        text = "".join(" ".join(f"{w:08x}" for w in insn) + "\n" for insn in words)
+        if args.output:
+            Path(args.output).write_text(text, encoding="utf-8")
+        else:
+            sys.stdout.write(text)
+
+
+def _asm_lg(args: argparse.Namespace) -> int:
+    from .lg.asm import assemble
+
+    if args.base:
+        raise UserError("--base places G80 code; LG programs start at instruction 0 (drop --base)")
+    try:
+        text = Path(args.file).read_text(encoding="utf-8")
+        program = assemble(text, args.file, args.float)
+    except AsmError as e:
+        print(e.format(), file=sys.stderr)
+        return 1
+    except OSError as e:
+        print(f"{args.file}: error: {e.strerror}", file=sys.stderr)
+        return 1
+    except ValueError as e:  # an unknown --float
+        raise UserError(f"--float: {e}") from None
+    _write_words([[w] for w in program.words], args)
+    return 0
+
+
 def cmd_asm(args: argparse.Namespace) -> int:
+    if _isa(args).name == "lg":
+        return _asm_lg(args)
     # program directives (.block, .buffer, ...) are accepted and checked, and do not emit code
     spec = _load(args.file, args.base)
     if spec is None:
@@ -87,7 +135,27 @@ def read_words(path: Path) -> list[int]:
     return [int.from_bytes(data[i : i + 4], "little") for i in range(0, len(data), 4)]
 
 
+def _disasm_lg(args: argparse.Namespace, words: list[int]) -> int:
+    from .lg.disasm import format_listing
+    from .lg.table import IllegalWord
+
+    try:
+        lines, errors = format_listing(words, args.float or "fixed187", keep_going=args.keep_going)
+    except IllegalWord as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 1
+    except ValueError as e:  # an unknown --float
+        raise UserError(f"--float: {e}") from None
+    print("\n".join(lines))
+    for err in errors:
+        print(f"error: {err}", file=sys.stderr)
+    return 1 if errors else 0
+
+
 def cmd_disasm(args: argparse.Namespace) -> int:
+    isa = _isa(args)
+    if isa.name == "lg" and args.base:
+        raise UserError("--base places G80 code; LG words are numbered from instruction 0 (drop --base)")
     try:
         if args.hex:
             words = [int(w, 16) for w in args.hex]
@@ -98,6 +166,8 @@ def cmd_disasm(args: argparse.Namespace) -> int:
         else:
             print("disasm: give a FILE or --hex WORD...", file=sys.stderr)
             return 2
+        if isa.name == "lg":
+            return _disasm_lg(args, words)
         lines, errors = format_listing(words, args.base, keep_going=args.keep_going)
     except IllegalInstruction as e:
         print(f"error: {e}", file=sys.stderr)
@@ -112,26 +182,26 @@ def cmd_disasm(args: argparse.Namespace) -> int:
 
 
 def cmd_check_listing(args: argparse.Namespace) -> int:
+    isa = _isa(args)
     total_passed = total_failed = 0
     for name in args.files:
         try:
-            rows = read_listing(name)
+            passed, failures = isa.check_listing(name)
         except (OSError, ValueError) as e:
             print(f"{name}: error: {e}", file=sys.stderr)
             total_failed += 1
             continue
-        if not rows:
+        if not passed and not failures:
             print(f"{name}: error: no instruction rows", file=sys.stderr)
             total_failed += 1
             continue
-        passed, failures = check_rows(rows)
         for failure in failures:
             print(failure.format())
         if not args.quiet:
-            print(f"{name}: {passed} passed, {len(failures)} failed", file=sys.stderr)
+            print(f"{name}: {summary(passed, len(failures))}", file=sys.stderr)
         total_passed += passed
         total_failed += len(failures)
-    print(f"{total_passed} passed, {total_failed} failed")
+    print(summary(total_passed, total_failed))
     return 0 if total_failed == 0 and total_passed > 0 else 1
 
 
@@ -386,22 +456,30 @@ def build_parser() -> argparse.ArgumentParser:
     parser = OneLineParser(prog="golden", description="SM_1.0 (G80) SASS tools and golden model")
     sub = parser.add_subparsers(dest="command", required=True)
 
-    p = sub.add_parser("asm", help="assemble NVIDIA-syntax SASS into instruction words")
-    p.add_argument("file", help="SASS source")
+    isa_help = f"instruction set: {', '.join(isas.ISAS)} (default g80)"
+    float_help = "LG float-immediate format: fixed187 (default), half, fixed1114, or a profile's name (seed, ta2013)"
+
+    p = sub.add_parser("asm", help="assemble NVIDIA-syntax SASS (or, with --isa lg, LG assembly) into instruction words")
+    p.add_argument("file", help="SASS source (LG: .lgs source)")
+    p.add_argument("--isa", default="g80", help=isa_help)
+    p.add_argument("--float", metavar="FORMAT", help=float_help + "; overrides the program's .float")
     p.add_argument("-o", "--output", help="output file (default: hex words on standard output)")
     p.add_argument("--format", choices=["bin", "hex"], help="raw little-endian binary or hex words, one instruction a line")
     p.add_argument("--base", type=_int, default=0, help="address of the first instruction (default 0)")
     p.set_defaults(func=cmd_asm)
 
-    p = sub.add_parser("disasm", help="disassemble instruction words into NVIDIA-syntax SASS")
+    p = sub.add_parser("disasm", help="disassemble instruction words into NVIDIA-syntax SASS (or, with --isa lg, LG assembly)")
     p.add_argument("file", nargs="?", help="code image: hex words text or raw little-endian binary")
+    p.add_argument("--isa", default="g80", help=isa_help)
+    p.add_argument("--float", metavar="FORMAT", help=float_help)
     p.add_argument("--hex", nargs="+", metavar="WORD", help="words on the command line, word0 first")
     p.add_argument("--base", type=_int, default=0, help="address of the first word (default 0)")
     p.add_argument("--keep-going", action="store_true", help="report illegal words and go on")
     p.set_defaults(func=cmd_disasm)
 
-    p = sub.add_parser("check-listing", help="check listings: words -> NVIDIA text -> words")
+    p = sub.add_parser("check-listing", help="check listings: words -> NVIDIA text -> words (--isa lg: INDEX | 0xWORD | TEXT rows)")
     p.add_argument("files", nargs="+", metavar="FILE")
+    p.add_argument("--isa", default="g80", help=isa_help)
     p.add_argument("-q", "--quiet", action="store_true", help="no per-file summary")
     p.set_defaults(func=cmd_check_listing)
 

@@ -15,28 +15,17 @@ from __future__ import annotations
 
 import difflib
 import re
-from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import dataclass
 
 from ..g80.table import BY_MNEMONIC, BY_NAME
 from .decoder import IllegalInstruction, Instruction, decode
 from .form import LONG, MARK_EXIT, Form
+from .source import AsmError, Line, label_table, read_lines
 from .syntax import ParseContext, SyntaxProblem
 
-
-class AsmError(Exception):
-    """Assembly error naming file, line and column (1-based) and what was expected."""
-
-    def __init__(self, message: str, file: str = "<input>", line: int = 0, col: int = 0, source: str = "") -> None:
-        self.message, self.file, self.line, self.col, self.source = message, file, line, col, source
-        super().__init__(self.format())
-
-    def format(self) -> str:
-        head = f"{self.file}:{self.line}:{self.col}: error: {self.message}"
-        if self.source:
-            caret = " " * max(self.col - 1, 0) + "^"
-            return f"{head}\n    {self.source}\n    {caret}"
-        return head
+# AsmError and Line live in the ISA-independent .source (LG's assembler reports errors the same
+# way); callers of the G80 assembler still import them from here.
 
 
 _MNEMONIC_RE = re.compile(r"\s*([A-Za-z][A-Za-z0-9_]*)((?:\.[A-Za-z0-9_]+)*)")
@@ -134,16 +123,6 @@ def _build(form: Form, fields: dict[str, int], pc: int, text: str, file: str, li
 
 
 @dataclass
-class Line:
-    file: str
-    number: int
-    source: str  # the original line, for error carets
-    text: str  # the instruction text (comments and labels removed)
-    col: int  # column of `text` in `source` (0-based)
-    labels: list[str] = field(default_factory=list)
-
-
-@dataclass
 class Program:
     instructions: list[Instruction]
     labels: dict[str, int]
@@ -160,78 +139,6 @@ class Program:
 
 
 Directive = Callable[[str, Line], None]
-
-_LABEL_RE = re.compile(r"\s*([A-Za-z_.$][\w.$]*)\s*:(?!:)")
-
-
-def strip_comments(lines: Iterable[str], file: str = "<input>") -> Iterable[tuple[int, str, str]]:
-    """(line number, original line, text without comments and trailing ';')."""
-    in_block = False
-    for number, source in enumerate(lines, 1):
-        text = ""
-        i = 0
-        # `//` is Python's floor division in .expect expressions: directive lines take # comments only
-        directive = not in_block and bool(re.match(r"\s*(?:[A-Za-z_.$][\w.$]*\s*:\s*)*\.", source))
-        while i < len(source):
-            if in_block:
-                end = source.find("*/", i)
-                if end < 0:
-                    i = len(source)
-                    break
-                i = end + 2
-                in_block = False
-                text += " " * 2
-                continue
-            if source.startswith("/*", i):
-                in_block = True
-                text += "  "
-                i += 2
-                continue
-            if (source.startswith("//", i) and not directive) or source[i] == "#":
-                break
-            text += source[i]
-            i += 1
-        text = text.rstrip()
-        if ";" in text:
-            text, _, after = text.partition(";")
-            if after.strip():
-                raise AsmError("unexpected text after ';' (one instruction a line; comments start with // or #)",
-                               file, number, len(text) + 2, source.rstrip("\n"))
-            text = text.rstrip()
-        yield number, source.rstrip("\n"), text
-
-
-def read_lines(source: str, file: str) -> tuple[list[Line], list[tuple[str, str, Line]]]:
-    out: list[Line] = []
-    directives: list[tuple[str, str, Line]] = []
-    pending: list[str] = []
-    for number, original, text in strip_comments(source.splitlines(), file):
-        col = 0
-        while True:
-            m = _LABEL_RE.match(text, col)
-            if not m:
-                break
-            pending.append(m.group(1))
-            col = m.end()
-        body = text[col:]
-        if not body.strip():
-            continue
-        stripped = body.lstrip()
-        col += len(body) - len(stripped)
-        line = Line(file, number, original, stripped, col, pending)
-        if stripped.startswith("."):
-            name, _, args = stripped[1:].partition(" ")
-            if pending:
-                raise AsmError("a label must be followed by an instruction, not a directive", file, number, col + 1, original)
-            directives.append((name.lower(), args.strip(), line))
-            continue
-        out.append(line)
-        pending = []
-    if pending:
-        last = out[-1] if out else None
-        number = last.number if last else 0
-        raise AsmError(f"label {pending[0]!r} at the end of the program labels no instruction", file, number, 1)
-    return out, directives
 
 
 def assemble(
@@ -292,13 +199,11 @@ def assemble(
             labels[label] = addr
         addr += form.size
     # Labels after promotion shifts.
-    labels = {}
     addr = base
-    for i, (line, form) in enumerate(zip(lines, forms, strict=True)):
+    for i, form in enumerate(forms):
         addrs[i] = addr
-        for label in line.labels:
-            labels[label] = addr
         addr += form.size
+    labels = label_table(lines, addrs)
 
     # Pass 2: encode with labels known.
     out: list[Instruction] = []

@@ -15,6 +15,7 @@ from .assembler import AsmError, parse_instruction
 from .decoder import IllegalInstruction, Instruction, decode
 from .disassembler import ends_with_exit
 from .form import LONG, MARK_EXIT
+from .rows import table_rows
 from .syntax import ParseContext, SyntaxProblem
 
 
@@ -30,22 +31,17 @@ class Row:
 
 def read_listing(path: str) -> list[Row]:
     rows = []
-    with open(path, encoding="utf-8") as fh:
-        for number, raw in enumerate(fh, 1):
-            if not raw.strip() or raw.lstrip().startswith("#"):
-                continue
-            # Columns are separated by " | "; NVIDIA's |Rn| (absolute value) has no space inside.
-            parts = [p.strip() for p in re.split(r"(?:^|\s)\|(?:\s|$)", raw.rstrip("\n"))]
-            if len(parts) < 3:
-                raise ValueError(f"{path}:{number}: expected 'addr | words | text [| text]', got {raw.strip()!r}")
-            try:
-                addr = int(parts[0], 16)
-                words = tuple(int(w, 16) for w in parts[1].split())
-            except ValueError:
-                raise ValueError(f"{path}:{number}: bad address or words in {raw.strip()!r}") from None
-            if len(words) not in (1, 2):
-                raise ValueError(f"{path}:{number}: expected one or two words, got {len(words)}")
-            rows.append(Row(path, number, addr, words, parts[2], parts[3] if len(parts) > 3 else ""))
+    for number, raw, parts in table_rows(path):
+        if len(parts) < 3:
+            raise ValueError(f"{path}:{number}: expected 'addr | words | text [| text]', got {raw.strip()!r}")
+        try:
+            addr = int(parts[0], 16)
+            words = tuple(int(w, 16) for w in parts[1].split())
+        except ValueError:
+            raise ValueError(f"{path}:{number}: bad address or words in {raw.strip()!r}") from None
+        if len(words) not in (1, 2):
+            raise ValueError(f"{path}:{number}: expected one or two words, got {len(words)}")
+        rows.append(Row(path, number, addr, words, parts[2], parts[3] if len(parts) > 3 else ""))
     return rows
 
 

@@ -185,3 +185,14 @@ def encode(mnemonic: str, **values: int) -> int:
             v &= bf.max_value
         word = bf.insert(word, v)
     return word
+
+
+def scalar_dest(op: Op) -> str | None:
+    """The field naming the scalar register `op` writes, or None. ALU results and loads go to rd;
+    mov/movi write the register in 19:16 (rm), which cmp/cmpi only read (seed: "mov dest src",
+    "cmp src1 src2"). R15 is the PC, so no instruction may name it here (the assembler rejects it)."""
+    if op.family in ("alu", "load"):
+        return "rd"
+    if op.family == "move":
+        return "rm"
+    return None
