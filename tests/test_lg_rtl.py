@@ -69,7 +69,8 @@ ALU = [
     E("addi.d", rd=1, rs1=1, imm=1),  # 12: wraps
     E("cmpi", rm=1, imm=1),  # 13: -32768 < 1 (a wrapped a - b would say P)
     E("cmp", rm=2, rs2=1),  # 14: 8 > -32768 (a wrapped a - b would say N)
-    E("halt"),  # 15
+    E("add.d", rd=11, rs1=1, rs2=1),  # 15: r1 of three instructions back: the write-first register file
+    E("halt"),  # 16
 ]
 ALU_EXPECT = [
     (0, {"rd": 1, "rd_val": 5, "cc": P}),
@@ -87,7 +88,8 @@ ALU_EXPECT = [
     (48, {"rd": 1, "rd_val": 0x8000, "cc": N}),
     (52, {"cc": N}),
     (56, {"cc": P}),
-    (60, {"done": 1, "next_pc": 64}),
+    (60, {"rd": 11, "rd_val": 0, "cc": Z}),
+    (64, {"done": 1, "next_pc": 68}),
 ]
 
 MEM = [
@@ -135,7 +137,7 @@ CONTROL = [
     E("ret"),  # 8  pc 32: R7 forwarded MEM->EX
     E("movi.d", rm=3, imm=0x66),  # 9  pc 36: never runs
     E("movi.d", rm=5, imm=0x77),  # 10 pc 40
-    E("ret"),  # 11 pc 44
+    E("jsrr", base=7),  # 11 pc 44: reads R7 (24, forwarded MEM->EX) before writing it
 ]
 CONTROL_EXPECT = [
     (0, {"rd": 1, "rd_val": 3, "cc": P}),
@@ -151,15 +153,15 @@ CONTROL_EXPECT = [
     (16, {"rd": 4, "rd_val": 40, "cc": P}),
     (20, {"rd": 7, "rd_val": 24, "next_pc": 40}),
     (40, {"rd": 5, "rd_val": 0x77, "cc": P}),
-    (44, {"next_pc": 24}),
+    (44, {"rd": 7, "rd_val": 48, "next_pc": 24}),
     (24, {"done": 1}),
 ]
 
 VECTOR = [
     E("vmovi", vd=1, imm=0x0080),  # 0
-    E("vcompmovi", vd=1, idx=2, imm=0xFF00),  # 1: EX->EX on a vector register
-    E("movi.d", rm=1, imm=0x1234),  # 2
-    E("vcompmov", vd=2, idx=3, rs2=1),  # 3: a scalar forwarded into the vector unit
+    E("movi.d", rm=1, imm=0x1234),  # 1
+    E("vcompmovi", vd=1, idx=2, imm=0xFF00),  # 2: v1 forwarded MEM->EX (the lanes it keeps)
+    E("vcompmov", vd=2, idx=3, rs2=1),  # 3: a scalar forwarded MEM->EX into the vector unit
     E("vadd", vd=3, vs1=1, vs2=2),  # 4: MEM->EX (v1) and EX->EX (v2)
     E("vadd", vd=3, vs1=3, vs2=3),  # 5
     E("vmov", vd=4, vs1=3),  # 6
@@ -168,11 +170,11 @@ VECTOR = [
 ]
 VECTOR_EXPECT = [
     (0, {"vd": 1, "vd_val": vec(0x80, 0x80, 0x80, 0x80)}),
-    (4, {"vd": 1, "vd_val": vec(0x80, 0x80, 0xFF00, 0x80)}),
-    (8, {"rd": 1, "rd_val": 0x1234, "cc": P}),
+    (4, {"rd": 1, "rd_val": 0x1234, "cc": P}),
+    (8, {"vd": 1, "vd_val": vec(0x80, 0x80, 0xFF00, 0x80)}),
     (12, {"vd": 2, "vd_val": vec(0, 0, 0, 0x1234)}),
     (16, {"vd": 3, "vd_val": vec(0x80, 0x80, 0xFF00, 0x12B4)}),
-    (20, {"vd": 3, "vd_val": vec(0x100, 0x100, 0xFE00, 0x2568)}),
+    (20, {"vd": 3, "vd_val": vec(0x100, 0x100, 0xFE00, 0x2568)}),  # EX->EX
     (24, {"vd": 4, "vd_val": vec(0x100, 0x100, 0xFE00, 0x2568)}),
     (28, {"vd": 5, "vd_val": vec(0x7FFF, 0x7FFF, 0x7FFF, 0x7FFF)}),
     (32, {"vd": 5, "vd_val": vec(0x807F, 0x807F, 0x7EFF, 0x807F), "done": 1, "next_pc": 36}),
