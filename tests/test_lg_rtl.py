@@ -180,6 +180,30 @@ VECTOR_EXPECT = [
     (32, {"vd": 5, "vd_val": vec(0x807F, 0x807F, 0x7EFF, 0x807F), "done": 1, "next_pc": 36}),
 ]
 
+# every branch condition under each of N, Z and P: `brX +1` over a `vmovi` (which leaves CC alone)
+CONDITIONS = ("brn", "brz", "brp", "brnz", "brnp", "brzp", "brnzp")
+FLAG_OF = {0xFFFF: ("n", N), 0: ("z", Z), 1: ("p", P)}
+BRANCHES = [
+    w for value in FLAG_OF for w in [E("movi.d", rm=1, imm=value), *(x for br in CONDITIONS for x in (E(br, off=1), E("vmovi", vd=0, imm=1)))]
+]
+BRANCHES.append(E("halt"))
+
+
+def branches_expect() -> list[tuple[int, dict[str, int]]]:
+    out: list[tuple[int, dict[str, int]]] = []
+    pc = 0
+    for value, (letter, flag) in FLAG_OF.items():
+        out.append((pc, {"rd": 1, "rd_val": value, "cc": flag}))
+        pc += 4
+        for br in CONDITIONS:
+            taken = letter in br.removeprefix("br")
+            out.append((pc, {"next_pc": pc + (8 if taken else 4)}))
+            if not taken:
+                out.append((pc + 4, {"vd": 0, "vd_val": vec(1, 1, 1, 1)}))
+            pc += 8
+    return [*out, (pc, {"done": 1})]
+
+
 V1 = (q(30.0), q(1.5), q(-2.0), 0)  # rotate 30 degrees; translate/scale by (1.5, -2.0)
 V2 = (q(-45.5), 0, 0, q(-1.0))  # floor(-45.5) = -46 degrees, negated by vr[3] < 0: 46
 V3 = (q(200.5), q(-1.0), q(17.0), 0)  # colour (200, 255, 17)
@@ -319,6 +343,7 @@ PROGRAMS: dict[str, tuple[list[int], bytes]] = {
     "mem": (MEM, MEM_DATA),
     "control": (CONTROL, b""),
     "vector": (VECTOR, b""),
+    "branches": (BRANCHES, b""),
     "matrix": (MATRIX, b""),
     "triangle": (TRIANGLE, b""),
 }
@@ -353,7 +378,10 @@ def check(tr: Trace, expect: list[tuple[int, dict[str, int]]]) -> None:
 
 
 @pytest.mark.parametrize("sim", SIMULATORS)
-@pytest.mark.parametrize(("name", "expect"), [("alu", ALU_EXPECT), ("mem", MEM_EXPECT), ("control", CONTROL_EXPECT), ("vector", VECTOR_EXPECT)])
+@pytest.mark.parametrize(
+    ("name", "expect"),
+    [("alu", ALU_EXPECT), ("mem", MEM_EXPECT), ("control", CONTROL_EXPECT), ("vector", VECTOR_EXPECT), ("branches", branches_expect())],
+)
 def test_scalar_vector_and_control(trace: Callable[[str, str], Trace], sim: str, name: str, expect: list) -> None:
     tr = trace(name, sim)
     check(tr, expect)

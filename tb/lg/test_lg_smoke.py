@@ -32,7 +32,7 @@ def read(sig: Any) -> int:
 @cocotb.test()
 async def run_program(dut: Any) -> None:
     out = Path(os.environ["LG_TRACE"])
-    max_cycles = int(os.environ.get("LG_MAX_CYCLES", "200000"))
+    max_cycles = int(os.environ.get("LG_MAX_CYCLES", "2000000"))
     cocotb.start_soon(Clock(dut.clk, 2, unit="step").start())
     dut.rst.value = 1
     for _ in range(3):
