@@ -424,8 +424,9 @@ async def campaign(dut) -> None:
             for f in faults:
                 if f.site in expressions:
                     words.setdefault(f.site, set()).add(FaultRun.low.get(f.site, 0) + f.word)
-            FaultRun.accesses = Accesses(dut, expressions, words)
-        if early or expressions:
+            # sampled only where this batch has a fault: a batch of flip-flop faults pays nothing for it
+            FaultRun.accesses = Accesses(dut, expressions, words) if words else None
+        if early or FaultRun.accesses is not None:
             FaultRun.recording = True
             out = await run_one(None)
             FaultRun.recording = False
