@@ -3,13 +3,14 @@ its faults), plain and under cProfile, and the fault's mean time split into the 
 
     python scripts/profile_faults.py [--test vecadd] [-n 100] [--model seu] [--engine cocotb]
 
-The profiled run sets TB_FAULTS_CPROFILE (tb/faults/test_campaign.py), which profiles the faults'
-loop alone (not the simulator's start nor the fault-free runs). Python's part of a fault is
-grouped by the functions that own it (cumulative times, each group's functions disjoint from the
-others'); what the profile leaves of the profiled run's wall time is the simulator itself with the
-VPI calls of cocotb (Verilator's model, the clock, triggers and value reads and writes in C), which
-the profiler does not slow down. The plain run's mean time per fault is then split: that simulator
-share as measured, the rest in the profile's proportions. Printed as a Markdown table, in ms per fault.
+Both runs measure the CPU time of the faults' loop alone (not the simulator's start nor the
+fault-free runs; TB_FAULTS_CPU and TB_FAULTS_CPROFILE, tb/faults/test_campaign.py): CPU time, so
+that other jobs on the machine do not lengthen it. Python's part of a fault is grouped by the
+functions that own it (cumulative CPU times, each group's functions disjoint from the others');
+what the profile leaves of the profiled loop's CPU time is the simulator itself with the VPI calls
+of cocotb (Verilator's model, the clock, triggers and value reads and writes in C), which the
+profiler does not slow down. The plain run's CPU time per fault is then split: that simulator share
+as measured, the rest in the profile's proportions. Printed as a Markdown table, in CPU ms per fault.
 Campaigns go to build/faults/profile/.
 """
 
@@ -62,20 +63,20 @@ def groups(profile: Path) -> tuple[float, dict[str, float]]:
     return total, out
 
 
-def _campaign(c: Campaign, profile: Path | None) -> tuple[float, int]:
-    """Run the campaign afresh as one task; (sum of the faults' wall times, faults)."""
+def _campaign(c: Campaign, env: dict[str, str]) -> int:
+    """Run the campaign afresh as one task with `env` set; the number of faults it ran."""
     shutil.rmtree(c.folder, ignore_errors=True)
-    if profile is not None:
-        os.environ["TB_FAULTS_CPROFILE"] = str(profile)
+    os.environ.update(env)
     try:
         with quiet(c.folder / "sim.log"):
             run_campaign(c, quiet=True)
     finally:
-        os.environ.pop("TB_FAULTS_CPROFILE", None)
+        for k in env:
+            os.environ.pop(k, None)
     con = sqlite3.connect(c.db_path)
-    wall, n = con.execute("SELECT TOTAL(wall_s), COUNT(*) FROM faults WHERE outcome IS NOT NULL").fetchone()
+    (n,) = con.execute("SELECT COUNT(*) FROM faults WHERE outcome IS NOT NULL").fetchone()
     con.close()
-    return float(wall), int(n)
+    return int(n)
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -92,21 +93,21 @@ def main(argv: list[str] | None = None) -> int:
     a = _parser().parse_args(argv)
     folder = ROOT / "build" / "faults" / "profile"
     name = f"{a.test.replace('/', '-')}_{a.model}_{a.engine}"
-    runs = {}
-    for kind in ("plain", "profiled"):
+    prof, plain_cpu = folder / f"{name}.prof", folder / f"{name}_plain.cpu"
+    for kind, env in (("plain", {"TB_FAULTS_CPU": str(plain_cpu)}), ("profiled", {"TB_FAULTS_CPROFILE": str(prof)})):
         c = Campaign(a.test, a.n, "verilator", a.model, "*", 1, jobs=1, db=folder / f"{name}_{kind}" / "campaign.sqlite", batch=a.n, engine=a.engine)
-        runs[kind] = _campaign(c, folder / f"{name}.prof" if kind == "profiled" else None)
-    total, parts = groups(folder / f"{name}.prof")
-    (plain_wall, n), (profiled_wall, _) = runs["plain"], runs["profiled"]
-    simulator = max(profiled_wall - total, 0.0) / n
-    python = max(plain_wall / n - simulator, 0.0)
-    print(f"| part of a fault ({a.test}, {a.model}, {a.engine} engine, {n} faults) | ms | share |")
+        n = _campaign(c, env)
+    total, parts = groups(prof)
+    plain = float(plain_cpu.read_text(encoding="utf-8")) / n
+    simulator = max(float(Path(f"{prof}.cpu").read_text(encoding="utf-8")) - total, 0.0) / n
+    python = max(plain - simulator, 0.0)
+    print(f"| part of a fault ({a.test}, {a.model}, {a.engine} engine, {n} faults) | CPU ms | share |")
     print("|---|---:|---:|")
     rows = {k: python * v / total for k, v in parts.items()} if total else {}
     rows["the simulator and cocotb's VPI calls (outside Python)"] = simulator
     for k, v in rows.items():
-        print(f"| {k} | {1000 * v:.1f} | {100 * v / (plain_wall / n):.0f} % |")
-    print(f"| **a fault, in its process** | **{1000 * plain_wall / n:.1f}** | |")
+        print(f"| {k} | {1000 * v:.1f} | {100 * v / plain:.0f} % |")
+    print(f"| **a fault, in its process** | **{1000 * plain:.1f}** | |")
     return 0
 
 

@@ -434,9 +434,13 @@ async def campaign(dut) -> None:
             ref_commits = out["commits"]
         FaultRun.checkpoints.keep_final()
         assert out["cycles"] == ref_cycles, f"the fault-free run took {out['cycles']} cycles, the reference {ref_cycles}"
-    # TB_FAULTS_CPROFILE=FILE: cProfile of the faults' loop alone (docs/measurements.md's breakdown of
-    # a fault's time); the simulator's own time is what the profile's total leaves of the wall time
-    profiler = cProfile.Profile() if os.environ.get("TB_FAULTS_CPROFILE") else None
+    # TB_FAULTS_CPROFILE=FILE: cProfile of the faults' loop alone, in CPU time (a busy machine does not
+    # lengthen it), and the loop's CPU time in FILE.cpu; TB_FAULTS_CPU=FILE: that CPU time alone
+    # (scripts/profile_faults.py: where a fault's time goes). What the profile leaves of the loop's CPU
+    # time is the simulator's own
+    profiler = cProfile.Profile(time.process_time) if os.environ.get("TB_FAULTS_CPROFILE") else None
+    cpu_file = os.environ.get("TB_FAULTS_CPU") or (os.environ["TB_FAULTS_CPROFILE"] + ".cpu" if profiler is not None else "")
+    cpu0 = time.process_time()
     with log.open("a", encoding="utf-8") as lines:
         if profiler is not None:
             profiler.enable()
@@ -476,6 +480,8 @@ async def campaign(dut) -> None:
         if profiler is not None:
             profiler.disable()
             profiler.dump_stats(os.environ["TB_FAULTS_CPROFILE"])
+        if cpu_file:
+            Path(cpu_file).write_text(f"{time.process_time() - cpu0}\n", encoding="utf-8")
         # the same process, fault-free, after every fault: a state the resets left behind would show here
         FaultRun.checkpoints = None
         out = await run_one(None)
