@@ -7,7 +7,9 @@
              then the faults without an outcome as Dask tasks of 20-200 faults, each in one
              simulator process (JOBS workers of an embedded cluster, or the cluster CLUSTER names:
              tb/faults/cluster.py), written by this process alone as they come back, and the
-             HTML report (tb/faults/report.py)
+             HTML report (tb/faults/report.py); ENGINE=fast (the default on Verilator) classifies
+             a fault in a large-memory word that nothing selects after its injection without
+             simulating it (tb/faults/test_campaign.py, "Memory words")
     report   the HTML report of a database
     rerun    one fault of a database again, alone, with waveforms (the command the report prints)
     sites    state bits per unit (and the sites of TARGET)
