@@ -212,10 +212,11 @@ TARGET ?= *
 JOBS ?= 1
 CLUSTER ?=
 CLUSTER_CONFIG ?=
+ENGINE ?=
 faults: $(SETUP)
 	$(PY) -m tb.faults run --test $(TEST) -n $(N) --dut $(DUT) --sim $(or $(SIM),$(if $(filter flexgrip,$(DUT)),ghdl,verilator)) --model $(MODEL) --target '$(TARGET)' --seed $(SEED) \
 		--num-sp $(NUM_SP) --jobs $(JOBS) $(if $(STOP),--stop $(STOP)) $(if $(DB),--db $(DB)) $(if $(CLUSTER),--cluster '$(CLUSTER)') \
-		$(if $(CLUSTER_CONFIG),--cluster-config '$(CLUSTER_CONFIG)')
+		$(if $(CLUSTER_CONFIG),--cluster-config '$(CLUSTER_CONFIG)') $(if $(ENGINE),--engine '$(ENGINE)')
 
 faults-rerun: $(SETUP)
 	@test -n "$(DB)" -a -n "$(ID)" || { echo "make faults-rerun DB=path/campaign.sqlite ID=n"; exit 2; }

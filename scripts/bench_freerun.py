@@ -65,6 +65,10 @@ class FreerunResult:
     cpu_s: float  # CPU time of the simulator process, its start-up included (steadier than wall time on a loaded machine)
     correct: bool  # final global memory and commit count equal the model's, no error
     detail: str = ""  # what was wrong when not correct
+    # the kernel's cycles as the Verilator harness times them itself (tb/freerun/main.cpp): its thread's
+    # CPU time and wall time; None under Icarus
+    timed_cpu_s: float | None = None
+    timed_wall_s: float | None = None
 
     def line(self) -> str:
         verdict = "ok" if self.correct else f"WRONG: {self.detail}"
@@ -220,8 +224,9 @@ def freerun(program: Path, sim: str = "verilator", num_sp: int = 8, latency: int
     elif p.gwords:
         problems.append("the harness wrote no final global memory")
     cycles = figures["cycles"]
+    timed = next(({k: int(v) / 1e9 for k, v in (f.split("=") for f in line.split()[1:])} for line in output if line.startswith("FREERUN-TIMED ")), {})
     return FreerunResult(str(program), sim, num_sp, cycles, figures["commits"], p.model_commits, wall, cycles / wall if wall > 0 else 0.0,
-                         cpu, not problems, "; ".join(problems))  # fmt: skip
+                         cpu, not problems, "; ".join(problems), timed.get("cpu_ns"), timed.get("wall_ns"))  # fmt: skip
 
 
 def _parser() -> argparse.ArgumentParser:

@@ -13,7 +13,7 @@ import numpy as np
 from golden.g80.flexgrip_bundle import CONST_BYTES, GLOBAL_BYTES, load_bundle, read_mif
 from golden.g80.memory import Memory
 from golden.g80.profile import Profile
-from golden.g80.program import load_program
+from golden.g80.program import KernelSpec, load_program
 from golden.g80.run import build
 from golden.g80.sm import SM
 from golden.g80.state import FLEXGRIP_SM, Launch, SMConfig
@@ -31,9 +31,33 @@ class Kernel:
     gmem: Memory
 
 
+# programs kept assembled, by path: None unless a process that runs one program many times asks
+# for it (keep_programs). A spec is only read after its assembly (golden/run.build copies what it
+# takes), so one spec serves every run; the model and memories are still built afresh for each run
+_SPECS: dict[Path, KernelSpec] | None = None
+
+
+def keep_programs() -> None:
+    """Assemble each program once in this process instead of once per run: a fault campaign's
+    process runs one program for every fault, and its assembly was about a fifth of the Python time
+    of a short kernel's fault (docs/measurements.md, "Where a fault's time goes")."""
+    global _SPECS
+    if _SPECS is None:
+        _SPECS = {}
+
+
+def _spec(path: Path) -> KernelSpec:
+    if _SPECS is None:
+        return load_program(path)
+    key = path.resolve()
+    if key not in _SPECS:
+        _SPECS[key] = load_program(path)
+    return _SPECS[key]
+
+
 def load_kernel(path: Path, profile: Profile) -> Kernel:
     if path.suffix == ".sass":
-        spec = load_program(path)
+        spec = _spec(path)
         model, gmem = build(spec, profile)
         params = spec.param_bytes(profile.param_slot_bytes_pointer)
         launch = LaunchConfig((spec.grid[0], spec.grid[1]), tuple(spec.block), spec.registers, spec.shared, len(params), model.config.local_bytes)

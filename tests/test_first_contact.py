@@ -173,6 +173,12 @@ def test_campaign_database(tmp_path: Path, case: str) -> None:
     assert (db.read_bytes() if db.exists() else None) == before  # a database that is not this campaign's is left as it was
 
 
+@pytest.mark.parametrize("case", ["faults-engine-unknown", "faults-engine-icarus"])
+def test_faults_engine(case: str) -> None:
+    """An engine that does not exist or does not apply is told before any build or reference run."""
+    check(case, run_case(case))
+
+
 def test_locked_database(tmp_path: Path) -> None:
     """Another process holds the database's write lock (a second sqlite3 connection in BEGIN EXCLUSIVE)."""
     db = tmp_path / "campaign.sqlite"

@@ -7,7 +7,9 @@
              then the faults without an outcome as Dask tasks of 20-200 faults, each in one
              simulator process (JOBS workers of an embedded cluster, or the cluster CLUSTER names:
              tb/faults/cluster.py), written by this process alone as they come back, and the
-             HTML report (tb/faults/report.py)
+             HTML report (tb/faults/report.py); ENGINE=fast (the default on Verilator) classifies
+             a fault in a large-memory word that nothing selects after its injection without
+             simulating it (tb/faults/test_campaign.py, "Memory words")
     report   the HTML report of a database
     rerun    one fault of a database again, alone, with waveforms (the command the report prints)
     sites    state bits per unit (and the sites of TARGET)
@@ -33,10 +35,12 @@ from ..lockstep import LockstepRun
 from ..runner import ROOT, SM_FILE_LIST, failure_messages, read_file_list, run, wave_file
 from .cluster import KINDS, check_reachable, check_spec, read_config
 from .db import LOCK_WAIT_S, CampaignDB, Fault
+from .memreads import LARGE, index_expressions
 from .sites import Site, enumerate_sites, select, units_of
 
 MODELS = ("seu", "stuck0", "stuck1")
 STOPS = ("early", "verify", "off")
+ENGINES = ("cocotb", "fast")  # fast: the cocotb engine with the memory-word shortcut (tb/faults/test_campaign.py, "Memory words")
 BATCH_MIN, BATCH_MAX = 20, 200  # faults per task (batch_size)
 PROGRESS_S = 10.0  # seconds between the plain progress lines (stdout not a terminal)
 TEST_MODULE = "tb.faults.test_campaign"
@@ -58,6 +62,7 @@ class Campaign:
     cluster: str = ""  # tb/faults/cluster.py: empty (embedded), tcp://host:port, slurm, lsf, sge, pbs
     cluster_config: Path | None = None  # the TOML file of a batch system's options
     batch: int = 0  # faults per task; 0: batch_size's choice
+    engine: str = ""  # ENGINES; empty: default_engine's choice
 
     @property
     def lockstep(self) -> LockstepRun:
@@ -79,11 +84,29 @@ class Campaign:
     def db_path(self) -> Path:
         return self.db if self.db is not None else self.folder / "campaign.sqlite"
 
+    @property
+    def engine_used(self) -> str:
+        return self.engine or default_engine(self.dut, self.sim)
+
     def command(self) -> str:
         target = f" TARGET='{self.target}'" if self.target not in ("", "*") else ""
         stop = f" STOP={self.stop}" if self.stop != default_stop(self.dut) else ""
         dut = " DUT=flexgrip" if self.dut == "flexgrip" else ""
         return f"make faults TEST={self.lockstep.make_test}{dut} N={self.n} SIM={self.sim} MODEL={self.model}{target} SEED={self.seed}{stop}"
+
+
+def default_engine(dut: str, sim: str) -> str:
+    """The fast engine where it applies (the RTL under Verilator), the cocotb engine elsewhere."""
+    return "fast" if dut == "rtl" and sim == "verilator" else "cocotb"
+
+
+def check_engine(engine: str, dut: str, sim: str) -> None:
+    if engine and engine not in ENGINES:
+        raise BadSetting(f"ENGINE={engine!r}: one of {', '.join(ENGINES)} (or leave it empty for the default)")
+    if engine == "fast" and (dut != "rtl" or sim != "verilator"):
+        where = "DUT=flexgrip" if dut != "rtl" else f"SIM={sim}"
+        raise BadSetting(f"ENGINE=fast: the RTL under Verilator only (its index expressions come from Verilator's netlist), not {where}: "
+                         "leave ENGINE empty or set ENGINE=cocotb")  # fmt: skip
 
 
 def default_stop(dut: str) -> str:
@@ -183,6 +206,7 @@ def prepare(c: Campaign, faults: list[Fault] | None = None, quiet: bool = True) 
         read_config(c.cluster_config, c.cluster)  # a bad file is told before the build and the reference run
     if c.batch < 0:
         raise BadSetting(f"--batch {c.batch}: a number of faults per task, or 0 for the default")
+    check_engine(c.engine, c.dut, c.sim)
     check_setup(c.dut, c.sim)
     check_reachable(c.cluster)
     if not c.lockstep.path.exists():
@@ -299,6 +323,10 @@ def execute(c: Campaign, meta: dict, quiet: bool = True) -> int:
     path = config.write(_mkdir(c.folder) / "config.json")
     words, low = _shapes(sites_of(config))
     base = {"words": words, "low": low, "stop": c.stop, "ref_cycles": int(meta["ref_cycles"])}
+    if c.engine_used == "fast":
+        # the large arrays whose every access has an index the fault-free run can sample (tb/faults/memreads.py)
+        found = index_expressions(config.defines, RtlAdapter.parameters(config), LARGE)
+        base["accesses"] = {path: list(es) for path, es in found.items() if es is not None}
     problems: list[tuple[int, str, str]] = []
     t0 = time.perf_counter()
     ran = 0
@@ -448,6 +476,8 @@ def _parser() -> argparse.ArgumentParser:
     r.add_argument("--cluster-config", type=Path, help="the TOML file of the batch system's options (cores, memory, walltime, queue, account, job_extra)")
     r.add_argument("--batch", type=int, default=0, help="faults per task (default: 20-200, from the campaign's size and the workers)")
     r.add_argument("--db", type=Path)
+    r.add_argument("--engine", default="", help="fast (the default on the RTL under Verilator): the cocotb engine plus the memory-word shortcut; "
+                   "cocotb: every fault simulated in lock-step (the only engine for Icarus and FlexGripPlus)")
     r.add_argument("--stop", choices=STOPS, help="early: a SEU run that has converged to the fault-free one stops as masked; "
                    "verify: record where it would stop but run to the end; off: no checkpoints (the default for FlexGripPlus)")  # fmt: skip
     rep = sub.add_parser("report", help="write the HTML report of a campaign database")
@@ -465,7 +495,8 @@ def main(argv: list[str] | None = None) -> int:
     p = _parser()
     a = p.parse_args(argv)
     sim = a.sim or ("ghdl" if a.dut == "flexgrip" else "verilator") if a.cmd == "run" else ""
-    c = (Campaign(a.test, a.n, sim, a.model, a.target, a.seed, a.num_sp, a.jobs, a.db, a.stop or default_stop(a.dut), a.dut, a.cluster, a.cluster_config, a.batch)
+    c = (Campaign(a.test, a.n, sim, a.model, a.target, a.seed, a.num_sp, a.jobs, a.db, a.stop or default_stop(a.dut), a.dut, a.cluster, a.cluster_config, a.batch,
+                  a.engine)
          if a.cmd == "run" else None)  # fmt: skip
     return guarded("faults", lambda: _main(a, c), lambda: interrupted(c))
 

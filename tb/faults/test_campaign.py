@@ -39,13 +39,28 @@ before it can converge. `stop: verify` checks that argument by experiment: the c
 evaluated and its cycle recorded, but the run goes on to the end (every such fault must end
 masked, tests/test_faults.py), which also gives the saving against running every fault to
 completion. Stuck-at faults never stop early: the held bit can differ again later.
+
+Memory words (the fast engine, `ENGINE=fast`, the default on Verilator): most of the SM's state
+bits are words of its large arrays (constant, shared and instruction memory), and most of those
+words are never touched by a given kernel, yet each such fault cost a whole lock-step run. The
+recording run also samples, twice a cycle, the index of every access of each large array whose
+indices tb/faults/memreads.py could turn into expressions of signals (reads and writes alike,
+enabled or not), and keeps the last kernel cycle at which each faulted word was selected. A fault
+in a word that no access selects from its injection cycle on (SEU or stuck-at) cannot reach any
+other state, output or the testbench: its run is the fault-free run with one stored bit different
+(which the checkpoints, comparing the faulted word, never find converged), so its row is written
+without simulating it: masked, the reference's cycles and commits, no early stop. A word that is
+selected after the injection is simulated as by the cocotb engine, from reset. tests/test_faults_fast.py
+runs one campaign both ways and compares the rows.
 """
 
 from __future__ import annotations
 
 import contextlib
+import cProfile
 import hashlib
 import json
+import os
 import time
 from pathlib import Path
 from typing import ClassVar
@@ -58,11 +73,12 @@ from pyuvm import ConfigDB, uvm_root
 from tb.config import CONFIG_KEY, LockstepConfig
 from tb.faults.classify import classify
 from tb.faults.db import Fault
+from tb.faults.memreads import LARGE, evaluate
+from tb.kernels import keep_programs
 from tb.sm_env import PERIOD_NS, LockstepTest
 
 INJECT_NS = 3  # into the clock period: away from both edges (rising edges at multiples of PERIOD_NS)
 CHECK_NS = 7  # checkpoints: later in the period than the injection, away from the edges too
-LARGE = 4096  # words: an array at least this large is not re-read at a checkpoint but for its faulted word
 
 
 _SCOPES: dict[str, dict[str, object]] = {}  # GHDL scope path -> its children by name
@@ -150,6 +166,47 @@ class Checkpoints:
         return changed
 
 
+class Accesses:
+    """When the fault-free run selected the faulted words of the large arrays (module docstring,
+    "Memory words"): the last kernel cycle at which an access of the array indexed each such word."""
+
+    def __init__(self, dut, expressions: dict[str, list], watched: dict[str, set[int]]) -> None:
+        self.expressions = {path: es for path, es in expressions.items() if path in watched}
+        self.watched = watched
+        leaves: set[str] = set()
+        stack = [e for es in self.expressions.values() for e in es]
+        while stack:
+            e = stack.pop()
+            if e[0] == "sig":
+                leaves.add(e[1])
+            elif e[0] != "const":
+                stack.extend(x for x in e[2:] if isinstance(x, list))
+        self.handles = {path: site_handle(dut, path, None) for path in sorted(leaves)}
+        self.last: dict[str, dict[int, int]] = {path: {} for path in self.expressions}
+        self.first = None  # the first kernel cycle sampled in both of its phases: earlier injections are simulated
+
+    def sample(self, cycle: int) -> None:
+        values: dict[str, int] = {}
+
+        def read(path: str) -> int:
+            if path not in values:
+                values[path] = int(self.handles[path].value)  # Verilator: no x/z bits
+            return values[path]
+
+        for path, es in self.expressions.items():
+            watched, last = self.watched[path], self.last[path]
+            for e in es:
+                index = evaluate(e, read)
+                if index in watched:
+                    last[index] = cycle
+
+    def untouched(self, path: str, index: int, cycle: int) -> bool:
+        """No access selected word `index` of `path` at kernel cycle `cycle` or later."""
+        if path not in self.expressions or self.first is None or cycle < self.first:
+            return False
+        return self.last[path].get(index, -1) < cycle
+
+
 class FaultRun(LockstepTest):
     """The lock-step test with one fault injected (the fault and the settings are class attributes set before each run)."""
 
@@ -159,6 +216,7 @@ class FaultRun(LockstepTest):
     low: ClassVar[dict[str, int]] = {}
     last: FaultRun | None = None
     checkpoints: Checkpoints | None = None
+    accesses: Accesses | None = None  # the fast engine's memory-word shortcut (module docstring, "Memory words")
     recording = False  # the fault-free run of a shard that records the checkpoints
     stop_mode = "early"  # early: stop a converged run; verify: record where, run on to the end; off: no checkpoints
 
@@ -185,7 +243,30 @@ class FaultRun(LockstepTest):
         cp = self.checkpoints
         if cp is not None and self.stop_mode != "off" and (self.recording or (self.fault is not None and self.fault.model == "seu")):
             self.watcher = cocotb.start_soon(self._checkpoints(cp))
+        if self.recording and self.accesses is not None:
+            self.sampler = cocotb.start_soon(self._sample_accesses(self.accesses))
         await super()._until_end()
+
+    async def _sample_accesses(self, acc: Accesses) -> None:
+        """Sample the large arrays' indices twice a kernel cycle: after the rising edge (what the
+        cycle's first half computes with) and after the testbench's drive in the middle of the cycle
+        (what the next edge takes). Between those points nothing but the faults writes the design."""
+        for cycle in range(self.ref_cycles + 1):
+            sampled = 0
+            for offset in (0, CHECK_NS):
+                target = (self.start_cycle + cycle) * PERIOD_NS + offset
+                now = get_sim_time("ns")
+                if target < now:
+                    continue  # passed before the sampling started: the cycle does not count as sampled
+                if target > now:
+                    await Timer(target - now, "ns")
+                await ReadOnly()
+                if self.verdict.report is not None:
+                    return
+                acc.sample(cycle)
+                sampled += 1
+            if acc.first is None and sampled == 2:
+                acc.first = cycle
 
     def _tb_state(self) -> tuple[int, str]:
         return self.env.scoreboard.compared, self.requests.copy().hexdigest()
@@ -256,7 +337,7 @@ class FaultRun(LockstepTest):
     ref_cycles = 0
 
     def cleanup(self) -> None:
-        for task in (getattr(self, "injector", None), getattr(self, "watcher", None)):
+        for task in (getattr(self, "injector", None), getattr(self, "watcher", None), getattr(self, "sampler", None)):
             if task is not None and not task.done():
                 task.cancel()
         self.env.bfm.stop()
@@ -309,6 +390,7 @@ async def campaign(dut) -> None:
         Path(job["log"]).write_text(json.dumps(walk_signals(dut)), encoding="utf-8")
         return
     FaultRun.config_obj = LockstepConfig.read(Path(job["config"]))
+    keep_programs()  # every run of this process loads the same program: assembled once
     FaultRun.words, FaultRun.low = job["words"], job["low"]
     log = Path(job["log"])
     if job.get("reference"):  # the fault-free run: cycles, commits, final memory (compared by the run itself)
@@ -325,7 +407,10 @@ async def campaign(dut) -> None:
     # scheduler's counter ended at once): there every run starts from the fault-free run's final
     # state of every site
     restore_all = FaultRun.config_obj.dut == "flexgrip"
-    if faults and (FaultRun.stop_mode != "off" or restore_all):
+    FaultRun.ref_cycles = ref_cycles
+    expressions = job.get("accesses") or {}  # the fast engine's arrays and their indices (tb/faults/memreads.py)
+    ref_commits = None
+    if faults and (FaultRun.stop_mode != "off" or restore_all or expressions):
         # this process's own fault-free run, recording the checkpoints (module docstring, "Early stop")
         step = max(1, ref_cycles // int(job.get("checkpoints", 64)))
         early = FaultRun.stop_mode != "off"
@@ -334,16 +419,43 @@ async def campaign(dut) -> None:
         FaultRun.checkpoints = Checkpoints(dut, cycles, FaultRun.words, FaultRun.low, watched)
         out = await run_one(None)  # first, so that the recorded run starts where the runs after a fault-free one start
         assert out["report"] is None, f"the fault-free warm-up run fails: {out['report']['message']}"
-        if early:
+        if expressions:
+            words: dict[str, set[int]] = {}
+            for f in faults:
+                if f.site in expressions:
+                    words.setdefault(f.site, set()).add(FaultRun.low.get(f.site, 0) + f.word)
+            # sampled only where this batch has a fault: a batch of flip-flop faults pays nothing for it
+            FaultRun.accesses = Accesses(dut, expressions, words) if words else None
+        if early or FaultRun.accesses is not None:
             FaultRun.recording = True
             out = await run_one(None)
             FaultRun.recording = False
-            assert out["report"] is None, f"the fault-free checkpoint run fails: {out['report']['message']}"
+            assert out["report"] is None, f"the fault-free recording run fails: {out['report']['message']}"
+            ref_commits = out["commits"]
         FaultRun.checkpoints.keep_final()
         assert out["cycles"] == ref_cycles, f"the fault-free run took {out['cycles']} cycles, the reference {ref_cycles}"
-    FaultRun.ref_cycles = ref_cycles
+    # TB_FAULTS_CPROFILE=FILE: cProfile of the faults' loop alone, in CPU time (a busy machine does not
+    # lengthen it), and the loop's CPU time in FILE.cpu; TB_FAULTS_CPU=FILE: that CPU time alone
+    # (scripts/profile_faults.py: where a fault's time goes). What the profile leaves of the loop's CPU
+    # time is the simulator's own
+    profiler = cProfile.Profile(time.process_time) if os.environ.get("TB_FAULTS_CPROFILE") else None
+    cpu_file = os.environ.get("TB_FAULTS_CPU") or (os.environ["TB_FAULTS_CPROFILE"] + ".cpu" if profiler is not None else "")
+    cpu0 = time.process_time()
     with log.open("a", encoding="utf-8") as lines:
+        if profiler is not None:
+            profiler.enable()
         for f in faults:
+            acc = FaultRun.accesses
+            if acc is not None and acc.untouched(f.site, FaultRun.low.get(f.site, 0) + f.word, f.cycle):
+                # a memory word no access selects from the injection on: the fault-free run with one
+                # stored bit different, to the end (module docstring, "Memory words"); nothing of it
+                # is simulated after the injection cycle
+                outcome, group, field = classify(None, ref_cycles, ref_cycles)
+                values = {"outcome": outcome, "grp": group, "field": field, "kind": None, "message": None, "warp": None, "pc": None, "insn": None,
+                          "div_cycle": None, "cycles": ref_cycles, "commits": ref_commits, "wall_s": 0.0, "shard": job["shard"], "stopped": None,
+                          "simulated": f.cycle}  # fmt: skip
+                lines.write(json.dumps({"id": f.id, **values}) + "\n")
+                continue
             out = await run_one(f)
             r = out["report"] or {}
             if r.get("cycle") is not None and r["cycle"] < f.cycle:
@@ -365,6 +477,11 @@ async def campaign(dut) -> None:
                 # the visible sites (every later run hung): the next fault starts in a new process (campaign.py)
                 lines.write(json.dumps({"restart": True, "after": f.id}) + "\n")
                 return
+        if profiler is not None:
+            profiler.disable()
+            profiler.dump_stats(os.environ["TB_FAULTS_CPROFILE"])
+        if cpu_file:
+            Path(cpu_file).write_text(f"{time.process_time() - cpu0}\n", encoding="utf-8")
         # the same process, fault-free, after every fault: a state the resets left behind would show here
         FaultRun.checkpoints = None
         out = await run_one(None)
