@@ -258,18 +258,20 @@ def test_unknown_fault_target(tmp_path: Path) -> None:
     assert proc.stdout == ""
 
 
-@pytest.mark.parametrize("case", ["unknown-cluster", "unreachable-cluster", "bad-cluster-config"])
+@pytest.mark.parametrize("case", ["unknown-cluster", "unreachable-cluster", "bad-cluster-config", "unknown-cluster-random", "unreachable-cluster-regress",
+                                  "bad-cluster-config-mutants", "bad-jobs-random"])  # fmt: skip
 def test_cluster_settings(case: str, tmp_path: Path) -> None:
-    """A CLUSTER kind, address or CLUSTER_CONFIG that cannot work is told before the reference run."""
+    """A CLUSTER kind, address, CLUSTER_CONFIG or JOBS that cannot work is told before anything runs
+    (the reference run of a fault campaign, a program, a test, a mutant's draw)."""
     config = tmp_path / "slurm.toml"
     config.write_text('cores = 2\nmemory = "4GB"\nwalltime = "01:00:00"\nqueues = "short"\n', encoding="utf-8")
     with socket.socket() as s:  # a port no scheduler listens on
         s.bind(("127.0.0.1", 0))
         port = str(s.getsockname()[1])
-    values = {"file": str(config), "port": port}
+    values = {"file": str(config), "port": port, "dir": str(tmp_path / "out")}
     proc = run_case(case, values)
     check(case, proc, values)
-    assert "reference run" not in proc.stdout
+    assert "reference run" not in proc.stdout and "passed" not in proc.stdout and not (tmp_path / "out" / "mutants").exists()
 
 
 def test_the_makefile_lists_are_the_tools() -> None:
