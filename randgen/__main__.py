@@ -4,10 +4,12 @@
     python -m randgen run --seed N [--count K] [--preset P] [--config F.toml] [--set ...]
                           [--sim icarus|verilator|golden] [--num-sp 8|16|32] [--dut rtl] [--defines MUTANT_X]
                           [--shrink] [--stop-on-fail] [--waves] [--batch K]
+                          [--jobs N] [--cluster tcp://host:port|slurm|lsf|sge|pbs] [--cluster-config F.toml]
 
 `run` prints one line per program and `N passed, M failed`; a failing program is kept in
 build/random/failures/ with the command that regenerates and reruns it, and with --shrink a
-reduced program that fails the same way is written next to it (`<name>.min.sass`).
+reduced program that fails the same way is written next to it (`<name>.min.sass`). The programs
+run as tasks of tb/cluster.py (--jobs, --cluster); their lines are printed in seed order.
 """
 
 from __future__ import annotations

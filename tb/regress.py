@@ -17,8 +17,10 @@ engine could not run them.
 from __future__ import annotations
 
 import argparse
+import datetime
 import os
 import re
+import socket
 import subprocess
 import sys
 import tempfile
@@ -94,7 +96,8 @@ def merge_junit(parts: list[str], order: list[str], out: Path) -> None:
             count["skipped"] += 1
     suites = ET.Element("testsuites", name="pytest tests")
     suite = ET.SubElement(suites, "testsuite", name="pytest", errors=str(count["errors"]), failures=str(count["failures"]),
-                          skipped=str(count["skipped"]), tests=str(len(ordered)), time=f"{time:.3f}")  # fmt: skip
+                          skipped=str(count["skipped"]), tests=str(len(ordered)), time=f"{time:.3f}",
+                          timestamp=datetime.datetime.now().astimezone().isoformat(), hostname=socket.gethostname())  # fmt: skip
     suite.extend(case for _, case in ordered)
     out.parent.mkdir(parents=True, exist_ok=True)
     ET.ElementTree(suites).write(out, encoding="utf-8", xml_declaration=True)
