@@ -41,6 +41,14 @@ SHRINK ?= 1
 RANDOM ?= 0
 RANDOM_SEED ?= 1000
 BATCH ?=
+# Where the long jobs' tasks run (make faults, random, regress, mutants; tb/cluster.py, docs/guides/cluster.md):
+# an embedded Dask cluster of JOBS workers (default: the cores; JOBS=1 with no CLUSTER runs in make's
+# own process), a running scheduler (CLUSTER=tcp://host:8786), or batch jobs (CLUSTER=slurm|lsf|sge|pbs,
+# options in the TOML file CLUSTER_CONFIG)
+JOBS ?= $(shell nproc 2>/dev/null || echo 1)
+CLUSTER ?=
+CLUSTER_CONFIG ?=
+CLUSTER_ARGS = --jobs $(JOBS) $(if $(CLUSTER),--cluster '$(CLUSTER)') $(if $(CLUSTER_CONFIG),--cluster-config '$(CLUSTER_CONFIG)')
 
 # Settings the running targets share, checked before any recipe: a wrong value is make's one line
 # (`Makefile:N: *** ...  Stop.`, exit 2) instead of a run of the wrong thing (make regress has no
@@ -92,15 +100,18 @@ sim: $(SETUP)
 
 # Constrained-random programs (randgen/) in lock-step: one line per program, `N passed, M failed`;
 # failures kept in build/random/failures with the command that reruns them, shrunk next to them.
+# The programs run as tasks of the engine (JOBS, CLUSTER); their lines come in seed order.
 # Resumable: after a Ctrl-C the same command goes on after the programs that finished (FRESH=1 starts over).
 random: $(SETUP)
 	$(PY) -m randgen run --seed $(SEED) --count $(COUNT) --preset $(PRESET) $(if $(CONFIG),--config $(CONFIG)) \
 		$(if $(KNOBS),--knobs "$(KNOBS)") $(if $(SIM),--sim $(SIM)) --num-sp $(NUM_SP) --dut $(DUT) \
-		$(if $(DEFINES),--defines $(DEFINES) --baseline) $(if $(filter 1,$(SHRINK)),--shrink) $(if $(BATCH),--batch $(BATCH)) $(if $(filter 1,$(FRESH)),--fresh)
+		$(if $(DEFINES),--defines $(DEFINES) --baseline) $(if $(filter 1,$(SHRINK)),--shrink) $(if $(BATCH),--batch $(BATCH)) $(if $(filter 1,$(FRESH)),--fresh) \
+		$(CLUSTER_ARGS)
 
 # Mutation score (tb/mutation/): mutants generated from the sources of rtl/ (operators, literals,
 # conditions, dropped assignments, stuck output bits), all in one Verilator build behind a runtime
 # id; each against the directed programs and the random tier until the first failing program.
+# The mutants' simulator processes are tasks of the engine (JOBS, CLUSTER).
 # A benchmark-like target (tens of minutes on two cores), not part of `make test`; resumes.
 MUTANTS_N ?= 300
 MUTANTS_SEED ?= 1
@@ -108,10 +119,11 @@ MUTANTS_RANDOM ?= ci:5,default:2,fp:1,fp16:3,tall:3,int:2
 MUTANTS_QUICK ?= 40
 MUTANTS_BUDGET ?= 0
 mutants: $(SETUP)
-	$(PY) -m tb.mutation run -n $(MUTANTS_N) --seed $(MUTANTS_SEED) --random "$(MUTANTS_RANDOM)" --jobs $(JOBS) \
+	$(PY) -m tb.mutation run -n $(MUTANTS_N) --seed $(MUTANTS_SEED) --random "$(MUTANTS_RANDOM)" $(CLUSTER_ARGS) \
 		--quick $(MUTANTS_QUICK) --second-budget $(MUTANTS_BUDGET) -o $(BUILD)/mutants
 
-# Every program on both simulators at NUM_SP 8, 16 and 32, spread over the cores by pytest-xdist;
+# Every program on both simulators at NUM_SP 8, 16 and 32, as tasks of the engine (tb/regress.py:
+# batches of the test ids, each in one pytest process; JOBS, CLUSTER), one JUnit file and the records;
 # RANDOM=n adds n random programs (seeds RANDOM_SEED..) on Verilator at NUM_SP 8, 16 and 32.
 # Resumable: a regression stopped before its summary (Ctrl-C) keeps each finished run's record, and
 # the next `make regress` runs only the others (their recorded outcomes count as before, so JUnit and
@@ -132,10 +144,9 @@ else
 			echo "regress: resuming: $$(ls $(REGRESS)/runs/*.json | wc -l) finished runs kept in $(REGRESS)/runs are not run again (FRESH=1 starts over)"; \
 		else echo "regress: rtl/, tb/, golden/, programs/, bench/ or hdl/ changed since the interrupted regression: starting over"; rm -rf $(REGRESS); fi; \
 	else rm -rf $(REGRESS); fi; mkdir -p $(REGRESS) && echo "$$digest" > $(REGRESS)/sources
-	@trap 'echo "regress: interrupted: the finished runs are kept in $(REGRESS)/runs; run the same make regress again to resume (FRESH=1 starts over)" >&2; exit 130' INT; \
-	echo "REGRESS_DIR=$(REGRESS)/runs REGRESS_RESUME=1 $(PY) -m pytest -n auto -q tests/test_rtl_lockstep.py --regress --junitxml=$(REGRESS)/junit.xml $(PYTEST_ARGS)"; \
-	REGRESS_DIR=$(REGRESS)/runs REGRESS_RESUME=1 $(PY) -m pytest -n auto -q tests/test_rtl_lockstep.py --regress --junitxml=$(REGRESS)/junit.xml $(PYTEST_ARGS) || true
-	$(if $(filter-out 0,$(RANDOM)),for sp in 8 16 32; do $(PY) -m randgen run --seed $(RANDOM_SEED) --count $(RANDOM) --preset $(PRESET) \
+	@echo "$(PY) -m tb.regress --runs $(REGRESS)/runs --junit $(REGRESS)/junit.xml $(CLUSTER_ARGS) -- $(PYTEST_ARGS)"; \
+	$(PY) -m tb.regress --runs $(REGRESS)/runs --junit $(REGRESS)/junit.xml $(CLUSTER_ARGS) -- $(PYTEST_ARGS)
+	$(if $(filter-out 0,$(RANDOM)),for sp in 8 16 32; do $(PY) -m randgen run --seed $(RANDOM_SEED) --count $(RANDOM) --preset $(PRESET) $(CLUSTER_ARGS) \
 		--sim verilator --num-sp $$sp -o $(REGRESS)/random_sp$$sp; done | tee $(REGRESS)/random.txt || true)
 	$(PY) -m golden regress-summary $(REGRESS)/runs --junit $(REGRESS)/junit.xml -o $(REGRESS)/summary.md
 endif
@@ -209,14 +220,10 @@ bench: $(SETUP)
 N ?= 100
 MODEL ?= seu
 TARGET ?= *
-JOBS ?= 1
-CLUSTER ?=
-CLUSTER_CONFIG ?=
 ENGINE ?=
 faults: $(SETUP)
 	$(PY) -m tb.faults run --test $(TEST) -n $(N) --dut $(DUT) --sim $(or $(SIM),$(if $(filter flexgrip,$(DUT)),ghdl,verilator)) --model $(MODEL) --target '$(TARGET)' --seed $(SEED) \
-		--num-sp $(NUM_SP) --jobs $(JOBS) $(if $(STOP),--stop $(STOP)) $(if $(DB),--db $(DB)) $(if $(CLUSTER),--cluster '$(CLUSTER)') \
-		$(if $(CLUSTER_CONFIG),--cluster-config '$(CLUSTER_CONFIG)') $(if $(ENGINE),--engine '$(ENGINE)')
+		--num-sp $(NUM_SP) $(CLUSTER_ARGS) $(if $(STOP),--stop $(STOP)) $(if $(DB),--db $(DB)) $(if $(ENGINE),--engine '$(ENGINE)')
 
 faults-rerun: $(SETUP)
 	@test -n "$(DB)" -a -n "$(ID)" || { echo "make faults-rerun DB=path/campaign.sqlite ID=n"; exit 2; }

@@ -4,16 +4,22 @@
     python -m randgen run --seed N [--count K] [--preset P] [--config F.toml] [--set ...]
                           [--sim icarus|verilator|golden] [--num-sp 8|16|32] [--dut rtl] [--defines MUTANT_X]
                           [--shrink] [--stop-on-fail] [--waves] [--batch K]
+                          [--jobs N] [--cluster tcp://host:port|slurm|lsf|sge|pbs] [--cluster-config F.toml]
 
 `run` prints one line per program and `N passed, M failed`; a failing program is kept in
 build/random/failures/ with the command that regenerates and reruns it, and with --shrink a
-reduced program that fails the same way is written next to it (`<name>.min.sass`).
+reduced program that fails the same way is written next to it (`<name>.min.sass`). The programs
+run as tasks of tb/cluster.py (--jobs, --cluster); their lines are printed in seed order.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import functools
 import hashlib
+import io
+import itertools
 import json
 import sys
 import time
@@ -22,7 +28,7 @@ from pathlib import Path
 
 from golden.errors import OneLineParser, UserError, guarded
 
-from .config import PRESETS, load, parse_set
+from .config import PRESETS, Config, load, parse_set
 from .generator import Prog, generate, render
 from .run import OUT, Outcome, first_killing, instructions, keep_failure, run_batch, run_golden, run_mutant, run_rtl, write_program
 from .shrink import shrink, size
@@ -57,6 +63,11 @@ def _parser() -> argparse.ArgumentParser:
     r.add_argument("--waves", action="store_true", help="rerun a failure with waveforms")
     r.add_argument("--batch", type=int, default=0, metavar="K",
                    help="run K programs per simulator process (the plain RTL; a failure is then rerun alone for its report)")
+    r.add_argument("--jobs", type=int, default=1, help="workers of the embedded Dask cluster (programs at once; 1: in this process), or workers asked "
+                   "of a batch system (tb/cluster.py, docs/guides/cluster.md)")
+    r.add_argument("--cluster", default="", help="empty: embedded; tcp://host:port: a running Dask scheduler; slurm, lsf, sge or pbs: workers "
+                   "through dask-jobqueue")
+    r.add_argument("--cluster-config", type=Path, help="the TOML file of the batch system's options (cores, memory, walltime, queue, ...)")
     r.add_argument("--cov", type=Path, help="with --sim golden: write functional coverage of each program to this folder")
     r.add_argument("--mutants", type=Path, metavar="DIR",
                    help="a mutation campaign's folder (make mutants): run on its instrumented design with --mut-sel K (Verilator, NUM_SP 8)")
@@ -70,7 +81,8 @@ class Progress:
     with the same results; a run that gets to the end removes it, so the next one starts over."""
 
     def __init__(self, args: argparse.Namespace) -> None:
-        settings = {k: str(v) for k, v in sorted(vars(args).items()) if k not in ("fresh", "out", "func")}
+        # where the programs run is no part of their results: another JOBS or CLUSTER resumes the same run
+        settings = {k: str(v) for k, v in sorted(vars(args).items()) if k not in ("fresh", "out", "func", "jobs", "cluster", "cluster_config")}
         key = hashlib.sha1(json.dumps(settings, sort_keys=True).encode()).hexdigest()[:12]
         self.path = args.out / "progress" / f"{args.preset}_s{args.seed}_n{args.count}_{key}.jsonl"
         self.done: dict[int, dict] = {}
@@ -155,88 +167,157 @@ def _main(args: argparse.Namespace) -> int:
     if args.mutants is not None and (not args.mut_sel or args.sim != "verilator" or args.num_sp != 8 or defines or args.batch):
         raise UserError("--mutants needs --mut-sel K (K >= 1) and runs alone on Verilator at NUM_SP 8 (no --defines, --batch or other --sim)")
 
-    def execute(path: Path) -> Outcome:
-        if args.sim == "golden":
-            return run_golden(path, args.cov)
-        if args.mutants is not None:
-            return run_mutant(path, args.mutants, args.mut_sel)
-        return run_rtl(path, args.sim, args.num_sp, defines, args.dut, args.waves)
+    from tb.cluster import Task, batches, check_cluster, run_tasks
 
-    batched: dict[int, Outcome | None] = {}
-    batch = args.batch if args.sim != "golden" and args.dut == "rtl" else 0
-
-    def one(s: int) -> dict | None:
-        """Program `s`: its lines (printed as they come), its counts and whether the run stops after it;
-        None after a failure of its batch under --stop-on-fail."""
-        rec: dict = {"lines": [], "passed": 0, "failed": 0, "skipped": 0, "commits": 0, "stop": False}
-
-        def say(line: str) -> None:
-            print(line, flush=True)
-            rec["lines"].append(line)
-
-        tree = generate(s, cfg, preset)
-        args.out.mkdir(parents=True, exist_ok=True)
-        path = args.out / f"{preset}_s{s}.sass"
-        path.write_text(render(tree))
-        if batch > 1 and s not in batched:  # this program and the next ones of the chunk, in one process
-            chunk = list(range(s, min(s + batch, args.seed + args.count)))
-            for t in chunk[1:]:
-                (args.out / f"{preset}_s{t}.sass").write_text(render(generate(t, cfg, preset)))
-            outs = run_batch([args.out / f"{preset}_s{t}.sass" for t in chunk], args.sim, args.num_sp, args.out / "batch" / f"{preset}_s{s}", defines,
-                             args.stop_on_fail)  # fmt: skip
-            batched.update(zip(chunk, outs, strict=True))
-        o = batched.pop(s) if batch > 1 else execute(path)
-        if o is None:
-            return None
-        if batch > 1 and not o.passed:  # alone, through the ordinary path: its full report and waveform
-            say(o.line)
-            o = execute(path)
-        rec["commits"] = o.commits
-        say(o.line)
-        if o.passed:
-            rec["passed"] = 1
-            return rec
-        if args.baseline and (defines or args.mutants is not None):  # the unmutated design (for a generated mutant, the plain RTL)
-            b = run_rtl(path, args.sim, args.num_sp, (), args.dut, False, out=args.out / "baseline" / path.stem)
-            if not b.passed:
-                say(f"  also fails without {args.defines} ({b.line.split(': ', 1)[1]}): not counted against the mutant")
-                rec["skipped"] = 1
-                return rec
-        rec["failed"] = 1
-        kept = keep_failure(path)
-        say(f"  kept {kept}; rerun: {_rerun(args, s)}")
-        if args.shrink:
-            chunk = args.shrink_chunk or (8 if args.mutants is not None else 1)
-            _shrink(tree, o, kept, execute, args.shrink_budget, _screen(args, defines, kept), chunk)
-        rec["stop"] = args.stop_on_fail
-        return rec
-
+    check_cluster(args.cluster, args.cluster_config, args.jobs)  # a bad CLUSTER, JOBS or CLUSTER_CONFIG before any program runs
     progress = Progress(args)
     if progress.done and not args.fresh:
         print(f"randgen: resuming: {len(progress.done)} of {args.count} programs finished earlier ({progress.path}; --fresh, make random FRESH=1, "
               "starts over)", flush=True)  # fmt: skip
     elif progress.done:
         progress.restart()
-    passed = failed = skipped = commits = 0
+    # the programs run in tasks (tb/cluster.py: in this process with one job and no cluster, where
+    # their lines are printed as they come); the lines are printed here in seed order, whatever
+    # order the tasks end in, so the output is the same for any JOBS and CLUSTER
+    todo = [s for s in seeds if s not in progress.done]
+    live = args.jobs <= 1 and not args.cluster
+    unit = (args.batch if args.sim != "golden" and args.dut == "rtl" and args.batch > 1 else 1)
+
+    def plan(workers: int) -> list[Task]:
+        # a task holds whole --batch chunks, so that the simulator processes run the programs they ran before
+        chunks = [todo[i : i + unit] for i in range(0, len(todo), unit)]
+        # in this process a task per chunk: each program is kept for a resume as soon as it ends, as ever
+        parts = [[c] for c in chunks] if live else batches(chunks, workers)
+        return [Task(_run_seeds, (args, cfg, preset, defines, [s for c in part for s in c], live), sum(len(c) for c in part), f"s{part[0][0]}")
+                for part in parts]  # fmt: skip
+
+    got: dict[int, tuple[dict | None, str]] = {}
+    order = iter(seeds)
+    totals = {"passed": 0, "failed": 0, "skipped": 0, "commits": 0}
+    ended = False
+
+    def flush() -> None:
+        """The programs finished up to the first one not back yet, in seed order."""
+        nonlocal order, ended
+        for s in order:
+            if s in progress.done:
+                rec: dict | None = progress.done[s]
+                assert rec is not None
+                for line in rec["lines"]:  # finished by an interrupted run: its lines again, not the program
+                    print(line, flush=True)
+            elif s in got:
+                rec, text = got.pop(s)
+                if text:
+                    print(text, end="", flush=True)
+                if rec is None:  # after a failure of its --batch chunk under --stop-on-fail
+                    ended = True
+                    raise _Stop
+            else:
+                order = itertools.chain([s], order)
+                return
+            for k in totals:
+                totals[k] += rec[k]
+            if rec["stop"]:
+                ended = True
+                raise _Stop
+
+    def take(_: int, result: list[tuple[int, dict | None, str]]) -> None:
+        for s, rec, text in result:
+            if rec is not None:
+                progress.add(s, rec)
+            got[s] = (rec, text)
+        flush()
+
     t0 = time.perf_counter()
-    for s in seeds:
-        rec = progress.done.get(s)
-        if rec is not None:  # finished by an interrupted run: its lines again, not the program
-            for line in rec["lines"]:
-                print(line, flush=True)
-        else:
-            rec = one(s)
-            if rec is None:
-                break
-            progress.add(s, rec)
-        passed, failed, skipped, commits = passed + rec["passed"], failed + rec["failed"], skipped + rec["skipped"], commits + rec["commits"]
-        if rec["stop"]:
-            break
+    try:
+        flush()
+        run_tasks(plan, take, args.jobs, args.cluster, args.cluster_config, label="randgen", unit="program", quiet=live)
+        flush()
+    except _Stop:
+        pass
     progress.finish()
     wall = time.perf_counter() - t0
-    also = f", {skipped} failed without the defines too" if skipped else ""
-    print(f"{passed} passed, {failed} failed{also} ({commits} {'warp-instructions' if args.sim == 'golden' else 'commits compared'}, {wall:.0f} s)")
-    return 1 if failed else 0
+    also = f", {totals['skipped']} failed without the defines too" if totals["skipped"] else ""
+    print(f"{totals['passed']} passed, {totals['failed']} failed{also} ({totals['commits']} {'warp-instructions' if args.sim == 'golden' else 'commits compared'}, "
+          f"{wall:.0f} s)")  # fmt: skip
+    return 1 if totals["failed"] else 0
+
+
+class _Stop(Exception):
+    """--stop-on-fail met its failure: the programs after it are not counted (nor waited for)."""
+
+
+def _execute(args: argparse.Namespace, defines: tuple[str, ...], path: Path) -> Outcome:
+    if args.sim == "golden":
+        return run_golden(path, args.cov)
+    if args.mutants is not None:
+        return run_mutant(path, args.mutants, args.mut_sel)
+    return run_rtl(path, args.sim, args.num_sp, defines, args.dut, args.waves)
+
+
+def _run_seeds(args: argparse.Namespace, cfg: Config, preset: str, defines: tuple[str, ...], seeds: list[int], live: bool) -> list[tuple[int, dict | None, str]]:
+    """One task: the programs of `seeds`, one after the other; for each its record (None after a
+    failure of its --batch chunk under --stop-on-fail) and what it printed. `live`: printed as it
+    comes (this process is the client), else captured for the client to print."""
+    out: list[tuple[int, dict | None, str]] = []
+    batched: dict[int, Outcome | None] = {}
+    batch = args.batch if args.sim != "golden" and args.dut == "rtl" else 0
+    execute = functools.partial(_execute, args, defines)
+    for i, s in enumerate(seeds):
+        buf = io.StringIO()
+        with contextlib.nullcontext() if live else contextlib.redirect_stdout(buf):
+            rec = _one(args, cfg, preset, defines, s, seeds[i : i + batch] if batch > 1 else [s], batched, batch, execute)
+        out.append((s, rec, buf.getvalue()))
+        if rec is None or rec["stop"]:
+            break
+    return out
+
+
+def _one(args: argparse.Namespace, cfg: Config, preset: str, defines: tuple[str, ...], s: int, chunk: list[int], batched: dict[int, Outcome | None],
+         batch: int, execute: Callable[[Path], Outcome]) -> dict | None:  # fmt: skip
+    """Program `s`: its lines (printed as they come), its counts and whether the run stops after it;
+    None after a failure of its batch under --stop-on-fail."""
+    rec: dict = {"lines": [], "passed": 0, "failed": 0, "skipped": 0, "commits": 0, "stop": False}
+
+    def say(line: str) -> None:
+        print(line, flush=True)
+        rec["lines"].append(line)
+
+    tree = generate(s, cfg, preset)
+    args.out.mkdir(parents=True, exist_ok=True)
+    path = args.out / f"{preset}_s{s}.sass"
+    path.write_text(render(tree))
+    if batch > 1 and s not in batched:  # this program and the next ones of the chunk, in one process
+        for t in chunk[1:]:
+            (args.out / f"{preset}_s{t}.sass").write_text(render(generate(t, cfg, preset)))
+        outs = run_batch([args.out / f"{preset}_s{t}.sass" for t in chunk], args.sim, args.num_sp, args.out / "batch" / f"{preset}_s{s}", defines,
+                         args.stop_on_fail)  # fmt: skip
+        batched.update(zip(chunk, outs, strict=True))
+    o = batched.pop(s) if batch > 1 else execute(path)
+    if o is None:
+        return None
+    if batch > 1 and not o.passed:  # alone, through the ordinary path: its full report and waveform
+        say(o.line)
+        o = execute(path)
+    rec["commits"] = o.commits
+    say(o.line)
+    if o.passed:
+        rec["passed"] = 1
+        return rec
+    if args.baseline and (defines or args.mutants is not None):  # the unmutated design (for a generated mutant, the plain RTL)
+        b = run_rtl(path, args.sim, args.num_sp, (), args.dut, False, out=args.out / "baseline" / path.stem)
+        if not b.passed:
+            say(f"  also fails without {args.defines} ({b.line.split(': ', 1)[1]}): not counted against the mutant")
+            rec["skipped"] = 1
+            return rec
+    rec["failed"] = 1
+    kept = keep_failure(path)
+    say(f"  kept {kept}; rerun: {_rerun(args, s)}")
+    if args.shrink:
+        chunk_size = args.shrink_chunk or (8 if args.mutants is not None else 1)
+        _shrink(tree, o, kept, execute, args.shrink_budget, _screen(args, defines, kept), chunk_size)
+    rec["stop"] = args.stop_on_fail
+    return rec
 
 
 def _screen(args: argparse.Namespace, defines: tuple[str, ...], kept: Path) -> Callable[[list[Path]], tuple[int | None, Outcome | None]] | None:

@@ -23,7 +23,7 @@ from pathlib import Path
 import pytest
 from conftest import ROOT
 
-from tb.faults.cluster import jobqueue_cluster, lifetime_s, read_config, walltime_s
+from tb.cluster import jobqueue_cluster, lifetime_s, read_config, walltime_s
 
 PY = str(ROOT / ".venv" / "bin" / "python")
 DASK = str(ROOT / ".venv" / "bin" / "dask")

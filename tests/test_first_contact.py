@@ -264,18 +264,20 @@ def test_unknown_fault_target(tmp_path: Path) -> None:
     assert proc.stdout == ""
 
 
-@pytest.mark.parametrize("case", ["unknown-cluster", "unreachable-cluster", "bad-cluster-config"])
+@pytest.mark.parametrize("case", ["unknown-cluster", "unreachable-cluster", "bad-cluster-config", "unknown-cluster-random", "unreachable-cluster-regress",
+                                  "bad-cluster-config-mutants", "bad-jobs-random"])  # fmt: skip
 def test_cluster_settings(case: str, tmp_path: Path) -> None:
-    """A CLUSTER kind, address or CLUSTER_CONFIG that cannot work is told before the reference run."""
+    """A CLUSTER kind, address, CLUSTER_CONFIG or JOBS that cannot work is told before anything runs
+    (the reference run of a fault campaign, a program, a test, a mutant's draw)."""
     config = tmp_path / "slurm.toml"
     config.write_text('cores = 2\nmemory = "4GB"\nwalltime = "01:00:00"\nqueues = "short"\n', encoding="utf-8")
     with socket.socket() as s:  # a port no scheduler listens on
         s.bind(("127.0.0.1", 0))
         port = str(s.getsockname()[1])
-    values = {"file": str(config), "port": port}
+    values = {"file": str(config), "port": port, "dir": str(tmp_path / "out")}
     proc = run_case(case, values)
     check(case, proc, values)
-    assert "reference run" not in proc.stdout
+    assert "reference run" not in proc.stdout and "passed" not in proc.stdout and not (tmp_path / "out" / "mutants").exists()
 
 
 def test_the_makefile_lists_are_the_tools() -> None:
@@ -367,6 +369,11 @@ def test_interrupted_fault_campaign_resumes(tmp_path: Path) -> None:
     assert resumed == _faults(whole)
 
 
+# a whole run of the interrupted commands again: a bound for a hang, not a speed check (their
+# programs run as tasks on JOBS workers, each slower on a loaded machine than one alone)
+RUN_S = 180
+
+
 def _outcomes(text: str) -> list[str]:
     """The per-program lines of make random, their wall time left out (the only part a rerun may change)."""
     return [re.sub(r", [\d.]+ s$", "", x) for x in text.splitlines() if re.match(r"ci_s\d+\.sass: ", x)]
@@ -386,11 +393,11 @@ def test_interrupted_random_run_resumes() -> None:
     assert 1 <= len(kept) < 3
     finished = _outcomes(before)[: len(kept)]
 
-    again = subprocess.run(argv, cwd=ROOT, capture_output=True, text=True, env=_env(), timeout=60, check=False)
+    again = subprocess.run(argv, cwd=ROOT, capture_output=True, text=True, env=_env(), timeout=RUN_S, check=False)
     assert again.returncode == 0 and "Traceback" not in again.stdout + again.stderr, again.stderr[-2000:]
     assert f"randgen: resuming: {len(kept)} of 3 programs finished earlier" in again.stdout
     assert not list(progress.glob("ci_s7_n3_*.jsonl"))  # complete: the next run starts over
-    fresh = subprocess.run(argv, cwd=ROOT, capture_output=True, text=True, env=_env(), timeout=60, check=False)
+    fresh = subprocess.run(argv, cwd=ROOT, capture_output=True, text=True, env=_env(), timeout=RUN_S, check=False)
     assert fresh.returncode == 0 and "resuming" not in fresh.stdout
     assert _outcomes(again.stdout) == _outcomes(fresh.stdout) and len(_outcomes(fresh.stdout)) == 3
     assert _outcomes(again.stdout)[: len(finished)] == finished
@@ -426,13 +433,13 @@ def test_interrupted_regression_resumes(tmp_path: Path) -> None:
     kept = {p.name: p.read_bytes() for p in (a / "runs").glob("*.json")}
     assert kept and not (a / "summary.md").exists()
 
-    again = subprocess.run(argv, cwd=ROOT, capture_output=True, text=True, env=_env(), timeout=60, check=False)
+    again = subprocess.run(argv, cwd=ROOT, capture_output=True, text=True, env=_env(), timeout=RUN_S, check=False)
     assert again.returncode == 0, again.stdout[-2000:]
     assert f"regress: resuming: {len(kept)} finished runs kept" in again.stdout
     assert all((a / "runs" / name).read_bytes() == data for name, data in kept.items())  # not run again, not lost
     b = tmp_path / "b"
     fresh = subprocess.run([*_argv("interrupt-regress", {"dir": str(b), "tests": REGRESS_TESTS}), "FRESH=1"], cwd=ROOT, capture_output=True, text=True,
-                           env=_env(), timeout=60, check=False)  # fmt: skip
+                           env=_env(), timeout=RUN_S, check=False)  # fmt: skip
     assert fresh.returncode == 0 and "resuming" not in fresh.stdout
     resumed, whole = _regress(a), _regress(b)
     assert len(whole[0]) == 4 and len(whole[1]) == 4

@@ -30,10 +30,10 @@ from golden.errors import FAILURE, BadSetting, OneLineParser, UserError, guarded
 
 from ..adapters import check_setup
 from ..adapters.rtl import TOPLEVEL, RtlAdapter
+from ..cluster import KINDS, check_reachable, check_spec, read_config
 from ..config import LockstepConfig
 from ..lockstep import LockstepRun
 from ..runner import ROOT, SM_FILE_LIST, failure_messages, read_file_list, run, wave_file
-from .cluster import KINDS, check_reachable, check_spec, read_config
 from .db import LOCK_WAIT_S, CampaignDB, Fault
 from .memreads import LARGE, index_expressions
 from .sites import Site, enumerate_sites, select, units_of
@@ -310,7 +310,7 @@ def execute(c: Campaign, meta: dict, quiet: bool = True) -> int:
     back. Returns how many ran."""
     from distributed import as_completed
 
-    from .cluster import open_client, workers_of
+    from ..cluster import open_client, workers_of
 
     db = CampaignDB(c.db_path)
     todo = db.pending()

@@ -31,11 +31,12 @@ import subprocess
 import sys
 import time
 import tomllib
-from concurrent.futures import ThreadPoolExecutor
+import uuid
 from pathlib import Path
 
 from golden.errors import BadSetting, OneLineParser, UserError, guarded
 
+from ..cluster import BATCH_MOST, Task, batches, check_cluster, run_tasks
 from ..lockstep import LockstepRun
 from ..runner import ROOT, SM_FILE_LIST, FileList, build, read_file_list, run
 from . import mutate
@@ -344,9 +345,11 @@ def _died_inside(mutant: int, code: int, stalled: bool) -> dict:
             "message": f"the simulator {'stopped making progress' if stalled else 'died'} inside this mutant"}  # fmt: skip
 
 
-def execute(out: Path, meta: dict, walls: dict[str, float], jobs: int, quiet: bool, budget: float | None = None, retry: bool = False) -> None:
-    """Every mutant without an outcome, `jobs` simulator processes at once (mutants dealt out in
-    turn); a process that dies or stalls inside a mutant is replaced by a new one for the rest.
+def execute(out: Path, meta: dict, walls: dict[str, float], jobs: int, quiet: bool, budget: float | None = None, retry: bool = False,
+            cluster: str = "", cluster_config: Path | None = None) -> None:  # fmt: skip
+    """Every mutant without an outcome, in tasks of the engine (tb/cluster.py: JOBS workers of an
+    embedded cluster, or CLUSTER's), each one simulator process (mutants dealt out in turn); a
+    process that dies or stalls inside a mutant is replaced by a new one for the rest.
     With `budget` (seconds of reference time per mutant) mutants that outlast it are left
     `unresolved`; with `retry` the unresolved ones run again, on the programs they have not tried."""
     results = out / "results.jsonl"
@@ -371,22 +374,27 @@ def execute(out: Path, meta: dict, walls: dict[str, float], jobs: int, quiet: bo
         kills, module_kills = _kill_counts(verdicts, mutants)
         n = max(1, min(jobs, len(pending)))
         if not quiet:
-            print(f"mutants: {len(verdicts)} done, {len(pending)} to run ({n} processes, round {attempt})", flush=True)
+            print(f"mutants: {len(verdicts)} done, {len(pending)} to run ({-(-len(pending) // BATCH_MOST) if len(pending) > n * BATCH_MOST else n} "
+                  f"processes, round {attempt})", flush=True)  # fmt: skip
         expected = expected_outcomes(out)
         hints_path = out / "previous" / "hints.json"
         old_kills = json.loads(hints_path.read_text(encoding="utf-8")) if hints_path.exists() else {}
         hints = {str(k): old_kills[keys[k]] for k in pending if keys[k] in old_kills and old_kills[keys[k]] in names}
+        # tasks of at most BATCH_MOST mutants, dealt out in turn: one per worker while that holds them
+        # all (with the same JOBS, the same processes run the same mutants in the same order)
+        n = max(n, -(-len(pending) // BATCH_MOST))
         tags = [f"shard{attempt}_{k}" for k in range(n)]
-        work = [(out / tag, {**design("verilator", _files(out), (), (DEFINE,)), "programs": programs, "mutants": pending[k::n],
-                             "log": str(out / f"{tag}.jsonl"), "kills": kills, "walls": walls, "budget_s": budget, "skip": skip,
-                             "modules": {str(i): mutants[i]["module"] for i in pending[k::n]}, "module_kills": module_kills,
-                             "expected": expected, "hints": hints})
+        work = [Task(_shard_task, (out / tag, {**design("verilator", _files(out), (), (DEFINE,)), "programs": programs, "mutants": pending[k::n],
+                                               "log": str(out / f"{tag}.jsonl"), "kills": kills, "walls": walls, "budget_s": budget, "skip": skip,
+                                               "modules": {str(i): mutants[i]["module"] for i in pending[k::n]}, "module_kills": module_kills,
+                                               "expected": expected, "hints": hints}, stall), len(pending[k::n]), tag)
                 for k, tag in enumerate(tags)]  # fmt: skip
-        with ThreadPoolExecutor(n) as pool:
-            ended = list(pool.map(lambda w: spawn(w[0], w[1], stall), work))
         ran = 0
-        for (_, job), (code, stalled) in zip(work, ended, strict=True):
-            lines = _read(Path(job["log"]))
+
+        def take(_: int, result: tuple[int, bool, list[dict]], skip: dict = skip, seen: dict = seen) -> None:
+            """One process's verdicts into results.jsonl, written here alone, as its task comes back."""
+            nonlocal ran
+            code, stalled, lines = result
             with results.open("a", encoding="utf-8") as f:
                 for x in lines:
                     if "mutant" in x:
@@ -405,12 +413,14 @@ def execute(out: Path, meta: dict, walls: dict[str, float], jobs: int, quiet: bo
                 if hanging:  # the process died or stalled inside this mutant
                     ran += 1
                     f.write(json.dumps(_died_inside(hanging[0], code, stalled)) + "\n")
+
+        run_tasks(work, take, jobs, cluster, cluster_config, label="mutants", unit="mutant", quiet=quiet)
         if not ran:
             raise RuntimeError(f"round {attempt} of the mutation processes ran no mutant; see {out / tags[0] / 'sim.log'}")
         attempt += 1
 
 
-def confirm(out: Path, meta: dict, walls: dict[str, float], quiet: bool) -> int:
+def confirm(out: Path, meta: dict, walls: dict[str, float], quiet: bool, jobs: int = 1, cluster: str = "", cluster_config: Path | None = None) -> int:
     """The confirming pass: verdicts that the runs before a mutant can decide run again ALONE, each
     in a fresh simulator process (the simulator's initial state), on every program. In a shared
     process a mutant starts from what the runs before it left: a dropped assignment in a
@@ -439,32 +449,59 @@ def confirm(out: Path, meta: dict, walls: dict[str, float], quiet: bool) -> int:
     kills, _ = _kill_counts(verdicts, mutants)  # no module order: the killing program goes first (hints)
     stall = _stall_s(walls)
     expected = expected_outcomes(out)
-    for k in todo:
+
+    def job(k: int) -> tuple[int, dict, dict]:
         before = {"status": verdicts[k]["status"], "program": verdicts[k].get("program"), "runs": verdicts[k].get("runs")}
-        tag = f"alone_{k}"
-        log = out / f"{tag}.jsonl"
-        log.unlink(missing_ok=True)  # an interrupted confirmation starts over: it must cover every program in one process
         hints = {str(k): before["program"]} if before["program"] else {}
-        job = {**design("verilator", _files(out), (), (DEFINE,)), "programs": programs, "mutants": [k], "log": str(log), "kills": kills,
-               "walls": walls, "budget_s": None, "skip": {}, "modules": {str(k): mutants[k]["module"]}, "module_kills": {},
-               "expected": expected, "hints": hints}  # fmt: skip
-        code, stalled = spawn(out / tag, job, stall)
-        lines = _read(log)
-        done = [x for x in lines if x.get("mutant") == k]
-        if done:
-            x = done[-1]
-        elif any(x.get("start") == k for x in lines):  # the simulator died or stalled inside it
-            x = _died_inside(k, code, stalled)
-        else:
-            raise RuntimeError(f"the confirming process of mutant {k} ran nothing; see {out / tag / 'sim.log'}")
-        x.update(alone=True, before=before)
-        with results.open("a", encoding="utf-8") as f:
-            f.write(json.dumps(x) + "\n")
-        if not quiet:
-            by = f" by {x['program']}" if x.get("program") else ""
-            was = f"{before['status']} by {before['program']}" if before["program"] else before["status"]
-            print(f"  mutant {k} alone: {x['status']}{by} ({x['runs']} runs, {x['wall_s']} s; shared process: {was})", flush=True)
+        return k, before, {**design("verilator", _files(out), (), (DEFINE,)), "programs": programs, "mutants": [k], "log": str(out / f"alone_{k}.jsonl"),
+                           "kills": kills, "walls": walls, "budget_s": None, "skip": {}, "modules": {str(k): mutants[k]["module"]}, "module_kills": {},
+                           "expected": expected, "hints": hints}  # fmt: skip
+
+    def take(_: int, result: list[tuple[int, dict, int, bool, list[dict]]]) -> None:
+        for k, before, code, stalled, lines in result:
+            done = [x for x in lines if x.get("mutant") == k]
+            if done:
+                x = done[-1]
+            elif any(x.get("start") == k for x in lines):  # the simulator died or stalled inside it
+                x = _died_inside(k, code, stalled)
+            else:
+                raise RuntimeError(f"the confirming process of mutant {k} ran nothing; see {out / f'alone_{k}' / 'sim.log'}")
+            x.update(alone=True, before=before)
+            with results.open("a", encoding="utf-8") as f:
+                f.write(json.dumps(x) + "\n")
+            if not quiet:
+                by = f" by {x['program']}" if x.get("program") else ""
+                was = f"{before['status']} by {before['program']}" if before["program"] else before["status"]
+                print(f"  mutant {k} alone: {x['status']}{by} ({x['runs']} runs, {x['wall_s']} s; shared process: {was})", flush=True)
+
+    # each mutant alone in a process of its own; a task runs several one after the other, except in
+    # this process, where each verdict is kept as soon as it is known
+    parts = [[k] for k in todo] if jobs <= 1 and not cluster else batches(todo, max(1, jobs))
+    tasks = [Task(_alone_task, (out, [job(k) for k in part], stall), len(part), f"alone_{part[0]}") for part in parts]
+    run_tasks(tasks, take, jobs, cluster, cluster_config, label="mutants", unit="mutant", quiet=quiet)
     return len(todo)
+
+
+def _shard_task(folder: Path, job: dict, stall: float) -> tuple[int, bool, list[dict]]:
+    """One task of `execute`: a simulator process on the job's mutants; its exit, whether it
+    stalled, and its log's records. A log left by an attempt whose worker was lost is moved aside
+    (`_recover` still reads it on resume), so the records come from this attempt alone."""
+    log = Path(job["log"])
+    if log.exists():
+        log.rename(log.with_name(f"{log.stem}.lost-{uuid.uuid4().hex[:8]}.jsonl"))
+    code, stalled = spawn(folder, job, stall)
+    return code, stalled, _read(log)
+
+
+def _alone_task(out: Path, jobs: list[tuple[int, dict, dict]], stall: float) -> list[tuple[int, dict, int, bool, list[dict]]]:
+    """One task of `confirm`: each mutant in a fresh simulator process, one after the other."""
+    done = []
+    for k, before, job in jobs:
+        log = Path(job["log"])
+        log.unlink(missing_ok=True)  # an interrupted confirmation starts over: it must cover every program in one process
+        code, stalled = spawn(out / f"alone_{k}", job, stall)
+        done.append((k, before, code, stalled, _read(log)))
+    return done
 
 
 def needs_confirming(verdict: dict, programs: dict[str, str]) -> bool:
@@ -611,18 +648,21 @@ def run_campaign(
     second: bool = True,
     second_budget: float = 0,
     quiet: bool = False,
+    cluster: str = "",
+    cluster_config: Path | None = None,
 ) -> str:
     t0 = time.perf_counter()
+    check_cluster(cluster, cluster_config, jobs)  # a bad CLUSTER, JOBS or CLUSTER_CONFIG before the draw and the build
     meta = prepare(out, n, seed, random_spec)
     if not quiet:
         print(f"mutants: {meta['mutants']} of {meta['candidates']} candidates, {len(meta['programs'])} programs; building", flush=True)
     build("verilator", mutate.TOPLEVEL, _files(out), (), False, (DEFINE,))
     walls = reference(out, meta, quiet)
     if quick:  # every mutant on the programs that fit in `quick` seconds first, then the rest of the unresolved ones
-        execute(out, meta, walls, jobs, quiet, quick)
+        execute(out, meta, walls, jobs, quiet, quick, cluster=cluster, cluster_config=cluster_config)
     if second:
-        execute(out, meta, walls, jobs, quiet, second_budget or None, retry=True)
-    confirm(out, meta, walls, quiet)
+        execute(out, meta, walls, jobs, quiet, second_budget or None, retry=True, cluster=cluster, cluster_config=cluster_config)
+    confirm(out, meta, walls, quiet, jobs, cluster, cluster_config)
     # the time of this session (a resumed campaign adds one): wall, and CPU of this process and the
     # simulator processes it waited for (builds included)
     own, kids = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -646,7 +686,11 @@ def _parser() -> argparse.ArgumentParser:
     r.add_argument("--seed", type=int, default=1)
     r.add_argument("--random", default=DEFAULT_RANDOM, help='random tier: "preset:count,..."')
     r.add_argument("-o", "--out", type=Path, default=OUT)
-    r.add_argument("--jobs", type=int, default=1, help="simulator processes at once")
+    r.add_argument("--jobs", type=int, default=1, help="workers of the embedded Dask cluster (simulator processes at once; 1: in this process), "
+                   "or workers asked of a batch system (tb/cluster.py)")
+    r.add_argument("--cluster", default="", help="empty: embedded; tcp://host:port: a running Dask scheduler; slurm, lsf, sge or pbs: workers "
+                   "through dask-jobqueue (docs/guides/cluster.md)")
+    r.add_argument("--cluster-config", type=Path, help="the TOML file of the batch system's options (cores, memory, walltime, queue, ...)")
     r.add_argument("--quick", type=float, default=60, help="first pass: each mutant on the programs that fit in this many seconds (0: no first pass)")
     r.add_argument("--no-second-pass", action="store_true", help="leave the mutants the quick pass did not resolve unresolved")
     r.add_argument("--second-budget", type=float, default=0, help="second pass: at most this many seconds of programs per mutant (0: all of them)")
@@ -668,7 +712,8 @@ def main(argv: list[str] | None = None) -> int:
 def _main(a: argparse.Namespace) -> int:
     try:
         if a.cmd == "run":
-            run_campaign(a.out.resolve(), a.n, a.seed, a.random, a.jobs, a.quick, second=not a.no_second_pass, second_budget=a.second_budget)
+            run_campaign(a.out.resolve(), a.n, a.seed, a.random, a.jobs, a.quick, second=not a.no_second_pass, second_budget=a.second_budget,
+                         cluster=a.cluster, cluster_config=a.cluster_config)  # fmt: skip
         elif a.cmd == "report":
             print(report(a.out))
         elif a.cmd == "shard":

@@ -1,4 +1,5 @@
-"""Where the tasks of a long job run: Dask (`dask.distributed`), the one engine.
+"""Where the tasks of a long job run: Dask (`dask.distributed`), the one engine of `make faults`,
+`make random`, `make regress` and `make mutants`.
 
     embedded (CLUSTER empty)    a LocalCluster of JOBS worker processes, one thread each, started
                                 and stopped with the job: no server, no configuration
@@ -6,27 +7,36 @@
     slurm | lsf | sge | pbs     workers started as batch jobs through dask-jobqueue, their options
                                 from a TOML file (CLUSTER_CONFIG), JOBS workers
 
-Workers import the project's modules by name (`tb.faults.campaign`): a worker of a running
-scheduler or of a batch system runs from the project's checkout (its working directory or
-PYTHONPATH), on a file system the client shares, where the compiled simulator models are found
-by their content key (tb/runner.py).
+Workers import the project's modules by name (`tb.faults.campaign`, `randgen.__main__`, ...): a
+worker of a running scheduler or of a batch system runs from the project's checkout (its working
+directory or PYTHONPATH), on a file system the client shares, where the compiled simulator models
+are found by their content key (tb/runner.py).
+
+`run_tasks` is the loop every job but the fault campaigns shares (their loop in
+tb/faults/campaign.py writes a database as it goes): a list of batch tasks, a bounded window of
+them in flight, each result handed to the caller's one writer as it comes back, a progress bar,
+and a task lost with its worker run again.
 """
 
 from __future__ import annotations
 
 import contextlib
 import logging
+import os
 import re
 import signal
+import sys
 import threading
+import time
 import tomllib
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from golden.errors import BadSetting, UserError
 
-from ..runner import ROOT
+from .runner import ROOT
 
 KINDS = ("slurm", "lsf", "sge", "pbs")
 CONNECT_S = 10  # a running scheduler that does not answer in this time is reported, not waited for
@@ -121,7 +131,7 @@ def check_spec(spec: str) -> None:
 
 
 @contextlib.contextmanager
-def open_client(spec: str, jobs: int, config: Path | None = None, quiet: bool = True) -> Iterator[Any]:
+def open_client(spec: str, jobs: int, config: Path | None = None, quiet: bool = True, label: str = "faults") -> Iterator[Any]:
     """A Dask client on the cluster CLUSTER names (module docstring), closed (and an embedded or batch cluster stopped) on leaving."""
     check_spec(spec)
     from distributed import LocalCluster
@@ -149,7 +159,7 @@ def open_client(spec: str, jobs: int, config: Path | None = None, quiet: bool = 
         client = connect(cluster if cluster is not None else spec, spec)
         try:
             if spec and not quiet:
-                print(f"faults: Dask cluster {spec}, dashboard {client.dashboard_link}", flush=True)
+                print(f"{label}: Dask cluster {spec}, dashboard {client.dashboard_link}", flush=True)
             yield client
         finally:
             client.close()
@@ -199,3 +209,184 @@ def workers_of(client: Any, wait_s: float = 600) -> int:
             raise UserError(f"the Dask cluster has no worker after {wait_s:.0f} s: start workers (dask worker ADDRESS) or check the batch jobs", 1) from None
         n = len(client.scheduler_info().get("workers", {}))
     return max(1, n)
+
+
+def default_jobs() -> int:
+    """JOBS when none is given: the cores this process may run on."""
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+
+
+def check_jobs(jobs: int) -> None:
+    if jobs < 1:
+        raise BadSetting(f"JOBS={jobs}: at least 1 (worker processes of the embedded cluster, or workers asked of a batch system)")
+
+
+def check_cluster(spec: str, config: Path | None, jobs: int) -> None:
+    """Every cluster setting told at once, before anything is built or run: CLUSTER's form, a batch
+    system's TOML file, JOBS, and a running scheduler's answer."""
+    check_jobs(jobs)
+    check_spec(spec)
+    if spec in KINDS:
+        read_config(config, spec)
+    check_reachable(spec)
+
+
+BATCH_MOST = 200  # programs, mutants or runs per task at most
+
+
+def batches(items: Sequence[Any], workers: int, most: int = BATCH_MOST) -> list[list[Any]]:
+    """`items` in order, cut into tasks: two for every worker at least (a lost worker costs half its
+    share, the last tasks end together), at most `most` each. The items of these jobs take seconds
+    each, against a Dask task's cost below a millisecond, so a task of one item is not too small."""
+    if not items:
+        return []
+    size = max(1, min(most, -(-len(items) // (2 * max(1, workers)))))
+    return [list(items[i : i + size]) for i in range(0, len(items), size)]
+
+
+@dataclass(frozen=True)
+class Task:
+    """One batch: `fn(*args)` on a worker (a module-level function: it is pickled by name), worth
+    `units` of the job's progress (its programs, mutants or runs)."""
+
+    fn: Callable[..., Any]
+    args: tuple[Any, ...]
+    units: int = 1
+    name: str = ""
+
+
+class Progress:
+    """Units done, rate and ETA: a tqdm bar on a terminal, a plain line every `every` seconds
+    otherwise (a log, CI), nothing when quiet. `write` prints a line above the bar."""
+
+    def __init__(self, total: int, label: str, unit: str, quiet: bool = False, every: float = 10.0) -> None:
+        self.total, self.done, self.label, self.unit, self.quiet, self.every = total, 0, label, unit, quiet, every
+        self.t0 = self.last = time.monotonic()
+        self.bar: Any = None
+        if not quiet and sys.stdout.isatty():
+            from tqdm import tqdm
+
+            self.bar = tqdm(total=total, unit=unit, desc=label, smoothing=0.1)
+
+    def write(self, line: str) -> None:
+        if self.bar is not None:
+            self.bar.write(line)
+        else:
+            print(line, flush=True)
+
+    def add(self, n: int) -> None:
+        self.done += n
+        if self.bar is not None:
+            self.bar.update(n)
+            return
+        now = time.monotonic()
+        if self.quiet or now - self.last < self.every or self.done >= self.total:
+            return
+        self.last = now
+        rate = self.done / max(now - self.t0, 1e-9) * 60
+        eta = (self.total - self.done) / rate * 60 if rate else 0.0
+        print(f"{self.label}: {self.done}/{self.total} {self.unit}s done, {rate:.1f}/min, about {eta:.0f} s left", flush=True)
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.close()
+
+
+def importable(fn: Callable[..., Any]) -> Callable[..., Any]:
+    """`fn` as a worker can import it: a function of a module run with `python -m` is named
+    `__main__.f` here, which would be pickled by value (or name the worker's own __main__), so it is
+    taken from the module under its real name."""
+    if fn.__module__ != "__main__":
+        return fn
+    spec = getattr(sys.modules["__main__"], "__spec__", None)
+    if spec is None:
+        return fn
+    import importlib
+
+    return getattr(importlib.import_module(spec.name), fn.__name__)
+
+
+TRIES = 3  # a task is run again after a lost worker or an error, up to this many times in all
+
+
+def run_tasks(tasks: Sequence[Task] | Callable[[int], Sequence[Task]], on_result: Callable[[int, Any], None], jobs: int, spec: str = "", config: Path | None = None, *,
+              label: str, unit: str, quiet: bool = False, progress: Progress | None = None) -> None:
+    """Run `tasks` and hand each result to `on_result(index, result)` in this process, as it comes
+    back (the job's one writer: its files, records and lines are written here alone).
+
+    Where: with no CLUSTER and one job, one task after the other in this process (there is nothing
+    to spread, and no cluster to start); otherwise on the cluster `open_client` gives, with a
+    window of two tasks per worker in flight. A task whose worker died is run again by the
+    scheduler; one that still fails (its worker lost too often, an error) is submitted again, up to
+    TRIES times in all, and its result is handed over once, when it first arrives: nothing is
+    lost, nothing counted twice. A task that fails every time ends the job with its error.
+
+    `tasks` may be a function of the number of workers (`batches` sizes them by it): a running
+    scheduler's workers are known only once it answers."""
+    check_jobs(jobs)
+    if not spec and jobs <= 1:
+        todo = tasks(1) if callable(tasks) else tasks
+        bar = progress if progress is not None else Progress(sum(t.units for t in todo), label, unit, quiet)
+        try:
+            for i, t in enumerate(todo):
+                on_result(i, t.fn(*t.args))
+                bar.add(t.units)
+        finally:
+            if progress is None:
+                bar.close()
+        return
+    _distributed(tasks, on_result, jobs, spec, config, label, unit, quiet, progress)
+
+
+def _distributed(plan: Sequence[Task] | Callable[[int], Sequence[Task]], on_result: Callable[[int, Any], None], jobs: int, spec: str,
+                 config: Path | None, label: str, unit: str, quiet: bool, progress: Progress | None) -> None:  # fmt: skip
+    if not callable(plan) and not plan:
+        return
+    # the embedded cluster: no more workers than tasks (a task list not known yet: JOBS of them)
+    with open_client(spec, max(1, min(jobs, len(plan))) if not callable(plan) else jobs, config, quiet, label) as client:
+        # a batch system's jobs start one by one: the tasks are cut for the workers asked for
+        workers = max(workers_of(client), jobs if spec in KINDS else 0)
+        tasks = plan(workers) if callable(plan) else plan
+        bar = progress if progress is not None else Progress(sum(t.units for t in tasks), label, unit, quiet)
+        try:
+            _window(client, tasks, on_result, workers, label, quiet, bar)
+        finally:
+            if progress is None:
+                bar.close()
+
+
+def _window(client: Any, tasks: Sequence[Task], on_result: Callable[[int, Any], None], workers: int, label: str, quiet: bool, bar: Progress) -> None:
+    from distributed import as_completed
+
+    window = 2 * workers  # every worker busy and its next task queued, never the whole job at the scheduler
+    queue = list(range(len(tasks)))[::-1]  # popped from the end: the first tasks first
+    tries = dict.fromkeys(range(len(tasks)), 0)
+    running: dict[Any, int] = {}
+    done = as_completed()
+
+    def submit() -> None:
+        while queue and len(running) < window:
+            i = queue.pop()
+            tries[i] += 1
+            t = tasks[i]
+            future = client.submit(importable(t.fn), *t.args, pure=False, key=f"{label}-{t.name or i}-{tries[i]}")
+            running[future] = i
+            done.add(future)
+
+    submit()
+    for future in done:
+        i = running.pop(future)
+        try:
+            result = future.result()
+        except Exception as exc:  # the task raised, or the scheduler gave it up (KilledWorker): again, while tries are left
+            first = str(exc).splitlines()[0] if str(exc) else ""
+            if tries[i] >= TRIES:
+                raise RuntimeError(f"task {tasks[i].name or i} failed {TRIES} times: {type(exc).__name__}: {first}") from None
+            if not quiet:
+                print(f"{label}: task {tasks[i].name or i} failed ({type(exc).__name__}: {first}); it runs again", file=sys.stderr, flush=True)
+            queue.append(i)
+            submit()
+            continue
+        on_result(i, result)
+        bar.add(tasks[i].units)
+        submit()
