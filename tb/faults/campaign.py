@@ -6,7 +6,7 @@
              injection cycle uniform over the reference run), written to the campaign's database,
              then the faults without an outcome as Dask tasks of 20-200 faults, each in one
              simulator process (JOBS workers of an embedded cluster, or the cluster CLUSTER names:
-             tb/faults/cluster.py), written by this process alone as they come back, and the
+             tb/cluster.py), written by this process alone as they come back, and the
              HTML report (tb/faults/report.py); ENGINE=fast (the default on Verilator) classifies
              a fault in a large-memory word that nothing selects after its injection without
              simulating it (tb/faults/test_campaign.py, "Memory words")
@@ -59,7 +59,7 @@ class Campaign:
     db: Path | None = None
     stop: str = "early"
     dut: str = "rtl"  # rtl (Verilator or Icarus) | flexgrip (FlexGripPlus under GHDL, tb/faults/vhdl_sites.py)
-    cluster: str = ""  # tb/faults/cluster.py: empty (embedded), tcp://host:port, slurm, lsf, sge, pbs
+    cluster: str = ""  # tb/cluster.py: empty (embedded), tcp://host:port, slurm, lsf, sge, pbs
     cluster_config: Path | None = None  # the TOML file of a batch system's options
     batch: int = 0  # faults per task; 0: batch_size's choice
     engine: str = ""  # ENGINES; empty: default_engine's choice
@@ -305,7 +305,7 @@ class Progress:
 
 
 def execute(c: Campaign, meta: dict, quiet: bool = True) -> int:
-    """Run the faults of the database without an outcome as Dask tasks (tb/faults/cluster.py), each a
+    """Run the faults of the database without an outcome as Dask tasks (tb/cluster.py), each a
     batch in one simulator process; this process alone writes the database, as the outcomes come
     back. Returns how many ran."""
     from distributed import as_completed
