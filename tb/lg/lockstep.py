@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from golden.errors import FAILURE, USAGE, UserError
+from tb.lockstep import quiet
 from tb.report import FailureReport
 from tb.runner import ROOT, SIMULATORS, FileList, read_file_list, run
 
@@ -96,13 +97,21 @@ def run_lockstep(t: LgTest, sim: str, dut: str = PROJECT_DUT, files: FileList | 
                       encoding="utf-8")  # fmt: skip
     # a core of the user's own builds in a folder of its own (tb/runner.py names builds by top level and defines)
     defines = () if dut == PROJECT_DUT else (f"LG_DUT_{dut.upper()}",)
-    results = run(sim, TOP, files, TEST_MODULE, extra_env={"LG_CONFIG": str(config), "LG_RESULT": str(result)}, test_dir=out,
-                  plusargs=plusargs, visibility="lean", rewrite_asserts=False, waves=waves, defines=defines)  # fmt: skip
+    # the simulator's own output goes to a log, as G80's lock-step runs do: the outcome is the summary and report
+    try:
+        with quiet(out / "sim.log"):
+            results = run(sim, TOP, files, TEST_MODULE, extra_env={"LG_CONFIG": str(config), "LG_RESULT": str(result)}, test_dir=out,
+                          plusargs=plusargs, visibility="lean", rewrite_asserts=False, waves=waves, defines=defines)  # fmt: skip
+    except UserError:
+        raise
+    except (Exception, SystemExit) as exc:  # the simulator's compiler refused the sources: its messages are in the log
+        raise UserError(f"building or starting DUT={dut} on {sim} failed ({type(exc).__name__}): the compiler's messages are in {out / 'sim.log'}",
+                        FAILURE) from None  # fmt: skip
     if not result.exists():
         from tb.runner import failure_messages
 
         why = "; ".join(failure_messages(results)) if results.exists() else f"no {results}"
-        raise UserError(f"the lock-step test did not run to its end on {sim} ({why}); the simulator's log is in {out}", FAILURE)
+        raise UserError(f"the lock-step test did not run to its end on {sim} ({why}): see {out / 'sim.log'}", FAILURE)
     raw = json.loads(result.read_text(encoding="utf-8"))
     report = FailureReport.read_dict(raw["report"]) if raw["report"] else None
     if report is not None:

@@ -34,7 +34,7 @@ DEFAULT_MAX_STEPS = 100_000
 CC_NAMES = {"n": 1, "z": 2, "p": 4}  # the seed profile's CC bits (N bit 0, Z bit 1, P bit 2)
 
 _HEADER = re.compile(r"^\s*;!\s*(\S+)\s*(.*?)\s*$")
-_EXPECT = re.compile(r"^(r\d+|v\d+|cc|frags|draws|mem16\s+\S+)\s*=\s*(.*)$")
+_EXPECT = re.compile(r"^(r\d+|v\d+|cc|frags|draws|mem16\s+\S+)\s*=(?!=)\s*(.*)$")
 
 
 @dataclass
@@ -74,8 +74,7 @@ def resolve(test: str) -> Path:
     else:
         path = PROGRAMS / f"{test}.lgs"
     if not path.is_file():
-        known = ", ".join(sorted(p.stem for p in PROGRAMS.glob("*.lgs")))
-        raise UserError(f"no LG program {path} (TEST is a name under programs/lg/ or the path of a .lgs file; names: {known})", USAGE)
+        raise UserError(f"no LG program {path} (TEST is a name under programs/lg/ or the path of a .lgs file)", USAGE)
     return path
 
 
