@@ -215,7 +215,9 @@ class LgScoreboard:
     def fb_event(self, cycle: int, event: tuple) -> None:
         """One DUT frame-buffer event: ("write", addr, data), ("clear",) or ("draw",)."""
         if self.frame_fail is not None:
-            self._apply_got(event)
+            if self.frame_fail["budget"] > 0:
+                self.frame_fail["budget"] -= 1
+                self._apply_got(event)
             return
         if self.failed:
             return
@@ -282,16 +284,24 @@ class LgScoreboard:
             field = "fb_addr"
         else:
             field = "fb_event"
+        # the DUT's frame gets as many of its events as the model's primitive had left (the wrong one
+        # included), so that the diff image shows that primitive, not the next one drawn over it
+        budget = max(1, head.left())
         for _, e in self.got:
+            if budget == 0:
+                break
+            budget -= 1
             self._apply_got(e)
         self.got.clear()
         self.frame_fail = {"cycle": cycle, "head": head, "expected": expected, "actual": actual, "field": field, "first": first,
-                           "remaining": head.left()}  # fmt: skip
+                           "remaining": head.left(), "budget": budget}  # fmt: skip
 
-    def settle_cycles(self) -> int:
-        """How long to keep collecting the DUT's writes after a frame mismatch: the rest of the
-        primitive's writes (one a cycle at most) and a margin for the raster's gaps."""
-        return 0 if self.frame_fail is None else 2 * self.frame_fail["remaining"] + 2000
+    def settled(self, waited: int) -> bool:
+        """Whether a frame mismatch has collected what it waits for: the DUT's events up to the
+        number the primitive had left, or `waited` cycles past what they could take (one a cycle,
+        with a margin for the rows of the bounding box the triangle does not cover)."""
+        ff = self.frame_fail
+        return ff is None or ff["budget"] <= 0 or waited > 4 * ff["remaining"] + 2000
 
     def finish_frame_failure(self) -> None:
         """Write the diff image and fail with the frame mismatch's report."""
