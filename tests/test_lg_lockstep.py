@@ -209,3 +209,70 @@ def test_bring_your_own_core(tmp_path: Path) -> None:
                              capture_output=True, text=True, check=False, timeout=120)  # fmt: skip
     assert missing.returncode == 2
     assert "no module lg_core in those files" in missing.stderr.splitlines()[-2]
+
+
+# -- the frame-buffer stream, without a simulator ------------------------------------------------------
+
+
+def _replay(name: str, tmp_path: Path, drop: str | None = None, extra: tuple | None = None, writes_after_commit: bool = False):
+    """Feed the scoreboard the commit records and frame-buffer events of a correct core, worked out
+    from the program by a second model (fields and events as the port carries them), with one
+    event dropped (`drop`: "draw" or "clear") or one extra pixel written at the end (`extra`)."""
+    from tb.lg.scoreboard import LgScoreboard, expected_port
+
+    t = load(name)
+    sb = LgScoreboard(t, {"test": name, "simulator": "none"}, tmp_path)
+    m = Machine(t.profile)
+    m.load(t.words, t.data)
+    cycle = 0
+    for c in m.run(t.max_steps):
+        events = [("write", int(a), c.fb.data) for a in c.fb.addr] if c.fb is not None else []
+        if c.fb_event:
+            events.append(("clear",) if c.fb_event == "flush" else ("draw",))
+        events = [e for e in events if e[0] != drop]
+        if not writes_after_commit:  # this core writes a primitive's pixels before its record, as rtl/lg does
+            for e in events:
+                cycle += 1
+                sb.fb_event(cycle, e)
+        cycle += 1
+        sb.commit(cycle, expected_port(c))
+        if writes_after_commit:
+            for e in events:
+                cycle += 1
+                sb.fb_event(cycle, e)
+    if extra is not None:
+        sb.fb_event(cycle + 1, extra)
+    sb.end(cycle + 2, finished=True)
+    return sb
+
+
+@pytest.mark.parametrize("after", [False, True])
+def test_frame_stream_of_a_correct_core_passes(tmp_path: Path, after: bool) -> None:
+    """Pixels before or after their endprimitive's record: both are a correct core."""
+    sb = _replay("primitive", tmp_path, writes_after_commit=after)
+    assert sb.report is None and sb.fb_writes == 2 * 5120
+
+
+def test_a_lost_draw_is_named(tmp_path: Path) -> None:
+    sb = _replay("translate", tmp_path, drop="draw")
+    assert sb.report is not None and sb.report.kind == "frame_mismatch"
+    assert sb.report.text == "draw" and sb.report.diffs[0].field == "fb_event"
+    assert "never gave the draw" in sb.report.message
+
+
+def test_a_clear_missing_before_pixels_is_a_frame_mismatch(tmp_path: Path) -> None:
+    """translate starts with flush: without its clear, the first pixel comes where the clear was due."""
+    sb = _replay("translate", tmp_path, drop="clear")
+    assert sb.report is not None and sb.report.kind == "frame_mismatch"
+    assert sb.report.text == "flush" and sb.report.diffs[0].field == "fb_event"
+    assert sb.report.diffs[0].expected == "clear (fb_clear)" and sb.report.diffs[0].actual.startswith("write 0xf80 at ")
+
+
+def test_an_extra_pixel_after_the_last_primitive_is_named(tmp_path: Path) -> None:
+    sb = _replay("translate", tmp_path, extra=("write", 5, 0xABC))
+    assert sb.report is not None and sb.report.kind == "frame_mismatch"
+    assert sb.report.diffs[0].expected == "no event (the model's frame was complete)"
+    assert sb.report.diffs[0].actual == "write 0xabc at 5 (row 0, col 5)"
+    assert sb.report.message.startswith("frame buffer differs after the model's last frame-buffer event: 1 pixel(s) differ")
+    assert "first wrong pixel (row 0, col 5): expected 0x000, got 0xabc" in sb.report.message and sb.report.pc is None
+    assert Path(sb.report.image or "").is_file()

@@ -318,9 +318,12 @@ class LgScoreboard:
             row, col = frames.pixel(first)
             where = (f"; first wrong pixel (row {row}, col {col}): expected {_hex(int(self.exp_fb.flat[first]), 12)}, "
                      f"got {_hex(int(self.got_fb.flat[first]), 12)}")
-        report = FailureReport("frame_mismatch", f"frame buffer differs after {head.pos} matching write(s) of commit {head.seq}: "
-                               f"{bad} pixel(s) differ{where}", cycle=ff["cycle"], pc=head.pc, text=head.text,
-                               diffs=[FieldDiff(ff["field"], ff["expected"], ff["actual"])], image=str(image))  # fmt: skip
+        if head.seq >= 0:
+            what, pc = f"after {head.pos} matching write(s) of commit {head.seq}", head.pc
+        else:  # an event after everything the model expected: no instruction to name
+            what, pc = "after the model's last frame-buffer event", None
+        report = FailureReport("frame_mismatch", f"frame buffer differs {what}: {bad} pixel(s) differ{where}", cycle=ff["cycle"], pc=pc,
+                               text=head.text, diffs=[FieldDiff(ff["field"], ff["expected"], ff["actual"])], image=str(image))  # fmt: skip
         self.fail(report)
 
     # -- end of run --------------------------------------------------------------------------------
