@@ -225,7 +225,8 @@ def _replay(name: str, tmp_path: Path, drop: str | None = None, extra: tuple | N
     m = Machine(t.profile)
     m.load(t.words, t.data)
     cycle = 0
-    for c in m.run(t.max_steps):
+    while not m.done:
+        c = m.step()
         events = [("write", int(a), c.fb.data) for a in c.fb.addr] if c.fb is not None else []
         if c.fb_event:
             events.append(("clear",) if c.fb_event == "flush" else ("draw",))
@@ -235,7 +236,7 @@ def _replay(name: str, tmp_path: Path, drop: str | None = None, extra: tuple | N
                 cycle += 1
                 sb.fb_event(cycle, e)
         cycle += 1
-        sb.commit(cycle, expected_port(c))
+        sb.commit(cycle, expected_port(c, len(m.st.stack)))
         if writes_after_commit:
             for e in events:
                 cycle += 1

@@ -18,8 +18,9 @@ primitive's instruction, and writes the diff image (tb/lg/frames.py).
 
 A field the model did not write must not be written by the DUT either (a write enable is a field
 like any other); values are compared only where written. `depth` has no write enable on the port:
-it is compared where the model's record has one (pushmatrix, popmatrix, loadidentity). A byte
-store's data is compared in its low byte (the contract's data is the byte written).
+the port carries the stack depth on every record (docs/design/lg-rtl.md), so it is compared on
+every record. A byte store's data is compared in its low byte (the contract's data is the byte
+written).
 """
 
 from __future__ import annotations
@@ -64,9 +65,10 @@ def _elements(vals: tuple[int | float, ...] | None, bits: int, count: int) -> in
     return out
 
 
-def expected_port(c: LgCommit) -> dict[str, int]:
+def expected_port(c: LgCommit, depth: int) -> dict[str, int]:
     """The model's record as the commit port would carry it (write enables, packed buses); fields
-    not written are absent, so that their value on the port is not compared."""
+    not written are absent, so that their value on the port is not compared. `depth` is the
+    matrix-stack depth after the instruction: the port carries it on every record."""
     e: dict[str, int] = {"pc": c.pc, "insn": c.insn, "next_pc": c.next_pc}
     e["rd_we"] = int(c.rd is not None)
     if c.rd is not None:
@@ -84,8 +86,7 @@ def expected_port(c: LgCommit) -> dict[str, int]:
     e["mat_we"] = int(c.mat is not None)
     if c.mat is not None:
         e["mat"] = _elements(c.mat, 32, 16)
-    if c.depth is not None:
-        e["depth"] = c.depth
+    e["depth"] = c.depth if c.depth is not None else depth
     e["col_we"] = int(c.colour is not None)
     if c.colour is not None:
         e["col"] = c.colour
@@ -192,7 +193,7 @@ class LgScoreboard:
         except LgError as exc:
             self.fail(FailureReport("model_error", f"the golden model cannot run the next instruction: {exc}", cycle=cycle, pc=got.get("pc"), text=text))
             return
-        exp = expected_port(c)
+        exp = expected_port(c, len(self.model.st.stack))
         text = text_of(c.insn)
         diffs = [FieldDiff(name, show(name, want), show(name, got.get(name, 0))) for name, want in exp.items() if got.get(name, 0) != want]
         if diffs:
