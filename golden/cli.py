@@ -13,14 +13,14 @@ from typing import TYPE_CHECKING
 
 from . import isas
 from .errors import OneLineParser, UserError, guarded
-from .isa import AsmError, IllegalInstruction
-from .isa.disassembler import format_listing
+from .g80.disassembler import format_listing
+from .g80.isa import AsmError, IllegalInstruction
 from .isa.rows import summary
 from .isas import Isa
 
 if TYPE_CHECKING:
+    from .g80.assembler import Program
     from .g80.program import KernelSpec
-    from .isa.assembler import Program
 
 
 def _int(text: str) -> int:
@@ -252,8 +252,8 @@ def cmd_run(args: argparse.Namespace) -> int:
     trace = (lambda c: print(format_commit(c))) if args.trace else None
     try:
         if args.cov or args.cov_cross:
-            from .coverage import Coverage, CrossCoverage
-            from .coverage.golden_run import run_with_coverage
+            from .g80.coverage import Coverage, CrossCoverage
+            from .g80.coverage_run import run_with_coverage
 
             run = f"golden {profile.name} {Path(args.program).stem}"
             cov = Coverage(run=run) if args.cov else None
@@ -346,8 +346,8 @@ def cmd_run_flexgrip(args: argparse.Namespace) -> int:
 
 
 def cmd_flexgrip_export(args: argparse.Namespace) -> int:
+    from .g80.assembler import AsmError
     from .g80.flexgrip_export import NotRunnable, export
-    from .isa.assembler import AsmError
 
     try:
         files = export(args.program, args.output, args.cores)
@@ -365,6 +365,9 @@ def cmd_coverage_runs(args: argparse.Namespace) -> int:
     import subprocess
     from concurrent.futures import ThreadPoolExecutor
 
+    isa = _isa(args)
+    if args.profile is not None and args.profile not in isa.profiles:
+        raise UserError(f"--profile {args.profile}: {isa.name} has the profiles {', '.join(isa.profiles)} (choose one of them)")
     out = Path(args.outdir)
     out.mkdir(parents=True, exist_ok=True)
     names = [Path(p).stem for p in args.programs]
@@ -372,11 +375,14 @@ def cmd_coverage_runs(args: argparse.Namespace) -> int:
     if clash:
         print(f"coverage-runs: error: programs with the same name would share one output file: {', '.join(clash)}", file=sys.stderr)
         return 2
+    if isa.name != "g80":
+        return _coverage_runs_in_process(isa, args, out)
+    profile = args.profile or isa.default_profile
 
     def one(program: str) -> tuple[str, Path, int]:
         name = Path(program).stem
         log = out / f"{name}.log"
-        cmd = [sys.executable, "-m", "golden", "run", program, "--profile", args.profile, "--cov", str(out / f"{name}.json"),
+        cmd = [sys.executable, "-m", "golden", "run", program, "--profile", profile, "--cov", str(out / f"{name}.json"),
                "--cov-cross", str(out / f"{name}.cross.json"), *(["--no-expect"] if args.no_expect else [])]  # fmt: skip
         with log.open("w", encoding="utf-8") as f:
             code = subprocess.run(cmd, stdout=f, stderr=subprocess.STDOUT, check=False).returncode
@@ -388,6 +394,17 @@ def cmd_coverage_runs(args: argparse.Namespace) -> int:
     for program, log in failed:
         print(f"coverage: {program} failed (see {log})", file=sys.stderr)
     print(f"coverage: {len(results) - len(failed)} of {len(results)} programs run on the golden model with coverage into {out}")
+    return 1 if failed or not results else 0
+
+
+def _coverage_runs_in_process(isa: Isa, args: argparse.Namespace, out: Path) -> int:
+    """An ISA whose programs run in a moment (LG): each on its model in this process, through the
+    ISA's coverage module; the program's own profile unless --profile names one."""
+    results = isa.coverage.coverage_runs(args.programs, out, args.profile)
+    failed = [(p, log) for p, log, err in results if err]
+    for program, log in failed:
+        print(f"coverage: {program} failed (see {log})", file=sys.stderr)
+    print(f"coverage: {len(results) - len(failed)} of {len(results)} programs run on the {isa.name} model with coverage into {out}")
     return 1 if failed or not results else 0
 
 
@@ -518,7 +535,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("programs", nargs="+", metavar="PROGRAM")
     p.add_argument("-o", "--outdir", required=True, help="NAME.json and NAME.log per program")
     p.add_argument("-j", "--jobs", type=int, default=2, help="programs run at once (default 2)")
-    p.add_argument("--profile", choices=["g80", "flexgrip"], default="g80")
+    p.add_argument("--isa", default="g80", help=isa_help)
+    p.add_argument("--profile", help="semantics: g80 (default) or flexgrip; with --isa lg, seed or ta2013 (default: the program's .profile, else seed)")
     p.add_argument("--no-expect", action="store_true",
                    help="a program without .expect lines is not an error (random programs: lock-step and final memory check them)")
     p.set_defaults(func=cmd_coverage_runs)

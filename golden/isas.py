@@ -14,6 +14,7 @@ from types import ModuleType
 from typing import Any, Protocol
 
 from .errors import UserError
+from .isa.record import Schema
 
 
 class Image(Protocol):
@@ -44,10 +45,21 @@ class Isa:
     suffix: str  # the program file suffix
     program_dir: str  # where its programs live, from the repository root
     rtl_dir: str  # its RTL, from the repository root
+    commit_module: str = ""  # declares SCHEMA, its commit record on golden.isa.record
+    coverage_module: str = ""  # CLASSES: its coverage models on golden.coverage, the ISA bins first
 
     @property
     def table(self) -> ModuleType:
         return importlib.import_module(self.table_module)
+
+    @property
+    def commit_schema(self) -> Schema:
+        schema: Schema = importlib.import_module(self.commit_module).SCHEMA
+        return schema
+
+    @property
+    def coverage(self) -> ModuleType:
+        return importlib.import_module(self.coverage_module)
 
 
 # -- G80: its existing functions, unchanged ------------------------------------------------------
@@ -61,7 +73,7 @@ class _G80Image:
 
 
 def _g80_assemble(text: str, file: str) -> Image:
-    from .isa.assembler import assemble
+    from .g80.assembler import assemble
 
     seen: list[tuple[str, str, Any]] = []
     names = ["grid", "block", "registers", "shared", "buffer", "param", "const", "expect", "global_size", "max_steps"]
@@ -70,13 +82,13 @@ def _g80_assemble(text: str, file: str) -> Image:
 
 
 def _g80_disassemble(words: Sequence[int]) -> list[str]:
-    from .isa.disassembler import format_listing
+    from .g80.disassembler import format_listing
 
     return format_listing(words)[0]
 
 
 def _g80_check_listing(path: str) -> tuple[int, Sequence[ListingFailure]]:
-    from .isa.listing import check_rows, read_listing
+    from .g80.listing import check_rows, read_listing
 
     rows = read_listing(path)
     return check_rows(rows) if rows else (0, [])
@@ -106,11 +118,11 @@ def _lg_check_listing(path: str) -> tuple[int, Sequence[ListingFailure]]:
 ISAS: dict[str, Isa] = {
     "g80": Isa(
         "g80", "NVIDIA G80 SM_1.0 (SASS)", "golden.g80.table", _g80_assemble, _g80_disassemble, _g80_check_listing,
-        ("g80", "flexgrip"), "g80", ".sass", "programs", "rtl",
+        ("g80", "flexgrip"), "g80", ".sass", "programs", "rtl", "golden.g80.commit", "golden.g80.coverage",
     ),
     "lg": Isa(
         "lg", "CS3220 LG GPU ISA 1.1", "golden.lg.table", _lg_assemble, _lg_disassemble, _lg_check_listing,
-        ("seed", "ta2013"), "seed", ".lgs", "programs/lg", "rtl/lg",
+        ("seed", "ta2013"), "seed", ".lgs", "programs/lg", "rtl/lg", "golden.lg.commit", "golden.lg.coverage",
     ),
 }  # fmt: skip
 

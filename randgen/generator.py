@@ -38,10 +38,10 @@ import random
 from dataclasses import dataclass, replace
 
 from golden.g80.conditions import ALWAYS, NAMES
+from golden.g80.isa import AsmError, Form, IllegalInstruction, Instruction, assemble, decode
 from golden.g80.memsyntax import MEM_SIZES
+from golden.g80.operands import ConstOperand, GlobalOperand, LocalOperand, NamedOperand, RegOperand, SharedOperand
 from golden.g80.table import FORMS
-from golden.isa import AsmError, Form, IllegalInstruction, Instruction, assemble, decode
-from golden.isa.operands import ConstOperand, GlobalOperand, LocalOperand, NamedOperand, RegOperand, SharedOperand
 
 from .config import Config
 

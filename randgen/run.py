@@ -52,8 +52,8 @@ def run_golden(path: Path, cov_dir: Path | None = None) -> Outcome:
     t0 = time.perf_counter()
     try:
         if cov_dir is not None:
-            from golden.coverage import Coverage
-            from golden.coverage.golden_run import run_with_coverage
+            from golden.g80.coverage import Coverage
+            from golden.g80.coverage_run import run_with_coverage
 
             cov = Coverage(run=f"randgen {path.stem}")
             r = run_with_coverage(load_program(path), G80, cov)

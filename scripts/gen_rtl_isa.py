@@ -23,8 +23,8 @@ import sys
 from pathlib import Path
 
 from golden.g80 import conditions, hw
+from golden.g80.form import CTRL, IMM, LONG, SCTRL, SHORT
 from golden.g80.table import CATALOG, COMMON, FORMAT_FIXED, FORMS, IMM_FIELDS
-from golden.isa.form import CTRL, IMM, LONG, SCTRL, SHORT
 
 ROOT = Path(__file__).resolve().parents[1]
 

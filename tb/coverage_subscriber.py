@@ -22,9 +22,9 @@ from pathlib import Path
 import cocotb
 from pyuvm import ConfigDB, uvm_subscriber
 
-from golden.coverage import Coverage, CrossCoverage
-from golden.coverage.sample import plan_word
 from golden.coverage.uarch import EXEC, GAPS, MEM, SCHED, UarchCoverage, bucket_gap, sfu_steps
+from golden.g80.coverage import Coverage, CrossCoverage
+from golden.g80.coverage_sample import plan_word
 
 from .config import CONFIG_KEY, LockstepConfig
 from .scoreboard import Compared

@@ -8,8 +8,8 @@ import cocotb
 from cocotb.triggers import Timer
 
 from golden.g80.hw import Unit
+from golden.g80.isa import IllegalInstruction, decode
 from golden.g80.table import FORMS
-from golden.isa import IllegalInstruction, decode
 
 FORM_ID = {f.name: i for i, f in enumerate(FORMS, 1)}
 FAMILY_ID = {name: i for i, name in enumerate(sorted({f.family for f in FORMS}))}
@@ -24,7 +24,7 @@ def python_form(word: int) -> int:
         return FORM_ID[decode(words).form.name]
     except IllegalInstruction:
         # The RTL matches identifying fields only; a word with stray bits still names its form.
-        from golden.isa.decoder import BY_FORMAT, fmt_of
+        from golden.g80.decoder import BY_FORMAT, fmt_of
 
         fmt = fmt_of(w0, w1 if w0 & 1 else None)
         for form in BY_FORMAT.get(fmt, []):

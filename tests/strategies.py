@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import assume
 from hypothesis import strategies as st
 
-from golden.isa import Form, IllegalInstruction, Instruction, decode
+from golden.g80.isa import Form, IllegalInstruction, Instruction, decode
 
 
 def words_of(form: Form, word: int) -> tuple[int, ...]:

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from conftest import TESTDATA
 
-from golden.isa import AsmError, IllegalInstruction, assemble, assemble_instruction, decode, format_listing
-from golden.isa.listing import kernels, read_listing
+from golden.g80.isa import AsmError, IllegalInstruction, assemble, assemble_instruction, decode, format_listing
+from golden.g80.listing import kernels, read_listing
 
 MOV_R0_R1 = (0x10000201, 0x0403C780)  # MOV R0, R1: the long form of MOV32 R0, R1 (0x10008200)
 

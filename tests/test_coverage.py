@@ -13,17 +13,18 @@ import numpy as np
 import pytest
 from conftest import ROOT
 
-from golden.coverage import Coverage, model, write_reports
-from golden.coverage.golden_run import run_with_coverage
-from golden.coverage.model import CROSSES, FLAG_BINS, MARK, R_INF, R_NAN, R_NEG, R_POS, R_ZERO, Dyn, pack_dyn
-from golden.coverage.sample import dyn_key, flag_class, packed, plan_word, result_class, spread
+from golden.coverage import write_reports
 from golden.g80 import conditions
 from golden.g80.commit import Commit, RegWrite
+from golden.g80.coverage import Coverage, model
+from golden.g80.coverage_model import CROSSES, FLAG_BINS, MARK, R_INF, R_NAN, R_NEG, R_POS, R_ZERO, Dyn, pack_dyn
+from golden.g80.coverage_run import run_with_coverage
+from golden.g80.coverage_sample import dyn_key, flag_class, packed, plan_word, result_class, spread
+from golden.g80.form import IMM, LONG, SHORT
+from golden.g80.isa import assemble_instruction
 from golden.g80.profile import G80
 from golden.g80.program import load_program
 from golden.g80.table import FORMS
-from golden.isa import assemble_instruction
-from golden.isa.form import IMM, LONG, SHORT
 
 FULL = 0xFFFFFFFF
 

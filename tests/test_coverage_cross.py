@@ -1,4 +1,4 @@
-"""The cross coverage model (golden/coverage/cross.py): derived from the encoding table,
+"""The cross coverage model (golden/g80/coverage_cross.py): derived from the encoding table,
 value classes as IEEE 754 / two's complement define them, hazards as the program text fixes them,
 and the sampler's counts checked against an independent count from the `--trace` output."""
 
@@ -16,15 +16,16 @@ import numpy as np
 import pytest
 from conftest import ROOT
 
-from golden.coverage import CrossCoverage, cross_model, write_reports
-from golden.coverage.cross import FP_CLASSES, INT_CLASSES, fp_class, int_class
-from golden.coverage.golden_run import run_with_coverage
+from golden.coverage import write_reports
 from golden.coverage.ucis import CROSS_INSTANCE, read_ucis
 from golden.g80 import conditions
+from golden.g80.coverage import CrossCoverage, cross_model
+from golden.g80.coverage_cross import FP_CLASSES, INT_CLASSES, fp_class, int_class
+from golden.g80.coverage_run import run_with_coverage
 from golden.g80.profile import G80
 from golden.g80.program import load_program
+from golden.g80.syntax import Src
 from golden.g80.table import FORMS
-from golden.isa.syntax import Src
 
 
 def f32(x: float) -> int:

@@ -13,11 +13,11 @@ from types import SimpleNamespace
 import pytest
 from conftest import ROOT
 
-from golden.coverage import Merged, UarchCoverage, uarch_model, write_reports
-from golden.coverage.sample import plan_word
-from golden.coverage.uarch import EXEC, GAPS, exec_states, exec_successors, sfu_steps
+from golden.coverage import Merged, write_reports
+from golden.coverage.uarch import EXEC, GAPS, UarchCoverage, exec_states, exec_successors, sfu_steps, uarch_model
 from golden.coverage.ucis import UARCH_INSTANCE, read_ucis
 from golden.g80.commit import Commit
+from golden.g80.coverage_sample import plan_word
 from golden.g80.profile import G80
 from golden.g80.program import load_program
 
@@ -136,7 +136,7 @@ def test_sampler_against_the_commit_trace(tmp_path: Path, program: str, sim: str
     assert not u.excluded_hit()
     families: dict[str, int] = {}
     commits = 0
-    from golden.coverage.golden_run import run_with_coverage
+    from golden.g80.coverage_run import run_with_coverage
 
     def count(c: Commit) -> None:
         nonlocal commits

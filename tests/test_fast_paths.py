@@ -22,11 +22,11 @@ from hypothesis import strategies as st
 
 from golden.errors import MemoryFault
 from golden.g80.arith import fp, intops
+from golden.g80.assembler import assemble
 from golden.g80.memory import Memory
 from golden.g80.profile import FLEXGRIP, G80, Profile
 from golden.g80.sm import SM, Batch, _mask_bits
 from golden.g80.state import SHARED_BYTES, Launch
-from golden.isa.assembler import assemble
 
 SETTINGS = settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
 LANES = 32

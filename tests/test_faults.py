@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 from pngshot import CHROMIUM, png_rgb, screenshot
 
+from golden.g80.assembler import assemble_instruction
 from golden.g80.program import load_program
-from golden.isa.assembler import assemble_instruction
 from tb.faults.campaign import Campaign, execute, prepare, rerun, run_campaign
 from tb.faults.classify import classify
 from tb.faults.db import CampaignDB, Fault

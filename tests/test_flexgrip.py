@@ -203,8 +203,8 @@ def test_without_the_waiver_the_same_record_fails() -> None:
 
 
 def test_waivers_name_real_forms() -> None:
+    from golden.g80.form import CTRL
     from golden.g80.table import FORMS
-    from golden.isa.form import CTRL
 
     names = {f.name for f in FORMS}
     control = {f.name for f in FORMS if f.fmt == CTRL}

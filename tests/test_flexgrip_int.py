@@ -13,13 +13,13 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from golden.g80.assembler import assemble
 from golden.g80.memory import Memory
 from golden.g80.profile import FLEXGRIP, G80, Profile
 from golden.g80.program import load_program
 from golden.g80.run import run_program
 from golden.g80.sm import SM
 from golden.g80.state import Launch
-from golden.isa.assembler import assemble
 
 ROOT = Path(__file__).resolve().parents[1]
 RUNS = ROOT / "testdata" / "flexgrip_runs"

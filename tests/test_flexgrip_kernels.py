@@ -16,13 +16,13 @@ import numpy as np
 import pytest
 
 from golden.g80.arith import flexgrip_fp as ffp
+from golden.g80.assembler import assemble_instruction
 from golden.g80.flexgrip_export import NotRunnable
 from golden.g80.flexgrip_findings import BY_NAME, expectations
 from golden.g80.memory import Memory
 from golden.g80.profile import FLEXGRIP
 from golden.g80.program import load_program
 from golden.g80.run import check, run_program
-from golden.isa.assembler import assemble_instruction
 from tb.adapters.flexgrip import check_runnable, decode_departures
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -12,8 +12,8 @@ import numpy as np
 import pytest
 from conftest import ROOT, SHARED
 
+from golden.g80.assembler import assemble
 from golden.g80.flexgrip_bundle import code_lines, read_mif_defined, run_bundle
-from golden.isa.assembler import assemble
 
 # a = inputs at 0x000 (p0), b at 0x080 (p1), c = a + b at 0x100 (p2), d = b at 0x180 (p3); then
 # a[i] = b[i] over the inputs, and e = (a reloaded) + b at 0x200 (p4): the stored b clears a's undefined words

@@ -14,13 +14,13 @@ from golden.cli import main
 from golden.errors import MemoryFault, ModelError, RunawayError, StackError, TrapError, UnimplementedError
 from golden.g80.checkvec import check_files
 from golden.g80.flexgrip_bundle import run_bundle
+from golden.g80.isa import assemble
 from golden.g80.memory import Memory
 from golden.g80.profile import FLEXGRIP, G80
 from golden.g80.program import load_program
 from golden.g80.run import build, check, run_program
 from golden.g80.sm import SM
 from golden.g80.state import Launch
-from golden.isa import assemble
 
 PROGRAMS = sorted((ROOT / "programs").glob("*.sass"))
 BAD = sorted((ROOT / "programs" / "bad").glob("*.sass"))
@@ -295,7 +295,7 @@ def test_vector_variants_beyond_the_sample(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("path", PROGRAMS + BAD + sorted((ROOT / "bench").glob("*.sass")), ids=lambda p: p.stem)
 def test_program_disassembly_reassembles(path: Path) -> None:
-    from golden.isa import format_listing
+    from golden.g80.isa import format_listing
 
     words = load_program(path).program.words
     lines, _ = format_listing(words)

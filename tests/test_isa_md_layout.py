@@ -9,7 +9,7 @@ import re
 
 import pytest
 
-from golden.isa import assemble_instruction, decode
+from golden.g80.isa import assemble_instruction, decode
 
 
 def bits(words: tuple[int, ...], spec: str) -> int:

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import pytest
 
-from golden.isa import assemble, assemble_instruction, decode
-from golden.isa.listing import normalise
+from golden.g80.isa import assemble, assemble_instruction, decode
+from golden.g80.listing import normalise
 
 KNOWN = [
     ("FMUL32I R0, R0, 0x3f000000", (0xC0000001, 0x03F00003)),

@@ -8,7 +8,7 @@ import pytest
 from conftest import TESTDATA
 
 from golden.cli import main
-from golden.isa.listing import check_rows, normalise, read_listing
+from golden.g80.listing import check_rows, normalise, read_listing
 
 LISTINGS = sorted((TESTDATA / "vectors" / "listings").glob("*.txt"))
 

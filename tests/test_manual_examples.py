@@ -11,8 +11,8 @@ from conftest import ROOT, SHARED
 from manual_errata import ERRATA
 from manual_examples import Example, manual_examples
 
-from golden.isa import IllegalInstruction, assemble, assemble_instruction, decode
-from golden.isa.listing import normalise
+from golden.g80.isa import IllegalInstruction, assemble, assemble_instruction, decode
+from golden.g80.listing import normalise
 
 EXAMPLES = manual_examples()
 

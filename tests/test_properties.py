@@ -8,8 +8,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from strategies import legal_instruction, words_of
 
+from golden.g80.isa import Form, IllegalInstruction, assemble_instruction, decode
 from golden.g80.table import FORMS
-from golden.isa import Form, IllegalInstruction, assemble_instruction, decode
 
 SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.filter_too_much, HealthCheck.too_slow])
 

@@ -19,10 +19,10 @@ from conftest import ROOT
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from golden.g80.isa import decode_program
 from golden.g80.profile import G80
 from golden.g80.program import load_program
 from golden.g80.run import build, run_program
-from golden.isa import decode_program
 
 sys.path.insert(0, str(ROOT))
 from randgen import PRESETS, generate, load, render
@@ -58,7 +58,7 @@ GOLDEN_CHUNKS = [(preset, range(start, min(start + 10, n + 1))) for preset, n in
 def test_programs_assemble_round_trip_and_run_on_the_model(tmp_path: Path, preset: str, seeds: range) -> None:
     """Every program assembles, its words disassemble to text that assembles to the same words, and
     the model runs every block to the end without an error (no fault, overflow, runaway, deadlock)."""
-    from golden.isa import assemble, render_program
+    from golden.g80.isa import assemble, render_program
 
     for seed in seeds:
         path = _write(tmp_path, seed, preset)
@@ -102,7 +102,7 @@ def test_simt_programs_are_race_free(tmp_path: Path, seed: int) -> None:
     assert np.array_equal(free, _random_order_memory(path, seed)), path.name
 
 
-# bins of the ISA coverage model (golden/coverage/model.py, derived from the encoding table) that only
+# bins of the ISA coverage model (golden/g80/coverage_model.py, derived from the encoding table) that only
 # the directed programs reached before the simt preset's structures existed
 SIMT_BINS = [
     "BAR/.ARV/(none)", "BAR/.WAIT/(none)", "BAR/depth/depth 1", "BAR/depth/depth 2+", "BAR/count/count", "BAR/count/ALL",
@@ -117,8 +117,8 @@ def _hits(tmp_path: Path, preset: str, cfg: Config | None, seeds: range | list[i
     SIMT stack at issue, as `make coverage` samples them); each program runs to the end."""
     import json
 
-    from golden.coverage import Coverage
-    from golden.coverage.golden_run import run_with_coverage
+    from golden.g80.coverage import Coverage
+    from golden.g80.coverage_run import run_with_coverage
 
     cov = Coverage(run="randgen test")
     for seed in seeds:

@@ -11,7 +11,7 @@ import pytest
 from conftest import ROOT
 
 from golden.g80 import hw
-from golden.isa.form import UNITS
+from golden.g80.form import UNITS
 from tb.commit_agent import FIELDS, QUALIFIED
 from tb.runner import SIMULATORS, assert_passed, run
 

@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 
 from golden.g80 import conditions as cond
+from golden.g80.form import CTRL, LONG, SHORT
+from golden.g80.isa import IllegalInstruction, decode
 from golden.g80.table import FORMS
-from golden.isa import IllegalInstruction, decode
-from golden.isa.form import CTRL, LONG, SHORT
 
 # Manual tables 1-5 and ISA.md section 1.4 (compute forms of sm_10).
 MANUAL_MNEMONICS = ["BRA", "BAR", "RET", "SSY", "NOP", "TRAP", "CAL", "I2I", "IMUL", "IMUL32", "IMUL32I", "SHL", "SHR", "IADD", "IADD32", "IADD32I", "IMAD", "IMAD32", "IMAD32I", "LOP", "ISET", "MVC", "GLD", "GST", "MOV", "MOV32", "MVI", "R2G", "R2A", "A2R", "ADA", "FADD32", "FADD", "FADD32I", "FMUL", "FMUL32", "FMUL32I", "FMAD", "FMAD32", "FMAD32I", "F2F", "F2I", "I2F", "FSET", "RCP", "RCP32", "SIN", "COS", "RRO", "EX2", "RSQ", "LG2"]

@@ -20,8 +20,8 @@ from __future__ import annotations
 
 import pytest
 
-from golden.isa import IllegalInstruction, assemble_instruction, decode
-from golden.isa.listing import normalise
+from golden.g80.isa import IllegalInstruction, assemble_instruction, decode
+from golden.g80.listing import normalise
 
 
 def short_word(*, base: int, tex: int, samp: int, count: int, fetch: int, live: int) -> tuple[int]:
@@ -67,7 +67,7 @@ def test_texture_words_decode_spell_and_assemble_back(words: tuple[int, ...], te
 
 def test_tex32_before_a_64bit_instruction_becomes_tex_with_the_same_meaning() -> None:
     """Alignment promotion: the 64-bit form with all four components and the same live bit."""
-    from golden.isa import assemble
+    from golden.g80.isa import assemble
 
     program = assemble("MOV32 R1, R0\nMOV32 R2, R0\nTEX32.FETCH.2D R4, 0x1, 0x2\nNOP")
     tex = program.instructions[2]
@@ -103,7 +103,7 @@ def test_texture_words_without_a_compute_form_say_why(words: tuple[int, int], ph
     ],
 )
 def test_texture_syntax_errors(text: str, message: str) -> None:
-    from golden.isa import AsmError
+    from golden.g80.isa import AsmError
 
     with pytest.raises(AsmError, match=message):
         assemble_instruction(text)

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 from conftest import TESTDATA
 
+from golden.g80.isa import assemble
 from golden.g80.vectors import FP_OPS, INT_OPS, SFU_OPS, case_of, fp_operation, read_vectors, sfu_operation
-from golden.isa import assemble
 
 
 def _vector(tmp_path: Path, line: str):

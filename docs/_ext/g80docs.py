@@ -215,8 +215,8 @@ class Forms(SphinxDirective):
     """The instruction forms of golden/g80/table.py, grouped by functional unit and format."""
 
     def run(self) -> list[nodes.Node]:
+        from golden.g80.form import SIZE
         from golden.g80.table import CATALOG, FORMS
-        from golden.isa.form import SIZE
 
         out: list[nodes.Node] = []
         fmt_rows = [(_code(fmt), str(SIZE[fmt] * 8), _codes(f"{n} {_bits(bf)}" for n, bf in fields.items())) for fmt, fields in CATALOG.items()]
@@ -242,24 +242,25 @@ class Forms(SphinxDirective):
 
 
 class CommitSchema(SphinxDirective):
-    """The commit record's dataclasses (golden/g80/commit.py), field by field."""
+    """Every registered ISA's commit record (golden/isas.py; each declared on golden/isa/record.py),
+    field by field."""
 
     def run(self) -> list[nodes.Node]:
-        from golden.g80 import commit
+        from golden.isa.record import fields_of
+        from golden.isas import ISAS
 
         out: list[nodes.Node] = []
-        for cls in (commit.Commit, commit.RegWrite, commit.MemWrite):
-            rows = []
-            for f in dataclasses.fields(cls):
-                if f.default is not dataclasses.MISSING:
-                    default = repr(f.default)
-                elif f.default_factory is not dataclasses.MISSING:
-                    default = repr(f.default_factory())
-                else:
-                    default = "(required)"
-                rows.append((_code(f.name), _code(str(f.type)), default, f.metadata["doc"]))
-            intro = nodes.paragraph(cls.__doc__, cls.__doc__)
-            out.append(section(self, cls.__name__, cls.__name__, [intro, table(["field", "type", "default", "meaning"], rows, [2, 3, 2, 8])]))
+        for isa in ISAS.values():
+            schema = isa.commit_schema
+            parts: list[nodes.Node] = [nodes.paragraph("", "", nodes.Text("Declared in "), _code(schema.source), nodes.Text("."))]
+            for cls in schema.classes():
+                rows = []
+                for f in fields_of(cls):
+                    compared = "yes" if f.compared else f"no: {f.why}"
+                    rows.append((_code(f.name), _code(f.type), f.default, compared, f.doc))
+                intro = nodes.paragraph(cls.__doc__, cls.__doc__)
+                parts.append(section(self, cls.__name__, f"{isa.name}-{cls.__name__}", [intro, table(["field", "type", "default", "compared", "meaning"], rows, [2, 3, 2, 3, 8])]))
+            out.append(section(self, f"{isa.name}: {isa.title}", isa.name, parts))
         return out
 
 

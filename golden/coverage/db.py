@@ -1,4 +1,10 @@
-"""Coverage counts: sampling, save/load (JSON), merge, and the figures the reports print."""
+"""Coverage counts: save/load (JSON), merge, and the figures the reports print, for any model.
+
+An ISA's coverage (golden/g80/coverage.py, golden/lg/coverage.py) subclasses `Coverage`: it names
+its file format, builds its model (`build_model`) and samples its own commit records, either by
+adding counts as they come or by queuing (key -> samples) in `_raw` and saying, in `hits_of`,
+which bins a key hits once `flush` works them out.
+"""
 
 from __future__ import annotations
 
@@ -7,11 +13,8 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..g80.commit import Commit
-from .model import DYN_BITS, Bin, Dyn, Model, model
-from .sample import WordPlan, dyn_key, plan_word
+from .model import Bin, Model
 
-FORMAT = "g80-sm1-coverage"
 VERSION = 1
 
 
@@ -41,42 +44,36 @@ class Figures:
 
 
 class Coverage:
-    """Counts per bin of the coverage model.
+    """Counts per bin of a coverage model (the subclass's `build_model`)."""
 
-    `sample(commit, stack_depth)`: `commit` is the golden model's record of the instruction (what
-    `SM.step(warp)` returned), `stack_depth` the number of entries on that warp's SIMT stack when
-    the instruction issued, i.e. `len(warp.stack)` read just before `SM.step(warp)`.
-    """
-
-    FORMAT = FORMAT  # subclasses with another model (cross.CrossCoverage) have their own
+    FORMAT = ""  # the file format name: each subclass has its own
+    TITLE = ""  # the reports' heading for this model
+    SOURCE = ""  # where its model comes from (the table's file), for the reports
+    UCIS_INSTANCE = ""  # the instance the UCIS database holds this model's covergroups under
+    DESCRIPTION = ""  # what the model counts, one sentence for the HTML report
 
     def __init__(self, run: str | None = None) -> None:
-        self.model = model()
+        self.model = self.build_model()
         self.counts = [0] * len(self.model.bins)
         self.runs: list[str] = [run] if run else []
         self.samples = 0
-        self._raw: dict[int, int] = {}  # word << DYN_BITS | dyn -> samples
-        self._plans: dict[int, WordPlan] = {}
+        self._raw: dict[int, int] = {}  # a sample key -> samples, worked out by flush
 
-    # -- sampling -------------------------------------------------------------------------------
+    @classmethod
+    def build_model(cls) -> Model:
+        raise NotImplementedError(f"{cls.__name__} names no coverage model")
 
-    def sample(self, commit: Commit, stack_depth: int) -> None:
-        plan = self._plans.get(commit.insn)
-        if plan is None:
-            plan = self._plans[commit.insn] = plan_word(commit.insn, commit.size)
-        key = commit.insn << DYN_BITS | dyn_key(commit, plan, stack_depth)  # an int: no tuple for the collector to track
-        raw = self._raw
-        raw[key] = raw.get(key, 0) + 1
+    def hits_of(self, key: int) -> list[int]:
+        """The bins one queued sample key hits (subclasses that queue keys say how)."""
+        raise NotImplementedError
 
     def flush(self) -> None:
-        """Work out the bins of the pending samples, once per distinct (word, dyn) key."""
+        """Work out the bins of the pending samples, once per distinct key."""
         if not self._raw:
             return
-        m = self.model
         counts = self.counts
         for key, n in self._raw.items():
-            insn = self._plans[key >> DYN_BITS].insn
-            for i in m.hits(insn.form, insn.fields, Dyn.unpack(key & ((1 << DYN_BITS) - 1))):
+            for i in self.hits_of(key):
                 counts[i] += n
             self.samples += n
         self._raw.clear()

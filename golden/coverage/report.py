@@ -5,7 +5,6 @@ from __future__ import annotations
 from pathlib import Path
 
 from .code import CodeCoverage
-from .cross import CrossCoverage
 from .db import Coverage
 from .report_html import render_html
 from .report_text import render_text
@@ -15,7 +14,7 @@ HTML, TEXT, UCIS_XML, JSON = "coverage.html", "coverage.txt", "coverage.ucis.xml
 CROSS_JSON, UARCH_JSON = "coverage.cross.json", "coverage.uarch.json"
 
 
-def write_all(cov: Coverage, outdir: Path, cross: CrossCoverage | None = None, code: CodeCoverage | None = None,
+def write_all(cov: Coverage, outdir: Path, cross: Coverage | None = None, code: CodeCoverage | None = None,
               uarch: UarchCoverage | None = None, by_source: dict | None = None) -> dict[str, Path]:  # fmt: skip
     """coverage.html (self-contained), coverage.txt, coverage.ucis.xml (pyucis) and the merged
     coverage.json (and coverage.cross.json, coverage.uarch.json: the other models' counts, a file

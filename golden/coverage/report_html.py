@@ -7,7 +7,7 @@ from html import escape
 
 from .code import CodeCoverage, code_section_html
 from .db import Coverage, Figures
-from .model import CATEGORIES, Group
+from .model import Group
 from .report_text import CLOSE, CLOSE_UARCH, ROOT, exclusions_by_reason, holes_by_point, largest_holes
 
 CSS = """
@@ -46,17 +46,18 @@ def heat_map_svg(cov: Coverage) -> str:
     """Rows: forms and global groups; columns: categories of points; cell: % of reachable bins hit."""
     groups = cov.model.groups
     row_h, col_w, left, top = 15, 78, 150, 24
-    width = left + col_w * len(CATEGORIES) + 10
+    categories = cov.model.categories
+    width = left + col_w * len(categories) + 10
     height = top + row_h * len(groups) + 10
     out = [f'<svg width="{width}" height="{height}" viewBox="0 0 {width} {height}" role="img" font-family="sans-serif" font-size="10">',
            '<title>form x category coverage heat map</title>']  # fmt: skip
-    for j, cat in enumerate(CATEGORIES):
+    for j, cat in enumerate(categories):
         x = left + j * col_w + col_w / 2
         out.append(f'<text x="{x:.0f}" y="{top - 8}" text-anchor="middle" font-weight="bold">{escape(cat)}</text>')
     for i, g in enumerate(groups):
         y = top + i * row_h
         out.append(f'<text x="{left - 6}" y="{y + 11}" text-anchor="end">{escape(g.name)} <tspan fill="#888">{escape(g.family)}</tspan></text>')
-        for j, cat in enumerate(CATEGORIES):
+        for j, cat in enumerate(categories):
             bins = [b for p in g.points if p.category == cat for b in p.bins]
             f = cov.figures(bins)
             pct = f.percent if f.reachable else None
@@ -138,7 +139,7 @@ def model_section(cov: Coverage, anchor: str, title: str, blurb: str, close: dic
 
 def cross_section(cross: Coverage) -> list[str]:
     return model_section(cross, "crosses", "Architectural crosses",
-                         "A second model (golden/coverage/cross.py, counted apart from the bins above): each source operand's "
+                         f"A second model ({cross.SOURCE}, counted apart from the bins above): each source operand's "
                          "value class alone and x the modifiers that matter, RAW/WAW distances and half-register aliasing, result class x flags, "
                          "guard condition x outcome, lanes x SIMT depth x top stack entry.", CLOSE)  # fmt: skip
 
@@ -169,9 +170,12 @@ def sources_section(by_source: dict) -> list[str]:
              "<table><tr><th>source</th><th>runs</th><th>ISA bins</th><th>architectural crosses</th><th>micro-architecture</th></tr>"]  # fmt: skip
     for label, m in by_source.items():
         cells = []
-        for cov in (m.isa, m.cross, m.uarch):
+        for cov in (m.isa, m.cross, m.uarch):  # an ISA without crosses or a micro-architecture model has None
+            if cov is None or not (cov.runs or cov.samples):
+                cells.append("<td>-</td>")
+                continue
             o = cov.overall()
-            cells.append(f"<td class='num'>{o.hit} / {o.reachable} = {o.percent:.1f}%</td>" if (cov.runs or cov.samples) else "<td>-</td>")
+            cells.append(f"<td class='num'>{o.hit} / {o.reachable} = {o.percent:.1f}%</td>")
         parts.append(f"<tr><td>{escape(label)}</td><td class='num'>{len(m.isa.runs)}</td>{''.join(cells)}</tr>")
     parts.append("</table>")
     return parts
@@ -184,11 +188,10 @@ def render_html(cov: Coverage, cross: Coverage | None = None, code: CodeCoverage
     holes = cov.holes()
     parts = [
         "<!DOCTYPE html>",
-        '<html lang="en"><head><meta charset="utf-8"><title>G80 SM_1.0 functional coverage</title>',
+        f'<html lang="en"><head><meta charset="utf-8"><title>{escape(cov.TITLE)}</title>',
         f"<style>{CSS}</style></head><body>",
-        "<h1>G80 SM_1.0 functional coverage</h1>",
-        '<p class="small">Coverage model derived from the encoding table (golden/g80/table.py): every form\'s modifiers, '
-        "operands, guard, $c write and marker, result classes and flags of the commit records, SIMT situations.</p>",
+        f"<h1>{escape(cov.TITLE)}</h1>",
+        f'<p class="small">Coverage model derived from the encoding table ({escape(cov.SOURCE)}): {cov.DESCRIPTION}</p>',
         '<div class="cards">',
         f'<div class="card"><b>{o.percent:.1f}%</b>overall ({o.hit} / {o.reachable} reachable bins)</div>',
         f'<div class="card"><b>{o.total}</b>bins in the model</div>',

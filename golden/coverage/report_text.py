@@ -68,8 +68,7 @@ CLOSE_UARCH = {
     "launch": "a grid with more blocks than fit in one round (registers, shared memory, warps, MAX_BLOCKS)",
 }
 
-TITLES = {"cross": "Architectural crosses (golden/coverage/cross.py: operand values x modifiers, hazards, result x flags, guard x flags, SIMT)",
-          "uarch": "Micro-architecture of the RTL (golden/coverage/uarch.py, sampled by VPI: tb/coverage_uarch.py)"}  # fmt: skip
+TITLES = {"uarch": "Micro-architecture of the RTL (golden/coverage/uarch.py, sampled by VPI: tb/coverage_uarch.py)"}  # the crosses' title is their Coverage's TITLE
 
 
 def render_model_text(cov: Coverage, title: str, close: dict[str, str], what: str = "commit records") -> list[str]:
@@ -113,7 +112,7 @@ def render_model_text(cov: Coverage, title: str, close: dict[str, str], what: st
 
 
 def render_cross_text(cross: Coverage) -> list[str]:
-    return render_model_text(cross, TITLES["cross"], CLOSE)
+    return render_model_text(cross, cross.TITLE, CLOSE)
 
 
 def render_uarch_text(u: Coverage) -> list[str]:
@@ -136,9 +135,12 @@ def render_sources_text(by_source: dict) -> list[str]:
     lines.append(f"  {'source':<12}" + "".join(f"{t:>30}" for t in titles))
     for label, m in by_source.items():
         cells = []
-        for cov in (m.isa, m.cross, m.uarch):
+        for cov in (m.isa, m.cross, m.uarch):  # an ISA without crosses or a micro-architecture model has None
+            if cov is None or not (cov.runs or cov.samples):
+                cells.append("-")
+                continue
             o = cov.overall()
-            cells.append(f"{o.hit}/{o.reachable} = {o.percent:5.1f}%" if (cov.runs or cov.samples) else "-")
+            cells.append(f"{o.hit}/{o.reachable} = {o.percent:5.1f}%")
         lines.append(f"  {label:<12}" + "".join(f"{c:>30}" for c in cells))
     return lines
 
@@ -148,7 +150,7 @@ def render_text(cov: Coverage, cross: Coverage | None = None, code: CodeCoverage
     m = cov.model
     o = cov.overall()
     lines = [
-        "G80 SM_1.0 functional coverage (model derived from golden/g80/table.py)",
+        f"{cov.TITLE} (model derived from {cov.SOURCE})",
         f"runs merged: {len(cov.runs)}; commit records sampled: {cov.samples}",
         f"bins: {o.total} total, {o.excluded} excluded (impossible, with a reason), {o.reachable} reachable",
         f"overall: {o.hit} of {o.reachable} reachable bins hit = {o.percent:.1f}%",

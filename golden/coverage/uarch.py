@@ -238,10 +238,12 @@ class UarchCoverage(Coverage):
 
     def __init__(self, run: str | None = None) -> None:
         super().__init__(run)
-        self.model = uarch_model()
-        self.counts = [0] * len(self.model.bins)
         self.skipped: dict[str, list[str]] = {}
         self.checks: dict[str, list[int]] = {}
+
+    @classmethod
+    def build_model(cls) -> Model:
+        return uarch_model()
 
     def flush(self) -> None:
         return

@@ -37,14 +37,14 @@ def to_ucis(cov: Coverage, test_name: str = "regression", cross: Coverage | None
     from ucis.source_info import SourceInfo
 
     db = MemFactory.create()
-    fh = db.createFileHandle("golden/g80/table.py", ".")
+    fh = db.createFileHandle(cov.SOURCE, ".")
     node = db.createHistoryNode(None, test_name, test_name, UCIS_HISTORYNODE_TEST)
     node.setDate("20000101000000")  # pyucis writes it as a date; the runs are listed in the HTML/text reports
     node.setTestStatus(True)
-    node.setVendorTool("g80-sm1-coverage")
+    node.setVendorTool(cov.FORMAT)
     node.setComment(f"{len(cov.runs)} runs merged, {cov.samples} commit records sampled")
     enabled = UCIS_ENABLED_STMT | UCIS_ENABLED_BRANCH | UCIS_ENABLED_COND | UCIS_ENABLED_EXPR | UCIS_ENABLED_FSM | UCIS_ENABLED_TOGGLE
-    for name, c in ((INSTANCE, cov), (CROSS_INSTANCE, cross), (UARCH_INSTANCE, uarch)):
+    for name, c in ((cov.UCIS_INSTANCE or INSTANCE, cov), (CROSS_INSTANCE, cross), (UARCH_INSTANCE, uarch)):
         if c is None:
             continue
         du = db.createScope(name, SourceInfo(fh, 1, 0), 1, UCIS_OTHER, UCIS_DU_MODULE, enabled | UCIS_INST_ONCE | UCIS_SCOPE_UNDER_DU)

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..isa.assembler import assemble
+from .assembler import assemble
 from .memory import Memory
 from .profile import G80, Profile
 from .sm import SM

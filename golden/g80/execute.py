@@ -13,8 +13,10 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ..isa.decoder import Instruction
-from ..isa.operands import (
+from .arith import fp, intops  # fp at import: a local import in each FP family cost about 1 us a step
+from .decoder import Instruction
+from .memsyntax import MEM_SIZES
+from .operands import (
     ConstOperand,
     DiscardOperand,
     GlobalOperand,
@@ -24,8 +26,6 @@ from ..isa.operands import (
     RegOperand,
     SharedOperand,
 )
-from .arith import fp, intops  # fp at import: a local import in each FP family cost about 1 us a step
-from .memsyntax import MEM_SIZES
 
 if TYPE_CHECKING:
     from .sm import SM, Batch

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from ..isa.decoder import Instruction
-from ..isa.operands import ConstOperand, RegOperand, SharedOperand
+from .decoder import Instruction
+from .operands import ConstOperand, RegOperand, SharedOperand
 from .profile import Profile
 
 # integer families whose long forms take a shared first operand through pipeline_decode.vhd's

@@ -20,7 +20,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ..isa.decoder import IllegalInstruction, decode_program
+from .decoder import IllegalInstruction, decode_program
 from .flexgrip_bundle import CONST_BYTES, GLOBAL_BYTES, load_bundle, read_mif
 from .memory import Memory
 from .profile import FLEXGRIP, Profile

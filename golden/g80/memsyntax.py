@@ -10,8 +10,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ..isa.operands import ConstOperand, GlobalOperand, LocalOperand, SharedOperand
-from ..isa.syntax import (
+from .operands import ConstOperand, GlobalOperand, LocalOperand, SharedOperand
+from .syntax import (
     Fields,
     Operand,
     ParseContext,
@@ -128,7 +128,7 @@ class StoreSource(Operand):
         return {"src3", "stfull"}
 
     def describe(self, f: Fields) -> object:
-        from ..isa.operands import RegOperand
+        from .operands import RegOperand
 
         half = not f["stfull"]
         return RegOperand(f["src3"], half)
@@ -250,6 +250,6 @@ class DataReg(Operand):
         return {"dst"}
 
     def describe(self, f: Fields) -> object:
-        from ..isa.operands import RegOperand
+        from .operands import RegOperand
 
         return RegOperand(f["dst"])

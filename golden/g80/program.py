@@ -24,7 +24,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ..isa.assembler import AsmError, Line, Program, assemble
+from .assembler import AsmError, Line, Program, assemble
 
 DTYPES = {"u8": np.uint8, "s8": np.int8, "u16": np.uint16, "s16": np.int16, "u32": np.uint32, "s32": np.int32, "f32": np.float32}
 BUFFER_BASE = 0x100

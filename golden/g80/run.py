@@ -9,8 +9,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..isa.disassembler import render_program
 from .commit import Commit
+from .disassembler import render_program
 from .memory import Memory
 from .profile import Profile
 from .program import DTYPES, KernelSpec

@@ -15,13 +15,13 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..errors import MemoryFault, ModelError, RunawayError, StackError, TrapError, UndefinedControl
-from ..isa.decoder import IllegalInstruction, Instruction, decode
-from ..isa.form import CTRL, LONG
-from ..isa.operands import NamedOperand, SharedOperand
 from . import conditions, flexgrip_decode
 from .commit import Commit, MemWrite, RegWrite
+from .decoder import IllegalInstruction, Instruction, decode
 from .execute import FAMILIES
+from .form import CTRL, LONG
 from .memory import Memory
+from .operands import NamedOperand, SharedOperand
 from .profile import G80, Profile
 from .state import BRANCH, BREAK, CALL, JOINAT, SHARED_BYTES, WARP, Block, Entry, Launch, SMConfig, Warp, bits_mask
 

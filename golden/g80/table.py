@@ -18,8 +18,10 @@ from dataclasses import dataclass
 
 from ..isa.bits import BitField, w1
 from ..isa.bits import field as bf
-from ..isa.form import CTRL, IMM, LONG, SCTRL, SHORT, Form
-from ..isa.syntax import (
+from . import conditions
+from .form import CTRL, IMM, LONG, SCTRL, SHORT, Form
+from .memsyntax import MEM_SIZES, ConstLoad, DataReg, GlobalMem, LocalMem, SharedStore, StoreSource
+from .syntax import (
     LONG_SLOT,
     SHORT_SLOT,
     Cond,
@@ -45,8 +47,6 @@ from ..isa.syntax import (
     parse_int,
     render_reg,
 )
-from . import conditions
-from .memsyntax import MEM_SIZES, ConstLoad, DataReg, GlobalMem, LocalMem, SharedStore, StoreSource
 
 # ---------------------------------------------------------------------------------------------
 # Field catalogues: the name of every field, where it lives, per format (ISA.md 1.3).
@@ -268,7 +268,7 @@ class SameAs(Operand):
         return {self.name} | ({self.neg[0]} if self.neg else set())
 
     def describe(self, f: Fields) -> object:
-        from ..isa.operands import RegOperand
+        from .operands import RegOperand
 
         return RegOperand(f[self.name], False, neg=holds(f, self.neg))
 
@@ -304,7 +304,7 @@ class ShiftCount(Operand):
         return {"shimm"} | self.slot.fields()
 
     def describe(self, f: Fields) -> object:
-        from ..isa.operands import ImmOperand
+        from .operands import ImmOperand
 
         return ImmOperand(f["src2"]) if f["shimm"] else self.slot.describe(f)
 

@@ -1,21 +1,13 @@
-"""The SM_1.0 ISA layer: one encoding table and everything derived from it."""
+"""The ISA-independent machinery every instruction set plugs into.
 
-from .assembler import AsmError, Program, assemble, assemble_instruction
-from .decoder import IllegalInstruction, Instruction, decode, decode_program, make
-from .disassembler import format_listing, render_program
-from .form import Form
+- `bits`: bit fields of instruction words;
+- `form`: the generic form (one row of an encoding table) and its masks, encode and decode;
+- `syntax`: the operand spelling protocol (Operand, Mods, ParseContext, SyntaxProblem);
+- `decoder`: matching a word to its form in a table, and the nearest form of a word that has none;
+- `assembler`: splitting an instruction's text and choosing among a mnemonic's forms;
+- `source`: program text: lines, comments, labels, directives, located errors;
+- `rows`: listing rows and the "N passed, M failed" summary;
+- `record`: the commit record schema (documented fields, which ones the scoreboard compares).
 
-__all__ = [
-    "AsmError",
-    "Form",
-    "IllegalInstruction",
-    "Instruction",
-    "Program",
-    "assemble",
-    "assemble_instruction",
-    "decode",
-    "decode_program",
-    "format_listing",
-    "make",
-    "render_program",
-]
+It imports no ISA: golden.g80 and golden.lg build on it, and golden.isas registers them.
+"""

@@ -1,200 +1,59 @@
-"""Words -> Instruction, and back.
+"""Decoding over a table of forms: which form a word is, and why a word is no form.
 
-A word is decoded by the one form of its format whose identifying fields match; then every
-bit must belong to a field of that form, the fields must have a spelling, and the spelling must
-assemble to the same word. Anything else is an IllegalInstruction that names the word(s), the
-address and what is wrong.
+An ISA groups its forms by whatever its words say first about their shape (G80: the format bits;
+LG: nothing, one group), and within a group a word belongs to the one form whose identifying
+fields match. The decoder finds that form, the bits of a word that no field of it owns, and, for
+a word that matches nothing, the nearest form and the identifying fields that differ, so that an
+ISA's error message can name them. Messages are the ISA's: this module returns facts.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass
-from functools import cached_property
+from typing import Generic, TypeVar
 
-from ..g80.table import ABSENT, FORMS
-from .bits import bits_to_str
-from .form import CTRL, IMM, LONG, SCTRL, SHORT, Form
-from .syntax import Fields, ParseContext, SyntaxProblem
+from .form import FormBase
 
-BY_FORMAT: dict[str, list[Form]] = {}
-for _form in FORMS:
-    BY_FORMAT.setdefault(_form.fmt, []).append(_form)
-
-WORD_MASK = {SHORT: 0xFFFFFFFF, SCTRL: 0xFFFFFFFF, LONG: (1 << 64) - 1, IMM: (1 << 64) - 1, CTRL: (1 << 64) - 1}
-
-
-class IllegalInstruction(Exception):
-    """A word (pair) that is not a legal SM_1.0 compute instruction."""
-
-    def __init__(self, words: Sequence[int], addr: int | None, reason: str) -> None:
-        self.words = tuple(words)
-        self.addr = addr
-        self.reason = reason
-        where = f" at 0x{addr:04x}" if addr is not None else ""
-        hexwords = " ".join(f"{w:08x}" for w in self.words)
-        super().__init__(f"illegal instruction{where} ({hexwords}): {reason}")
+F = TypeVar("F", bound=FormBase)
 
 
 @dataclass(frozen=True)
-class Instruction:
-    form: Form
-    fields: dict[str, int]
-    addr: int | None = None
+class Nearest(Generic[F]):
+    """The form a word comes closest to: the identifying fields it gets wrong, with the word's
+    values and the form's."""
 
-    @cached_property
-    def word(self) -> int:
-        return self.form.encode(self.fields)
-
-    @property
-    def words(self) -> tuple[int, ...]:
-        w = self.word
-        return (w & 0xFFFFFFFF,) if self.size == 4 else (w & 0xFFFFFFFF, w >> 32)
-
-    @property
-    def size(self) -> int:
-        return self.form.size
-
-    @property
-    def name(self) -> str:
-        return self.form.name
-
-    @property
-    def marker(self) -> int:
-        return self.fields.get("marker", 0)
-
-    @cached_property
-    def text(self) -> str:
-        return self.form.render(self.fields)
-
-    def render(self, implicit_exit: bool = False) -> str:
-        """Text; with implicit_exit, an exit marker is left unprinted (end of a program)."""
-        if implicit_exit and self.marker == 1:
-            return self.form.render({**self.fields, "marker": 0})
-        return self.text
-
-    @cached_property
-    def operands(self) -> list[tuple[str, object]]:
-        return self.form.describe(self.fields)
-
-    def __str__(self) -> str:
-        return self.text
+    form: F
+    wrong: tuple[tuple[str, int, int], ...]  # (field, value in the word, value the form wants)
 
 
-def fmt_of(w0: int, w1: int | None = None) -> str:
-    low = w0 & 3
-    if low == 0:
-        return SHORT
-    if low == 2:
-        return SCTRL
-    if low == 3:
-        return CTRL
-    if w1 is None:
-        return LONG
-    return IMM if w1 & 3 == 3 else LONG
+class Decoder(Generic[F]):
+    """Forms grouped by a key; `match(word, key)` finds a word's form in its group."""
 
+    def __init__(self, forms: Iterable[F], key: Callable[[F], Hashable] = lambda form: None) -> None:
+        self.groups: dict[Hashable, list[F]] = {}
+        for form in forms:
+            self.groups.setdefault(key(form), []).append(form)
 
-def size_of(w0: int) -> int:
-    return 4 if w0 & 1 == 0 else 8
+    def forms(self, key: Hashable = None) -> Sequence[F]:
+        return self.groups.get(key, [])
 
+    def match(self, word: int, key: Hashable = None) -> F | None:
+        """The form whose identifying fields `word` has, or None. Two such forms are a broken table."""
+        found = [form for form in self.groups.get(key, []) if form.matches(word)]
+        if len(found) > 1:
+            names = ", ".join(form.name for form in found)
+            raise AssertionError(f"encoding table is ambiguous for {word:#x}: {names}")
+        return found[0] if found else None
 
-def decode(words: Sequence[int], addr: int | None = None) -> Instruction:
-    """Decode the instruction at the start of `words` (one word for a short form, two otherwise)."""
-    if not words:
-        raise IllegalInstruction((), addr, "no instruction word")
-    w0 = words[0]
-    if not 0 <= w0 <= 0xFFFFFFFF:
-        raise IllegalInstruction((w0 & 0xFFFFFFFF,), addr, f"{w0:#x} is not a 32-bit word")
-    if size_of(w0) == 8:
-        if len(words) < 2:
-            raise IllegalInstruction((w0,), addr, "64-bit instruction (bit 0 of word0 set) without its second word")
-        w1 = words[1]
-        if not 0 <= w1 <= 0xFFFFFFFF:
-            raise IllegalInstruction((w0,), addr, f"{w1:#x} is not a 32-bit word")
-        if addr is not None and addr % 8:
-            raise IllegalInstruction((w0, w1), addr, "64-bit instruction at an address that is not 8-byte aligned")
-        return _decode(w0 | w1 << 32, (w0, w1), fmt_of(w0, w1), addr)
-    return _decode(w0, (w0,), fmt_of(w0), addr)
-
-
-def _decode(word: int, words: tuple[int, ...], fmt: str, addr: int | None) -> Instruction:
-    candidates = [f for f in BY_FORMAT.get(fmt, []) if f.matches(word)]
-    if not candidates:
-        raise IllegalInstruction(words, addr, _why_no_form(word, fmt))
-    if len(candidates) > 1:
-        names = ", ".join(f.name for f in candidates)
-        raise AssertionError(f"encoding table is ambiguous for {word:#x}: {names}")
-    form = candidates[0]
-    stray = word & WORD_MASK[fmt] & ~form.covered
-    if stray:
-        raise IllegalInstruction(words, addr, f"{form.name}: bits {bits_to_str(stray)} are set but mean nothing")
-    fields = form.extract(word)
-    problems = form.problems(fields)
-    if problems:
-        raise IllegalInstruction(words, addr, f"{form.name}: " + "; ".join(problems))
-    insn = Instruction(form, fields, addr)
-    _check_round_trip(insn, word, words, addr)
-    return insn
-
-
-def _check_round_trip(insn: Instruction, word: int, words: tuple[int, ...], addr: int | None) -> None:
-    """The text must assemble back to the same word; bits it cannot express make the word illegal."""
-    from .assembler import split_mnemonic, split_operands
-
-    text = insn.text
-    _, suffixes, rest, rest_col = split_mnemonic(text)
-    try:
-        fields = insn.form.parse(suffixes, split_operands(rest, rest_col), ParseContext(pc=addr or 0, first_pass=True))
-        again = insn.form.encode(fields)
-    except (SyntaxProblem, ValueError) as e:
-        raise IllegalInstruction(words, addr, f"{insn.form.name}: no faithful spelling ({e})") from None
-    if again != word:
-        diff = (again ^ word) & WORD_MASK[insn.form.fmt]
-        raise IllegalInstruction(
-            words, addr, f"{insn.form.name}: bits {bits_to_str(diff)} cannot be expressed in {text!r}"
-        )
-
-
-def _why_no_form(word: int, fmt: str) -> str:
-    op = (word >> 28) & 0xF
-    sec = (word >> 61) & 0x7 if fmt == LONG else None
-    for key in ((fmt, op, sec), (fmt, op, None)):
-        if key in ABSENT:
-            return f"opcode {op:x}" + (f".{sec}" if sec is not None else "") + f" is {ABSENT[key]}"
-    # A form with this opcode whose other identifying fields differ: say which.
-    best: tuple[int, Form, list[str]] | None = None
-    for form in BY_FORMAT.get(fmt, []):
-        wrong = [n for n, v in form.fixed.items() if form.fields[n].extract(word) != v]
-        if "op" in wrong or "op3" in wrong:
-            continue
-        if best is None or len(wrong) < best[0]:
-            best = (len(wrong), form, wrong)
-    kind = {SHORT: "32-bit", SCTRL: "32-bit control", LONG: "64-bit", IMM: "64-bit immediate", CTRL: "64-bit control"}[fmt]
-    if best is not None:
-        form = best[1]
-        detail = ", ".join(
-            f"{n}={form.fields[n].extract(word):#x} (expected {form.fixed[n]:#x})" for n in best[2]
-        )
-        where = f"opcode {op:x}" + (f".{sec}" if sec is not None else "")
-        return f"no {kind} instruction matches ({where}); nearest is {form.name} but {detail}"
-    where = f"opcode {op:x}" + (f" secondary {sec}" if sec is not None else "")
-    return f"no {kind} instruction has {where}"
-
-
-def decode_program(words: Sequence[int], base: int = 0) -> list[Instruction]:
-    """Decode a whole code image (word0 first in memory); raises at the first illegal word."""
-    out = []
-    i = 0
-    while i < len(words):
-        insn = decode(words[i : i + 2], base + 4 * i)
-        out.append(insn)
-        i += insn.size // 4
-    return out
-
-
-def make(form: Form, fields: Fields, addr: int | None = None) -> Instruction:
-    """An Instruction from field values (missing fields 0, identifying fields filled in)."""
-    full = {n: 0 for n in form.fields}
-    full.update(fields)
-    full.update(form.fixed)
-    return Instruction(form, full, addr)
+    def nearest(self, word: int, key: Hashable = None, must_match: Sequence[str] = ()) -> Nearest[F] | None:
+        """The form of the group with the fewest wrong identifying fields, among those whose
+        `must_match` fields (an opcode, say) all agree with the word; None when none agree."""
+        best: Nearest[F] | None = None
+        for form in self.groups.get(key, []):
+            wrong = tuple((n, form.fields[n].extract(word), v) for n, v in form.fixed.items() if form.fields[n].extract(word) != v)
+            if any(n in must_match for n, _, _ in wrong):
+                continue
+            if best is None or len(wrong) < len(best.wrong):
+                best = Nearest(form, wrong)
+        return best

@@ -14,7 +14,6 @@ the course assembler wrote earlier that term, and the 1.11.4 fixed point of the 
 
 from __future__ import annotations
 
-import difflib
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -23,7 +22,9 @@ from fractions import Fraction
 
 import numpy as np
 
+from golden.isa.assembler import did_you_mean
 from golden.isa.source import AsmError, CommentRules, Line, label_table, read_lines
+from golden.isa.syntax import SyntaxProblem
 
 from .table import ALIASES, BY_MNEMONIC, FIELDS, Op, encode, scalar_dest
 
@@ -121,12 +122,9 @@ _RAW_RE = re.compile(r"0[xX][0-9a-fA-F]{1,4}$")
 _LABEL_NAME_RE = re.compile(r"[A-Za-z_.$][\w.$]*$")
 
 
-class OperandError(ValueError):
-    """A bad operand: the message, and the column (0-based, in the instruction text) it points at."""
-
-    def __init__(self, col: int, message: str) -> None:
-        super().__init__(message)
-        self.col, self.message = col, message
+class OperandError(SyntaxProblem, ValueError):
+    """A bad operand: the message, and the column (0-based, in the instruction text) it points at
+    (the machinery's SyntaxProblem; a ValueError too, as callers of the LG assembler catch it)."""
 
 
 def _register(tok: str, col: int, prefix: str, count: int) -> int:
@@ -173,9 +171,7 @@ def parse_offset(tok: str, col: int, index: int, labels: dict[str, int] | None) 
         if labels is None:  # first pass: labels are not known yet
             return 0
         if tok not in labels:
-            close = difflib.get_close_matches(tok, list(labels), n=3)
-            hint = f" (did you mean {', '.join(close)}?)" if close else ""
-            raise OperandError(col, f"unknown label {tok!r}{hint}")
+            raise OperandError(col, f"unknown label {tok!r}{did_you_mean(tok, labels)}")
         v = labels[tok] - (index + 1)
     else:
         raise OperandError(col, f"expected a label or an offset in instructions, got {tok!r}")
@@ -209,9 +205,7 @@ def parse_instruction(text: str, fmt: FloatFormat, index: int = 0, labels: dict[
         op = BY_MNEMONIC[name]
         kinds = list(op.operands)
     else:
-        close = difflib.get_close_matches(name, [*BY_MNEMONIC, *ALIASES], n=3)
-        hint = f" (did you mean {', '.join(close)}?)" if close else ""
-        raise OperandError(mcol, f"unknown mnemonic {mnemonic!r}{hint}")
+        raise OperandError(mcol, f"unknown mnemonic {mnemonic!r}{did_you_mean(name, [*BY_MNEMONIC, *ALIASES])}")
     operands = toks[1:]
     shown = mnemonic.lower() + " " + " ".join(n for n, _ in kinds) if kinds else mnemonic.lower()
     if len(operands) < len(kinds):

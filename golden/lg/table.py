@@ -27,6 +27,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from golden.isa.bits import BitField
+from golden.isa.decoder import Decoder
+from golden.isa.form import FormBase
 
 OPCODE = BitField("opcode", ((24, 8),))
 
@@ -52,8 +54,11 @@ FIELDS: dict[str, BitField] = {
 
 
 @dataclass(frozen=True)
-class Op:
-    """One opcode: its mnemonic, encoding, operands in assembly order and meaning."""
+class Op(FormBase):
+    """One opcode: its mnemonic, encoding, operands in assembly order and meaning.
+
+    A form of the generic machinery (golden.isa.form): its fields are the opcode and its operand
+    fields, the opcode is its one identifying field, and `mask` is the bits those fields cover."""
 
     mnemonic: str  # the course spelling, lower case: "add.d", "vcompmovi", "brnz"
     opcode: int  # bits 31:24
@@ -66,14 +71,20 @@ class Op:
     mask: int = field(init=False)  # the bits the opcode and the operand fields cover
 
     def __post_init__(self) -> None:
-        m = OPCODE.mask
-        for name, _ in self.operands:
-            m |= FIELDS[name].mask
-        object.__setattr__(self, "mask", m)
+        self.derive_masks()
+        object.__setattr__(self, "mask", self.covered)
 
     @property
     def name(self) -> str:
         return self.mnemonic
+
+    @property
+    def fields(self) -> dict[str, BitField]:  # type: ignore[override]
+        return {"opcode": OPCODE, **{name: FIELDS[name] for name, _ in self.operands}}
+
+    @property
+    def fixed(self) -> dict[str, int]:  # type: ignore[override]
+        return {"opcode": self.opcode}
 
 
 def _ops() -> list[Op]:
@@ -138,6 +149,9 @@ ALIASES: dict[str, tuple[str, dict[str, int]]] = {"ret": ("jmp", {"base": 7})}
 
 assert len(BY_OPCODE) == len(OPS) == 43, "one row per opcode"
 
+# every LG word is 32 bits with its opcode in 31:24, so the table is one group
+DECODER: Decoder[Op] = Decoder(OPS)
+
 
 class IllegalWord(ValueError):
     """A 32-bit word that is no LG instruction: the message names the opcode or the stray bits."""
@@ -159,10 +173,10 @@ def decode(word: int) -> Insn:
     """One 32-bit word -> Insn; IllegalWord names what does not decode."""
     if not 0 <= word <= 0xFFFFFFFF:
         raise IllegalWord(f"{word:#x} is not a 32-bit word")
-    op = BY_OPCODE.get(OPCODE.extract(word))
+    op = DECODER.match(word)
     if op is None:
         raise IllegalWord(f"{word:#010x}: opcode {OPCODE.extract(word):#04x} (bits 31:24) is no LG opcode")
-    stray = word & ~op.mask & 0xFFFFFFFF
+    stray = op.stray(word, 0xFFFFFFFF)
     if stray:
         bits = [b for b in range(32) if stray >> b & 1]
         raise IllegalWord(f"{word:#010x}: {op.mnemonic} has bits {', '.join(map(str, reversed(bits)))} set, which no field of it uses")
@@ -175,7 +189,7 @@ def encode(mnemonic: str, **values: int) -> int:
         mnemonic, fixed = ALIASES[mnemonic]
         values = {**fixed, **values}
     op = BY_MNEMONIC[mnemonic]
-    word = OPCODE.insert(0, op.opcode)
+    word = op.match_value
     names = {name for name, _ in op.operands}
     if set(values) != names:
         raise ValueError(f"{mnemonic}: fields {sorted(names)} expected, got {sorted(values)}")

@@ -59,8 +59,8 @@ def decode_departures(words: list[int], where: object) -> None:
     register, which is another warp's register when a warp has fewer than 61 (nbody: warp 0's R60 is
     block 1's R12, so FlexGripPlus set $a2 = 0x100 + 0x10 lane). A shared-memory source (g [n]) is the
     waiver r2a_shared_source's."""
+    from golden.g80.decoder import IllegalInstruction, decode_program
     from golden.g80.flexgrip_export import NotRunnable
-    from golden.isa.decoder import IllegalInstruction, decode_program
 
     try:
         insns = decode_program(words)

@@ -17,9 +17,9 @@ import numpy as np
 
 from golden.g80 import flexgrip_decode
 from golden.g80.commit import Commit, RegWrite
+from golden.g80.decoder import IllegalInstruction, decode, size_of
+from golden.g80.operands import RegOperand
 from golden.g80.profile import FLEXGRIP
-from golden.isa.decoder import IllegalInstruction, decode, size_of
-from golden.isa.operands import RegOperand
 
 from ..dut import UnknownValue
 

@@ -5,12 +5,12 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
-from ..g80.commit import Commit
-from ..g80.profile import Profile
-from ..g80.program import KernelSpec
-from ..g80.run import RunResult, build, check
-from .cross import CrossCoverage
-from .db import Coverage
+from .commit import Commit
+from .coverage import Coverage
+from .coverage_cross import CrossCoverage
+from .profile import Profile
+from .program import KernelSpec
+from .run import RunResult, build, check
 
 
 def run_with_coverage(spec: KernelSpec, profile: Profile, cov: Coverage | None, trace: Callable[[Commit], None] | None = None,

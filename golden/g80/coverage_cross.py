@@ -1,6 +1,6 @@
 """Architectural crosses: a second coverage model, kept apart from the ISA bins.
 
-The ISA model (model.py) says which encodings and commit situations were seen; once every
+The ISA model (coverage_model.py) says which encodings and commit situations were seen; once every
 regression fills it, it no longer shows where verification is thin. This model crosses what the
 values and the instruction stream were, all derived from the encoding table `FORMS`:
 
@@ -36,17 +36,18 @@ from typing import Any
 
 import numpy as np
 
-from ..g80 import conditions
-from ..g80.commit import Commit
-from ..g80.state import BRANCH, BREAK, CALL, JOINAT
-from ..g80.table import FORMS, MARK, SameAs, ShiftCount
-from ..isa.decoder import Instruction
-from ..isa.form import Form
-from ..isa.operands import ImmOperand, RegOperand
-from ..isa.syntax import Dst, Imm, Mods, Src
-from .db import Coverage
-from .model import FLAG_NAMES, FP_RESULTS, INT_RESULTS, NO_CARRY_OVERFLOW, Group, Model, _Builder, _predicable
-from .sample import plan_word
+from ..coverage.db import Coverage
+from ..coverage.model import Group, Model, _Builder
+from . import conditions
+from .commit import Commit
+from .coverage_model import FLAG_NAMES, FP_RESULTS, INT_RESULTS, NO_CARRY_OVERFLOW, _predicable
+from .coverage_sample import plan_word
+from .decoder import Instruction
+from .form import Form
+from .operands import ImmOperand, RegOperand
+from .state import BRANCH, BREAK, CALL, JOINAT
+from .syntax import Dst, Imm, Mods, Src
+from .table import FORMS, MARK, SameAs, ShiftCount
 
 XFORMAT = "g80-sm1-coverage-cross"
 GUARD_X, SIMT_X = "GUARD", "SIMT"
@@ -180,7 +181,7 @@ def _form_group(b: _Builder, form: Form) -> None:
     g = Group(form.name, form.family, form, doc=form.doc)
     b.groups.append(g)
     if form.family == "tex" or form.name in ("TRAP", "TRAP32"):
-        return  # never commits (model.py: NO_TEXTURE_UNIT, NEVER_COMMITS): no crosses to sample
+        return  # never commits (coverage_model.py: NO_TEXTURE_UNIT, NEVER_COMMITS): no crosses to sample
     mods = _matter_mods(form)
     for spec in _sources(form):
         classes, excl = _classes(spec)
@@ -233,7 +234,7 @@ def _form_group(b: _Builder, form: Form) -> None:
 
 
 def _holds(f: dict[str, int], cond: Any) -> bool:
-    from ..isa.syntax import holds
+    from .syntax import holds
 
     return holds(f, cond)
 
@@ -323,13 +324,18 @@ class CrossCoverage(Coverage):
     None for an empty stack)."""
 
     FORMAT = XFORMAT
+    TITLE = "Architectural crosses (golden/g80/coverage_cross.py: operand values x modifiers, hazards, result x flags, guard x flags, SIMT)"
+    UCIS_INSTANCE = "sm1_isa_cross"
+    SOURCE = "golden/g80/coverage_cross.py"
 
     def __init__(self, run: str | None = None) -> None:
         super().__init__(run)
-        self.model = cross_model()
-        self.counts = [0] * len(self.model.bins)
         self._warps: dict[int, WarpShadow] = {}
         self._insns: dict[int, tuple[Instruction, dict[str, object], list[SourceSpec]]] = {}
+
+    @classmethod
+    def build_model(cls) -> Model:
+        return cross_model()
 
     def flush(self) -> None:  # counts are added as samples arrive
         return

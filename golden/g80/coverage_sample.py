@@ -15,9 +15,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..g80.commit import Commit
-from ..isa.decoder import BY_FORMAT, Instruction, decode, fmt_of
-from .model import JUMPS, R_INF, R_NAN, R_NEG, R_POS, R_ZERO
+from .commit import Commit
+from .coverage_model import JUMPS, R_INF, R_NAN, R_NEG, R_POS, R_ZERO
+from .decoder import BY_FORMAT, Instruction, decode, fmt_of
 
 FULL = 0xFFFFFFFF
 

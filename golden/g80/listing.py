@@ -11,11 +11,11 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from ..isa.rows import table_rows
 from .assembler import AsmError, parse_instruction
 from .decoder import IllegalInstruction, Instruction, decode
 from .disassembler import ends_with_exit
 from .form import LONG, MARK_EXIT
-from .rows import table_rows
 from .syntax import ParseContext, SyntaxProblem
 
 
