@@ -5,7 +5,9 @@ PY := $(VENV)/bin/python
 SETUP := $(VENV)/.setup-done
 TESTDATA := testdata
 TEST ?= iadd
+ISA ?= g80
 DUT ?= rtl
+RTL ?=
 SIM ?=
 FLEXGRIP_DIR ?= ../shared/flexgripplus
 export FLEXGRIP_DIR
@@ -47,9 +49,16 @@ BATCH ?=
 # tool of its own that would refuse an unknown DUT). The lists are the tools' own (tests/test_first_contact.py).
 DUTS := rtl flexgrip
 NUM_SPS := 8 16 32
+# the instruction sets (golden/isas.py); ISA=lg takes DUT=rtl (rtl/lg/) or a name for the user's own core (RTL=)
+ISAS := g80 lg
 ifneq ($(filter sim random regress faults coverage,$(MAKECMDGOALS)),)
+ifeq ($(filter $(ISAS),$(ISA)),)
+$(error ISA=$(ISA) is not an instruction set: use ISA=g80 (NVIDIA G80 SM_1.0) or ISA=lg (CS3220 LG GPU))
+endif
+ifneq ($(ISA),lg)
 ifeq ($(filter $(DUTS),$(DUT)),)
 $(error DUT=$(DUT) is not a DUT: use DUT=rtl (the Verilog SM of rtl/) or DUT=flexgrip (FlexGripPlus under GHDL))
+endif
 endif
 ifeq ($(filter $(NUM_SPS),$(NUM_SP)),)
 $(error NUM_SP=$(NUM_SP) is not an SP count: use NUM_SP=8, 16 or 32)
@@ -80,6 +89,16 @@ PROGRAM = $(if $(filter %.sass %.txt,$(TEST)),$(TEST),programs/$(TEST).sass)
 SIM_ARGS = --dut $(DUT) $(if $(SIM),--sim $(SIM)) --num-sp $(NUM_SP) --seed $(SEED) --profile $(PROFILE) \
 	$(if $(filter 1,$(WAVES)),--waves) $(if $(DEFINES),--defines $(DEFINES)) $(if $(WAIVE),--waive $(WAIVE)) \
 	$(if $(filter 0,$(LOCKSTEP)),--free-running) $(if $(MEM_ORDER),--mem-order $(MEM_ORDER)) --visibility $(VISIBILITY)
+# ISA=lg: the LG program programs/lg/$(TEST).lgs (or TEST=path/to/x.lgs; the default three_triangles)
+# assembled, on the golden model alone against its ;! expect lines (frames as build/sim/lg/<test>/frame_N.png),
+# then on the LG core (DUT=rtl, or DUT=name RTL='files' for a core of your own) in lock-step
+# (docs/guides/lg-lockstep.md). One tool does the three steps and checks its settings first.
+LG_TEST = $(if $(filter command line environment override,$(origin TEST)),$(TEST),three_triangles)
+LG_SIM_ARGS = --dut $(DUT) $(if $(RTL),--rtl '$(RTL)') $(if $(SIM),--sim $(SIM)) $(if $(filter 1,$(WAVES)),--waves)
+ifeq ($(ISA),lg)
+sim: $(SETUP)
+	$(PY) scripts/sim.py --isa lg $(LG_TEST) $(LG_SIM_ARGS)
+else
 sim: $(SETUP)
 	@$(PY) scripts/sim.py $(PROGRAM) $(SIM_ARGS) --check
 	$(if $(filter %.sass,$(PROGRAM)),$(PY) -m golden roundtrip $(PROGRAM) -o $(BUILD))
@@ -89,6 +108,7 @@ sim: $(SETUP)
 	echo "$(PY) scripts/sim.py $(PROGRAM) ..."; \
 	$(PY) scripts/sim.py $(PROGRAM) $(SIM_ARGS) || status=1; \
 	exit $$status
+endif
 
 # Constrained-random programs (randgen/) in lock-step: one line per program, `N passed, M failed`;
 # failures kept in build/random/failures with the command that reruns them, shrunk next to them.

@@ -1,9 +1,10 @@
 """`make sim`: run programs/<TEST>.sass (or a program or kernel bundle by path) on a DUT in lock-step with the golden model.
 
-    python scripts/sim.py TEST|PATH.sass|BUNDLE.txt [--dut rtl|flexgrip] [--sim icarus|verilator|...] [--num-sp 8|16|32] [--seed N] [--mem-order any|request]
+    python scripts/sim.py [--isa g80] TEST|PATH.sass|BUNDLE.txt [--dut rtl|flexgrip] [--sim icarus|verilator|...] [--num-sp 8|16|32] [--seed N] [--mem-order any|request]
                                [--profile g80|flexgrip] [--waves | --no-waves] [--defines MUTANT_X,...]
                                [--free-running] [--trace FILE] [--visibility lean|full]
 
+`--isa lg` runs an LG program instead (tb/lg/sim.py, docs/guides/lg-lockstep.md).
 The simulator defaults to the DUT's first (rtl: verilator, the fast one; Icarus for its 4-state X checks).
 --free-running (make sim LOCKSTEP=0) runs the DUT with the testbench's memory without stepping the
 model per commit, records the commit trace and compares it with the model after the run (the
@@ -27,6 +28,7 @@ import sys
 from dataclasses import replace
 from pathlib import Path
 
+from golden import isas
 from golden.errors import USAGE, OneLineParser, UserError, guarded
 from tb.adapters import ADAPTERS, DEFAULT, adapter, check_setup
 from tb.lockstep import LockstepResult, LockstepRun, run_lockstep
@@ -57,7 +59,39 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def main() -> int:
-    return guarded("sim", _main)
+    # `--isa lg` hands the whole command line to the LG testbench (tb/lg/sim.py), which has its own
+    # options; without it, or with --isa g80, the G80 run below is unchanged
+    argv = sys.argv[1:]
+    isa, rest = _isa(argv)
+    if isa == "lg":
+        from tb.lg.sim import main as lg_main
+
+        return lg_main(rest)
+    sys.argv[1:] = rest
+    return guarded("sim", lambda: _g80_main(isa))
+
+
+def _g80_main(isa: str) -> int:
+    isas.get(isa)  # an ISA of the registry without a lock-step run here, or an unknown name: its one error line
+    if isa != "g80":
+        raise UserError(f"ISA={isa}: make sim runs ISA=g80 and ISA=lg")
+    return _main()
+
+
+def _isa(argv: list[str]) -> tuple[str, list[str]]:
+    """The --isa value (default g80) and the other arguments."""
+    rest, isa, i = [], "g80", 0
+    while i < len(argv):
+        a = argv[i]
+        if a == "--isa" and i + 1 < len(argv):
+            isa, i = argv[i + 1], i + 2
+            continue
+        if a.startswith("--isa="):
+            isa = a.split("=", 1)[1]
+        else:
+            rest.append(a)
+        i += 1
+    return isa, rest
 
 
 def _main() -> int:

@@ -151,6 +151,7 @@ class FailureReport:
     rerun: str = ""
     wave_file: str | None = None
     mismatches: int = 1  # how many mismatches this run saw (the configuration's max_mismatches lets more through)
+    image: str | None = None  # a picture of the failure (LG: the frame expected | got | difference)
 
     def to_text(self) -> str:
         where = []
@@ -164,7 +165,9 @@ class FailureReport:
             where.append(f"warp {self.warp}")
         if self.pc is not None:
             where.append(f"PC {self.pc:#06x}")
-        lines = [f"LOCK-STEP FAILURE ({self.kind}): {self.test} seed {self.seed} on {self.simulator}, NUM_SP={self.num_sp}, profile {self.profile}"]
+        # seed and NUM_SP are G80's settings; a DUT without them (LG: num_sp 0) is named by simulator and profile
+        setting = f" seed {self.seed} on {self.simulator}, NUM_SP={self.num_sp}," if self.num_sp else f" on {self.simulator},"
+        lines = [f"LOCK-STEP FAILURE ({self.kind}): {self.test}{setting} profile {self.profile}"]
         if where:
             lines.append("  at " + ", ".join(where) + (f":  {self.text}" if self.text else ""))
         lines.append(f"  {self.message}")
@@ -181,10 +184,12 @@ class FailureReport:
                 if len(rows) > SHOWN_ROWS:
                     lines.append(f"    ... {len(rows) - SHOWN_ROWS} more rows (every lane is in report.json)")
         if self.history:
-            lines.append("  last instructions of this warp (oldest first):")
+            lines.append(f"  last instructions{' of this warp' if self.warp is not None else ''} (oldest first):")
             lines.extend("    " + h for h in self.history)
         if self.warps:
             lines.append(f"  warps: {self.warps}")
+        if self.image:
+            lines.append(f"  diff image: {self.image} (expected | got | difference)")
         if self.wave_file:
             lines.append(f"  waveform: {self.wave_file} (look at cycle {self.cycle}, time {self.cycle * 10 if self.cycle is not None else '?'} ns)")
         if self.rerun:
