@@ -113,9 +113,12 @@ endif
 # Constrained-random programs (randgen/) in lock-step: one line per program, `N passed, M failed`;
 # failures kept in build/random/failures with the command that reruns them, shrunk next to them.
 # Resumable: after a Ctrl-C the same command goes on after the programs that finished (FRESH=1 starts over).
+# ISA=lg: LG programs (randgen/lg.py) on the LG core (DUT=rtl, or DUT=name RTL='files'); NUM_SP is G80's,
+# passed only where it means something so that an LG run given one says so.
+RANDOM_NUM_SP = $(if $(filter-out lg,$(ISA))$(filter command line,$(origin NUM_SP)),--num-sp $(NUM_SP))
 random: $(SETUP)
-	$(PY) -m randgen run --seed $(SEED) --count $(COUNT) --preset $(PRESET) $(if $(CONFIG),--config $(CONFIG)) \
-		$(if $(KNOBS),--knobs "$(KNOBS)") $(if $(SIM),--sim $(SIM)) --num-sp $(NUM_SP) --dut $(DUT) \
+	$(PY) -m randgen run --isa $(ISA) --seed $(SEED) --count $(COUNT) --preset $(PRESET) $(if $(CONFIG),--config $(CONFIG)) \
+		$(if $(KNOBS),--knobs "$(KNOBS)") $(if $(SIM),--sim $(SIM)) $(RANDOM_NUM_SP) --dut $(DUT) $(if $(RTL),--rtl '$(RTL)') \
 		$(if $(DEFINES),--defines $(DEFINES) --baseline) $(if $(filter 1,$(SHRINK)),--shrink) $(if $(BATCH),--batch $(BATCH)) $(if $(filter 1,$(FRESH)),--fresh)
 
 # Mutation score (tb/mutation/): mutants generated from the sources of rtl/ (operators, literals,
