@@ -217,8 +217,8 @@ class Gen:
         r = self.r
         if r.random() < self.cfg.r15:
             return 15
-        if self.recent_r and r.random() < self.cfg.raw:
-            return r.choice(self.recent_r[-2:])
+        if self.recent_r and r.random() < self.cfg.raw:  # mostly the last write: back to back in the pipeline
+            return self.recent_r[-1] if r.random() < 0.7 else r.choice(self.recent_r[-3:])
         pool = FLOAT_REGS if floaty else INT_REGS
         if r.random() < 0.15:  # the other class, the reserved ones and the link register are read too
             pool = (*INT_REGS, 4, 5, 6, 7, *FLOAT_REGS)
@@ -231,9 +231,7 @@ class Gen:
             pool = FLOAT_REGS if not floaty else INT_REGS
         if ctx.in_sub is None and not floaty and r.random() < 0.05:
             pool = (LINK,)
-        d = r.choice(pool)
-        self.wrote_r(d)
-        return d
+        return r.choice(pool)
 
     def wrote_r(self, d: int) -> None:
         self.recent_r = [*self.recent_r[-3:], d]
@@ -241,13 +239,11 @@ class Gen:
     def src_v(self) -> int:
         r = self.r
         if self.recent_v and r.random() < self.cfg.raw:
-            return r.choice(self.recent_v[-2:])
+            return self.recent_v[-1] if r.random() < 0.7 else r.choice(self.recent_v[-3:])
         return r.randrange(self.cfg.vregs) if r.random() < 0.85 else r.randrange(64)
 
     def dst_v(self) -> int:
-        d = self.r.randrange(self.cfg.vregs)
-        self.recent_v = [*self.recent_v[-3:], d]
-        return d
+        return self.r.randrange(self.cfg.vregs)
 
     # -- one instruction ---------------------------------------------------------------------------
 
@@ -262,18 +258,23 @@ class Gen:
         row = r.choice(rows)
         floaty = row.mnemonic.endswith(".f")
         ops: list[str] = []
+        wrote_r = wrote_v = None  # recorded after the sources are drawn: a source is then one of the instructions before
         for name, kind in row.operands:
             if kind == "r" or kind == "base":
                 if name in ("rd", "rm") and row.family in ("alu", "load", "move"):
-                    ops.append(f"r{self.dst_r(floaty, ctx)}")
+                    wrote_r = self.dst_r(floaty, ctx)
+                    ops.append(f"r{wrote_r}")
                 elif name == "base":
                     ops.append(f"r{BASE}" if r.random() >= cfg.wild_base or row.family == "store" else f"r{self.src_r()}")
                 elif name == "rd" and row.family == "store":
                     ops.append(f"r{self.src_r()}")
                 else:
                     ops.append(f"r{self.src_r(floaty)}")
+            elif kind == "v" and name == "vd":
+                wrote_v = self.dst_v()
+                ops.append(f"v{wrote_v}")
             elif kind == "v":
-                ops.append(f"v{self.dst_v() if name == 'vd' else self.src_v()}")
+                ops.append(f"v{self.src_v()}")
             elif kind == "idx":
                 ops.append(str(r.randrange(4)))
             elif kind == "imm":
@@ -290,6 +291,10 @@ class Gen:
                     ops.append(self.int_text(self.imm16()))
             else:
                 raise AssertionError(f"randgen/lg: no operand drawing for kind {kind} of {row.mnemonic}")
+        if wrote_r is not None:
+            self.wrote_r(wrote_r)
+        if wrote_v is not None:
+            self.recent_v = [*self.recent_v[-3:], wrote_v]
         return " ".join([row.mnemonic, *ops]) if ops else row.mnemonic
 
     # -- graphics ----------------------------------------------------------------------------------
