@@ -51,9 +51,15 @@ DUTS := rtl flexgrip
 NUM_SPS := 8 16 32
 # the instruction sets (golden/isas.py); ISA=lg takes DUT=rtl (rtl/lg/) or a name for the user's own core (RTL=)
 ISAS := g80 lg
+BAD_ISA = ISA=$(ISA) is not an instruction set: use ISA=g80 (NVIDIA G80 SM_1.0) or ISA=lg (CS3220 LG GPU)
+ifneq ($(filter bench,$(MAKECMDGOALS)),)
+ifeq ($(filter $(ISAS),$(ISA)),)
+$(error $(BAD_ISA))
+endif
+endif
 ifneq ($(filter sim random regress faults coverage,$(MAKECMDGOALS)),)
 ifeq ($(filter $(ISAS),$(ISA)),)
-$(error ISA=$(ISA) is not an instruction set: use ISA=g80 (NVIDIA G80 SM_1.0) or ISA=lg (CS3220 LG GPU))
+$(error $(BAD_ISA))
 endif
 ifneq ($(ISA),lg)
 ifeq ($(filter $(DUTS),$(DUT)),)
@@ -216,6 +222,13 @@ test: $(SETUP) lint docs
 check-listing: $(SETUP)
 	$(PY) -m golden check-listing $(LISTINGS)
 
+# ISA=lg: the LG figures alone (scripts/bench_lg.py): model instructions/s, scoreboard and lock-step
+# commits/s, the LG core's cycles/s free-running, lock-step against its bound
+BENCH_LG_ARGS ?=
+ifeq ($(ISA),lg)
+bench: $(SETUP)
+	$(PY) scripts/bench_lg.py $(BENCH_LG_ARGS)
+else
 bench: $(SETUP)
 	$(PY) scripts/bench.py
 	$(if $(filter 0,$(BENCH_RTL)),,$(PY) scripts/bench_rtl.py $(BENCH_RTL_ARGS))
@@ -223,6 +236,7 @@ bench: $(SETUP)
 	$(if $(filter 0,$(BENCH_FLEXGRIP)),,$(PY) scripts/flexgrip_regress.py --bench)
 	$(if $(filter 0,$(BENCH_FAULTS)),,$(PY) scripts/bench_faults.py)
 	$(if $(filter 0,$(BENCH_REPORT)),,$(PY) scripts/bench_report.py)
+endif
 
 # Fault-injection campaigns (tb/faults): a reference run, sites from the design, N faults as Dask
 # tasks of 20-200 faults in one simulator process each (an embedded cluster of JOBS workers, or the

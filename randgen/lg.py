@@ -65,6 +65,8 @@ DEFAULT_CONTROL: dict[str, float] = {"ops": 8, "if": 2, "loop": 1.2, "call": 1, 
 
 @dataclass(frozen=True)
 class LgConfig(Knobs):
+    """The LG generator's knobs (docs/guides/random.md, "LG programs"); presets below."""
+
     length: int = 40  # random items in the main body (about)
     depth: int = 2  # nesting depth of control structures (loops at most 2 deep: two counters)
     loop_max: int = 3  # trip counts are drawn from 1..loop_max
