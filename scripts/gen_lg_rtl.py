@@ -115,14 +115,10 @@ def generate_trig() -> str:
 OUTPUTS: dict[str, Callable[[], str]] = {"lg_isa.vh": generate_isa, "lg_trig.vh": generate_trig}
 
 
-def _parser() -> argparse.ArgumentParser:
+def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--check", action="store_true", help="write nothing; exit 1 if a checked-in header differs from a regeneration")
-    return ap
-
-
-def main() -> int:
-    args = _parser().parse_args()
+    args = ap.parse_args()
     stale = []
     for name, make in OUTPUTS.items():
         out, text = GEN / name, make()

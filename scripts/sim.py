@@ -41,6 +41,8 @@ def _parser() -> argparse.ArgumentParser:
     """The command line (the manual's command-line reference reads it too)."""
     ap = OneLineParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("test", help="a name of programs/ or the path of a .sass program or FlexGripPlus kernel bundle (.txt)")
+    # read by main() before this parser (an LG run has options of its own); here for --help and the manual
+    ap.add_argument("--isa", default="g80", choices=["g80", "lg"], help="the instruction set; lg hands the whole command line to tb/lg/sim.py")
     ap.add_argument("--dut", default=DEFAULT, choices=sorted(ADAPTERS), help="the design under test (default %(default)s)")
     ap.add_argument("--sim", help="the simulator (default: the DUT's first)")
     ap.add_argument("--num-sp", type=int, default=8, choices=[8, 16, 32])

@@ -272,6 +272,22 @@ def test_cluster_settings(case: str, tmp_path: Path) -> None:
     assert "reference run" not in proc.stdout
 
 
+LG_SIM = ["unknown-isa-sim", "unknown-test-lg", "unknown-sim-lg", "lg-dut-without-rtl", "lg-rtl-no-file", "lg-rtl-no-top", "lg-asm-error", "lg-runaway"]
+
+
+@pytest.mark.parametrize("case", LG_SIM)
+def test_lg_sim_settings(case: str) -> None:
+    """make sim ISA=lg: a wrong ISA, program, simulator or core of one's own is told before any build."""
+    check(case, run_case(case))
+
+
+def test_the_makefile_isas_are_the_registry() -> None:
+    from golden.isas import ISAS
+
+    isas = re.search(r"^ISAS := (.*)$", (ROOT / "Makefile").read_text(encoding="utf-8"), re.M)
+    assert isas and sorted(isas[1].split()) == sorted(ISAS)
+
+
 def test_the_makefile_lists_are_the_tools() -> None:
     """make checks DUT and NUM_SP itself (make regress has no tool that would refuse a DUT): its lists
     must be the adapters' and the SP counts the RTL is built for."""

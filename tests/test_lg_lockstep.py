@@ -13,6 +13,7 @@ import re
 import shutil
 import subprocess
 import sys
+from itertools import pairwise
 from pathlib import Path
 
 import pytest
@@ -60,7 +61,7 @@ def test_the_demos_draw_frames() -> None:
     m.run(t.max_steps)
     drawn = [f.rgb for f in m.frames if f.reason == "draw"]
     assert len(drawn) == 4
-    assert all(f.any() for f in drawn) and not any((a == b).all() for a, b in zip(drawn, drawn[1:], strict=False))
+    assert all(f.any() for f in drawn) and not any((a == b).all() for a, b in pairwise(drawn))
 
 
 @pytest.mark.parametrize("name", NAMES)

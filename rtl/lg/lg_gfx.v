@@ -133,21 +133,22 @@ module lg_gfx (
 
     // ---- rasteriser set-up from the vertex buffer: screen coordinates in 1/16 pixel
     // sx = ((x' + (5 << 16)) * 64) >>> 12 = (x' + (5 << 16)) >>> 6; sy = ((y' + (5 << 16)) * 40) >>> 12
-    reg signed [63:0] tsx [0:2];
-    reg signed [63:0] tsy [0:2];
-    reg signed [63:0] mnx, mxx, mny, mxy, qx0, qx1, qy0, qy1;
+    // (one wire per vertex rather than a loop over the arrays: Icarus re-evaluates a block that
+    // reads an array by a variable index whenever any word of it changes)
+    function automatic signed [63:0] screen_x(input [31:0] x); screen_x = $signed(sx64(x) + 64'd327680) >>> 6; endfunction
+    function automatic signed [63:0] screen_y(input [31:0] y); screen_y = $signed((sx64(y) + 64'd327680) * 64'd40) >>> 12; endfunction
+    function automatic signed [63:0] min3(input signed [63:0] a, input signed [63:0] b, input signed [63:0] c);
+        min3 = (a < b) ? ((a < c) ? a : c) : ((b < c) ? b : c);
+    endfunction
+    function automatic signed [63:0] max3(input signed [63:0] a, input signed [63:0] b, input signed [63:0] c);
+        max3 = (a > b) ? ((a > c) ? a : c) : ((b > c) ? b : c);
+    endfunction
+    wire signed [63:0] tsx0 = screen_x(vx[0]), tsx1 = screen_x(vx[1]), tsx2 = screen_x(vx[2]);
+    wire signed [63:0] tsy0 = screen_y(vy[0]), tsy1 = screen_y(vy[1]), tsy2 = screen_y(vy[2]);
+    wire signed [63:0] mnx = min3(tsx0, tsx1, tsx2), mxx = max3(tsx0, tsx1, tsx2);
+    wire signed [63:0] mny = min3(tsy0, tsy1, tsy2), mxy = max3(tsy0, tsy1, tsy2);
+    reg signed [63:0] qx0, qx1, qy0, qy1;
     always @* begin
-        for (i = 0; i < 3; i = i + 1) begin
-            tsx[i] = $signed(sx64(vx[i]) + 64'd327680) >>> 6;
-            tsy[i] = $signed((sx64(vy[i]) + 64'd327680) * 64'd40) >>> 12;
-        end
-        mnx = tsx[0]; mxx = tsx[0]; mny = tsy[0]; mxy = tsy[0];
-        for (i = 1; i < 3; i = i + 1) begin
-            if (tsx[i] < mnx) mnx = tsx[i];
-            if (tsx[i] > mxx) mxx = tsx[i];
-            if (tsy[i] < mny) mny = tsy[i];
-            if (tsy[i] > mxy) mxy = tsy[i];
-        end
         qx0 = mnx >>> 4; qx1 = mxx >>> 4; qy0 = mny >>> 4; qy1 = mxy >>> 4;
         if (qx0 < 0) qx0 = 0;
         if (qy0 < 0) qy0 = 0;
@@ -171,6 +172,8 @@ module lg_gfx (
     assign done = req && ((state == S_IDLE && !start_rast && !need_sweep) || state == S_FINISH);
 
     // ---- the commit record of the instruction finishing now
+    wire [511:0] top_mat = stk_mat[depth[3:0] - 4'd1];  // what popmatrix restores
+    wire [23:0] top_col = stk_col[depth[3:0] - 4'd1];
     always @* begin
         rec = {LG_G_W{1'b0}};
         rec[LG_G_DEPTH +: 5] = depth;
@@ -192,9 +195,9 @@ module lg_gfx (
                 LG_OP_POPMATRIX: if (depth != 5'd0) begin
                     rec[LG_G_DEPTH +: 5] = depth - 5'd1;
                     rec[LG_G_MAT_WE] = 1'b1;
-                    rec[LG_G_MAT +: 512] = stk_mat[depth[3:0] - 4'd1];
+                    rec[LG_G_MAT +: 512] = top_mat;
                     rec[LG_G_COL_WE] = 1'b1;
-                    rec[LG_G_COL +: 24] = stk_col[depth[3:0] - 4'd1];
+                    rec[LG_G_COL +: 24] = top_col;
                 end
                 LG_OP_SETCOLOR: begin
                     rec[LG_G_COL_WE] = 1'b1;
@@ -260,10 +263,12 @@ module lg_gfx (
                     end
                     if (op == LG_OP_ENDPRIMITIVE) begin
                         if (start_rast) begin
-                            for (i = 0; i < 3; i = i + 1) begin
-                                rsx[i] <= tsx[i];
-                                rsy[i] <= tsy[i];
-                            end
+                            rsx[0] <= tsx0;
+                            rsx[1] <= tsx1;
+                            rsx[2] <= tsx2;
+                            rsy[0] <= tsy0;
+                            rsy[1] <= tsy1;
+                            rsy[2] <= tsy2;
                             bx0 <= qx0[9:0];
                             bx1 <= qx1[9:0];
                             by1 <= qy1[9:0];

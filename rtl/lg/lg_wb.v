@@ -1,6 +1,7 @@
-// WB: writes the register files and CC, and presents the retiring instruction on the commit
-// port. MEM/WB holds exactly one commit record, so the commit port is that register: valid for
-// one cycle per retired instruction, in program order, and never X after reset.
+// WB: the CC register. The rest of write-back is wiring in lg_core: MEM/WB holds exactly one
+// commit record, so the commit port is that register (valid for one cycle per retired
+// instruction, in program order, never X after reset) and its register and vector writes are the
+// register files' write ports.
 module lg_wb (
     input  wire         clk,
     input  wire         rst,

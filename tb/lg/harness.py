@@ -49,8 +49,9 @@ def write_images(test_dir: Path, words: list[int], data: bytes) -> tuple[str, ..
     return tuple(plusargs)
 
 
-def run_program(sim: str, words: list[int], test_dir: Path, data: bytes = b"", max_cycles: int = 200_000) -> Trace:
-    """Run `words` (instruction i at byte address 4*i) with data memory `data` on simulator `sim`."""
+def run_program(sim: str, words: list[int], test_dir: Path, data: bytes = b"", max_cycles: int = 2_000_000) -> Trace:
+    """Run `words` (instruction i at byte address 4*i) with data memory `data` on simulator `sim`.
+    `max_cycles` bounds a run that never ends (a whole-screen triangle alone is 256,000 cycles)."""
     plusargs = write_images(test_dir, words, data)
     out = test_dir / "trace.json"
     out.unlink(missing_ok=True)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import os
 from pathlib import Path
+from typing import Any
 
 import cocotb
 from cocotb.clock import Clock
@@ -22,16 +23,16 @@ from tb.lg.harness import COMMIT_FIELDS
 TAIL_CYCLES = 4
 
 
-def read(sig) -> int:  # noqa: ANN001 (cocotb's handle)
+def read(sig: Any) -> int:
     """The signal's value as an unsigned int (a one-bit signal's value is a Logic, a wider one's a LogicArray)."""
     v = sig.value
     return int(v) if len(sig) == 1 else v.to_unsigned()
 
 
 @cocotb.test()
-async def run_program(dut) -> None:  # noqa: ANN001 (cocotb's handle)
+async def run_program(dut: Any) -> None:
     out = Path(os.environ["LG_TRACE"])
-    max_cycles = int(os.environ.get("LG_MAX_CYCLES", "200000"))
+    max_cycles = int(os.environ.get("LG_MAX_CYCLES", "2000000"))
     cocotb.start_soon(Clock(dut.clk, 2, unit="step").start())
     dut.rst.value = 1
     for _ in range(3):
