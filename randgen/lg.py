@@ -78,6 +78,7 @@ class LgConfig(Knobs):
     vregs: int = 8  # vector registers random code writes (v0..vregs-1)
     tri_size: float = 1.0  # largest extent of a triangle, in model units (1.0 = 64 x 40 pixels)
     offscreen: float = 0.25  # probability that a triangle is placed off or across the screen's edge
+    winding: float = 0.7  # probability that a triangle's vertices come in the order the seed profile draws (else the reverse: it covers nothing)
     stack_edge: float = 0.15  # probability that a graphics sequence pushes past the stack's 16 entries
     halt: float = 0.85  # probability that main ends in halt when there is no subroutine (else it runs off the end)
     mix: dict[str, float] = field(default_factory=lambda: dict(DEFAULT_MIX))
@@ -96,7 +97,7 @@ class LgConfig(Knobs):
             raise ValueError(f"vregs {self.vregs} out of 1..{GFX_V[0]} (v{GFX_V[0]}-v63 are the graphics sequences')")
         if not 0.1 <= self.tri_size <= 10:
             raise ValueError(f"tri_size {self.tri_size} out of 0.1..10 (model units; 10 spans the screen)")
-        for name in ("raw", "special", "r15", "wild_base", "offscreen", "stack_edge", "halt"):
+        for name in ("raw", "special", "r15", "wild_base", "offscreen", "winding", "stack_edge", "halt"):
             if not 0 <= getattr(self, name) <= 1:
                 raise ValueError(f"{name} {getattr(self, name)} is a probability: 0..1")
         for name in ("mix", "control"):
@@ -366,6 +367,14 @@ class Gen:
         else:
             cx, cy = r.uniform(-4.5, 4.5), r.uniform(-4.5, 4.5)
         pts = [(cx + r.uniform(-s, s) / 2, cy + r.uniform(-s, s) / 2, r.choice((r.uniform(-1, 3.5), 0.5, 3.0))) for _ in range(n)]
+        if n >= 3:
+            # the seed profile covers a pixel when it is left of every edge v0->v1->v2->v0 in screen
+            # coordinates (LG contract, "Pixel centre"): cross(v1 - v0, v2 - v0) > 0; a transform
+            # with a negative scale turns the order over again
+            (x0, y0, _), (x1, y1, _), (x2, y2, _) = pts[:3]
+            drawn = (x1 - x0) * (y2 - y0) - (y1 - y0) * (x2 - x0) > 0
+            if drawn != (r.random() < self.cfg.winding):
+                pts[1], pts[2] = pts[2], pts[1]
         return pts
 
 

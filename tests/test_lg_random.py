@@ -114,7 +114,8 @@ def _sources(word: int) -> tuple[set[int], set[int]]:
 
 def test_hazard_dense(runs: list) -> None:
     # back-to-back pairs of random scalar (vector) instructions where the second reads what the
-    # first wrote, out of all such pairs; load-use, a branch right after a CC write, the reloaded
+    # first wrote, out of all such pairs whose second reads a register (other than the data base
+    # r6, which no random instruction writes); load-use, a branch right after a CC write, the reloaded
     # link register used by ret right away
     scalar_families = ("alu", "move", "compare", "load", "store")
     pairs = raw_scalar = vpairs = raw_vector = load_use = branch_after_cc = link_then_ret = 0
@@ -122,7 +123,7 @@ def test_hazard_dense(runs: list) -> None:
         for a, b in itertools.pairwise(recs):
             fa, fb = table.decode(a.insn).op.family, table.decode(b.insn).op.family
             scalar, vector = _sources(b.insn)
-            if fa in scalar_families and fb in scalar_families and a.rd is not None:
+            if fa in scalar_families and fb in scalar_families and a.rd is not None and scalar - {lg.BASE}:
                 pairs += 1
                 raw_scalar += a.rd in scalar
                 load_use += a.rd in scalar and fa == "load"
@@ -133,7 +134,7 @@ def test_hazard_dense(runs: list) -> None:
                 branch_after_cc += 1
             if a.rd == 7 and a.text == "ldw" and b.text == "jmp":
                 link_then_ret += 1
-    assert raw_scalar > pairs // 4 and raw_vector > vpairs // 2, (raw_scalar, pairs, raw_vector, vpairs)
+    assert raw_scalar > pairs // 3 and raw_vector > vpairs // 2, (raw_scalar, pairs, raw_vector, vpairs)
     assert load_use > 100 and branch_after_cc > 500 and link_then_ret > 5, (load_use, branch_after_cc, link_then_ret)
 
 
