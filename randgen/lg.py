@@ -12,6 +12,7 @@ registers, load-use) and immediates biased to 16-bit edge values. The only hand-
 are the scaffolding: prologue, loop counters, branches, calls and the graphics sequences.
 
 Resources (what keeps a program legal and its run bounded):
+
 - r6 holds the data region's base (DATA) from the prologue on; no random instruction writes it.
   Stores go to DATA + 0 .. STORE_BYTES only, so the return-address save slots above them survive;
   loads read the region, or any address through a random base register (the whole 64 KiB exists);
