@@ -259,3 +259,32 @@ def test_lockstep_random_on_the_lg_core(tmp_path: Path) -> None:
     lines = p.stdout.strip().splitlines()
     assert all(": PASS, " in ln for ln in lines[:3]), lines
     assert lines[-1].startswith("3 passed, 0 failed")
+
+
+@pytest.mark.skipif(not (ROOT / "rtl" / "lg" / "lg.f").exists(), reason="no LG core in this checkout")
+def test_lockstep_random_catches_a_broken_core_and_shrinks_it(tmp_path: Path) -> None:
+    # a copy of the LG core whose branches read the CC register instead of the CC the instruction
+    # right before them writes: the generator's branch right after a CC write finds it
+    core = tmp_path / "core"
+    core.mkdir()
+    src = ROOT / "rtl" / "lg"
+    for f in [*src.glob("*.v"), *src.glob("*.vh"), *(src / "gen").glob("*.vh")]:
+        (core / f.name).write_text(f.read_text(encoding="utf-8"), encoding="utf-8")
+    ex = core / "lg_ex.v"
+    old = "wire [2:0] cc_in = (exmem_valid && exmem_cc_we) ? exmem_cc"
+    assert ex.read_text().count(old) == 1, "rtl/lg/lg_ex.v changed: update this test's edit"
+    ex.write_text(ex.read_text().replace(old, "wire [2:0] cc_in = (1'b0 && exmem_cc_we) ? exmem_cc"))
+    out = tmp_path / "out"
+    p = subprocess.run([sys.executable, "-m", "randgen", "run", "--isa", "lg", "--seed", "1", "--count", "1", "--preset", "ci", "--dut", "mine",
+                        "--rtl", str(core / "*.v"), "--shrink", "--shrink-budget", "60", "-o", str(out)],
+                       capture_output=True, text=True, cwd=ROOT, check=False, timeout=900)  # fmt: skip
+    assert p.returncode == 1, p.stdout + p.stderr
+    lines = p.stdout.splitlines()
+    assert lines[0].startswith("ci_s1.lgs: FAIL mismatch next_pc at PC ") and " br" in lines[0], lines[0]
+    assert f"kept {out / 'failures' / 'ci_s1.lgs'}; rerun: make random ISA=lg SEED=1 COUNT=1 PRESET=ci SIM=verilator DUT=mine RTL=" in lines[1]
+    assert lines[-1].startswith("0 passed, 1 failed")
+    small = (out / "failures" / "ci_s1.min.lgs").read_text()
+    words, recs = _run(small)
+    assert len(words) <= 8, small
+    # what is left: a branch right after the CC write it depends on
+    assert any(a.cc is not None and b.text.startswith("br") for a, b in itertools.pairwise(recs)), small
