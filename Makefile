@@ -59,9 +59,15 @@ DUTS := rtl flexgrip
 NUM_SPS := 8 16 32
 # the instruction sets (golden/isas.py); ISA=lg takes DUT=rtl (rtl/lg/) or a name for the user's own core (RTL=)
 ISAS := g80 lg
+BAD_ISA = ISA=$(ISA) is not an instruction set: use ISA=g80 (NVIDIA G80 SM_1.0) or ISA=lg (CS3220 LG GPU)
+ifneq ($(filter bench,$(MAKECMDGOALS)),)
+ifeq ($(filter $(ISAS),$(ISA)),)
+$(error $(BAD_ISA))
+endif
+endif
 ifneq ($(filter sim random regress faults coverage,$(MAKECMDGOALS)),)
 ifeq ($(filter $(ISAS),$(ISA)),)
-$(error ISA=$(ISA) is not an instruction set: use ISA=g80 (NVIDIA G80 SM_1.0) or ISA=lg (CS3220 LG GPU))
+$(error $(BAD_ISA))
 endif
 ifneq ($(ISA),lg)
 ifeq ($(filter $(DUTS),$(DUT)),)
@@ -122,9 +128,12 @@ endif
 # failures kept in build/random/failures with the command that reruns them, shrunk next to them.
 # The programs run as tasks of the engine (JOBS, CLUSTER); their lines come in seed order.
 # Resumable: after a Ctrl-C the same command goes on after the programs that finished (FRESH=1 starts over).
+# ISA=lg: LG programs (randgen/lg.py) on the LG core (DUT=rtl, or DUT=name RTL='files'); NUM_SP is G80's,
+# passed only where it means something so that an LG run given one says so.
+RANDOM_NUM_SP = $(if $(filter-out lg,$(ISA))$(filter command line,$(origin NUM_SP)),--num-sp $(NUM_SP))
 random: $(SETUP)
-	$(PY) -m randgen run --seed $(SEED) --count $(COUNT) --preset $(PRESET) $(if $(CONFIG),--config $(CONFIG)) \
-		$(if $(KNOBS),--knobs "$(KNOBS)") $(if $(SIM),--sim $(SIM)) --num-sp $(NUM_SP) --dut $(DUT) \
+	$(PY) -m randgen run --isa $(ISA) --seed $(SEED) --count $(COUNT) --preset $(PRESET) $(if $(CONFIG),--config $(CONFIG)) \
+		$(if $(KNOBS),--knobs "$(KNOBS)") $(if $(SIM),--sim $(SIM)) $(RANDOM_NUM_SP) --dut $(DUT) $(if $(RTL),--rtl '$(RTL)') \
 		$(if $(DEFINES),--defines $(DEFINES) --baseline) $(if $(filter 1,$(SHRINK)),--shrink) $(if $(BATCH),--batch $(BATCH)) $(if $(filter 1,$(FRESH)),--fresh) \
 		$(CLUSTER_ARGS)
 
@@ -226,6 +235,13 @@ test: $(SETUP) lint docs
 check-listing: $(SETUP)
 	$(PY) -m golden check-listing $(LISTINGS)
 
+# ISA=lg: the LG figures alone (scripts/bench_lg.py): model instructions/s, scoreboard and lock-step
+# commits/s, the LG core's cycles/s free-running, lock-step against its bound
+BENCH_LG_ARGS ?=
+ifeq ($(ISA),lg)
+bench: $(SETUP)
+	$(PY) scripts/bench_lg.py $(BENCH_LG_ARGS)
+else
 bench: $(SETUP)
 	$(PY) scripts/bench.py
 	$(if $(filter 0,$(BENCH_RTL)),,$(PY) scripts/bench_rtl.py $(BENCH_RTL_ARGS))
@@ -233,6 +249,7 @@ bench: $(SETUP)
 	$(if $(filter 0,$(BENCH_FLEXGRIP)),,$(PY) scripts/flexgrip_regress.py --bench)
 	$(if $(filter 0,$(BENCH_FAULTS)),,$(PY) scripts/bench_faults.py)
 	$(if $(filter 0,$(BENCH_REPORT)),,$(PY) scripts/bench_report.py)
+endif
 
 # Fault-injection campaigns (tb/faults): a reference run, sites from the design, N faults as Dask
 # tasks of 20-200 faults in one simulator process each (an embedded cluster of JOBS workers, or the

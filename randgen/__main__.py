@@ -1,7 +1,7 @@
 """python -m randgen: generate constrained-random programs, run them in lock-step, shrink failures.
 
-    python -m randgen gen --seed N [--count K] [--preset P] [--config F.toml] [--set knob=value ...] [-o DIR]
-    python -m randgen run --seed N [--count K] [--preset P] [--config F.toml] [--set ...]
+    python -m randgen gen [--isa g80|lg] --seed N [--count K] [--preset P] [--config F.toml] [--set knob=value ...] [-o DIR]
+    python -m randgen run [--isa g80|lg] --seed N [--count K] [--preset P] [--config F.toml] [--set ...]
                           [--sim icarus|verilator|golden] [--num-sp 8|16|32] [--dut rtl] [--defines MUTANT_X]
                           [--shrink] [--stop-on-fail] [--waves] [--batch K]
                           [--jobs N] [--cluster tcp://host:port|slurm|lsf|sge|pbs] [--cluster-config F.toml]
@@ -10,6 +10,8 @@
 build/random/failures/ with the command that regenerates and reruns it, and with --shrink a
 reduced program that fails the same way is written next to it (`<name>.min.sass`). The programs
 run as tasks of tb/cluster.py (--jobs, --cluster); their lines are printed in seed order.
+--isa lg: LG programs (randgen/lg.py) in build/random/lg/, on the LG model or the LG core in
+lock-step (randgen/lg_run.py); --num-sp, --defines, --batch, --mutants, --cov and --baseline are G80's.
 """
 
 from __future__ import annotations
@@ -30,8 +32,9 @@ from golden.errors import OneLineParser, UserError, guarded
 
 from .config import PRESETS, Config, load, parse_set
 from .generator import Prog, generate, render
-from .run import OUT, Outcome, first_killing, instructions, keep_failure, run_batch, run_golden, run_mutant, run_rtl, write_program
-from .shrink import shrink, size
+from .isa import ISAS, RandIsa, randisa
+from .run import OUT, Outcome, first_killing, keep_failure, run_batch, run_mutant, run_rtl, write_program
+from .shrink import shrink
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -39,17 +42,19 @@ def _parser() -> argparse.ArgumentParser:
     sub = ap.add_subparsers(dest="cmd", required=True)
     for name in ("gen", "run"):
         p = sub.add_parser(name)
+        p.add_argument("--isa", default="g80", choices=list(ISAS), help="the instruction set (default g80)")
         p.add_argument("--seed", type=int, default=1, help="first seed")
         p.add_argument("--count", type=int, default=1, help="programs: seeds SEED .. SEED+COUNT-1")
-        p.add_argument("--preset", default="default", help=f"one of {', '.join(PRESETS)}")
+        p.add_argument("--preset", default="default", help=f"one of {', '.join(PRESETS)} (--isa lg: randgen/lg.py PRESETS)")
         p.add_argument("--config", help="a TOML file of knobs (may name a preset)")
         p.add_argument("--set", action="append", default=[], metavar="KNOB=VALUE", help="override one knob (TOML value)")
         p.add_argument("--knobs", default="", help='several knobs, separated by ";" (make\'s KNOBS="length=40; mix={iadd=15}")')
-        p.add_argument("-o", "--out", type=Path, default=OUT, help="where programs are written")
+        p.add_argument("-o", "--out", type=Path, default=None, help="where programs are written (default build/random, --isa lg: build/random/lg)")
     r = sub.choices["run"]
     r.add_argument("--sim", default="verilator", help="icarus, verilator (default), another simulator of the DUT, or golden (the model alone)")
     r.add_argument("--num-sp", type=int, default=8, choices=[8, 16, 32])
     r.add_argument("--dut", default="rtl")
+    r.add_argument("--rtl", default="", help="--isa lg with --dut NAME: the Verilog files of a core of your own (globs; docs/guides/lg-lockstep.md)")
     r.add_argument("--defines", default="", help="comma-separated Verilog defines (a MUTANT_* variant)")
     r.add_argument("--shrink", action="store_true", help="reduce each failure to a small program that fails the same way")
     r.add_argument("--shrink-budget", type=int, default=150, help="most runs one shrink may take")
@@ -111,12 +116,14 @@ class Progress:
 
 
 def _rerun(args: argparse.Namespace, seed: int) -> str:
-    cmd = f"make random SEED={seed} COUNT=1 PRESET={args.preset}"
+    cmd = f"make random{'' if args.isa == 'g80' else ' ISA=' + args.isa} SEED={seed} COUNT=1 PRESET={args.preset}"
     if args.config:
         cmd += f" CONFIG={args.config}"
     if args.set:
         cmd += " KNOBS='" + "; ".join(args.set) + "'"
-    if args.sim != "golden":
+    if args.sim != "golden" and args.isa != "g80":
+        cmd += f" SIM={args.sim}" + (f" DUT={args.dut} RTL='{args.rtl}'" if args.dut != "rtl" else "")
+    elif args.sim != "golden":
         cmd += f" SIM={args.sim} NUM_SP={args.num_sp}"
         if args.dut != "rtl":
             cmd += f" DUT={args.dut}"
@@ -147,8 +154,16 @@ def _interrupted(args: argparse.Namespace) -> Callable[[], str]:
 
 def _main(args: argparse.Namespace) -> int:
     args.set += [k.strip() for k in args.knobs.split(";") if k.strip()]
+    isa = randisa(args.isa)
+    if args.out is None:
+        args.out = OUT if isa.name == "g80" else OUT / isa.name
+    given = [opt for opt, unset in isa.g80_only if getattr(args, opt, unset) != unset]
+    if isa.name == "g80" and getattr(args, "rtl", ""):
+        raise UserError("--rtl (RTL=) names the Verilog of an LG core of your own: G80 runs take DUT=rtl or DUT=flexgrip (leave it out)")
+    if given:
+        raise UserError(f"--{given[0].replace('_', '-')} is a G80 option, which ISA={isa.name} does not take (leave it out)")
     try:
-        preset, cfg = load(args.preset, args.config, parse_set(args.set))
+        preset, cfg = load(args.preset, args.config, parse_set(args.set), isa.knobs, isa.presets)
     except OSError as e:
         raise UserError(f"CONFIG={e.filename}: {e.strerror} (CONFIG= names a TOML file of knobs, --config)") from None
     except ValueError as e:
@@ -157,9 +172,17 @@ def _main(args: argparse.Namespace) -> int:
     seeds = range(args.seed, args.seed + args.count)
     if args.cmd == "gen":
         for s in seeds:
-            print(write_program(s, cfg, preset, args.out))
+            print(write_program(s, cfg, preset, args.out) if isa.name == "g80" else _write(isa, s, cfg, preset, args.out))
         return 0
-    if args.sim != "golden" and args.mutants is None:
+    if args.sim != "golden" and isa.run_dut is not None:
+        from tb.runner import SIMULATORS
+
+        if args.sim not in SIMULATORS:
+            raise UserError(f"SIM={args.sim}: ISA={isa.name} runs on {', '.join(SIMULATORS)}, or SIM=golden (the model alone)")
+        from tb.lg.lockstep import dut_files
+
+        dut_files(args.dut, args.rtl)  # an unknown DUT or missing RTL files: before any program runs
+    elif args.sim != "golden" and args.mutants is None:
         from tb.adapters import check_setup
 
         args.sim = check_setup(args.dut, args.sim, also="; SIM=golden runs the model alone")  # an unknown DUT or SIM, a missing simulator: before any program runs
@@ -238,7 +261,7 @@ def _main(args: argparse.Namespace) -> int:
     progress.finish()
     wall = time.perf_counter() - t0
     also = f", {totals['skipped']} failed without the defines too" if totals["skipped"] else ""
-    print(f"{totals['passed']} passed, {totals['failed']} failed{also} ({totals['commits']} {'warp-instructions' if args.sim == 'golden' else 'commits compared'}, "
+    print(f"{totals['passed']} passed, {totals['failed']} failed{also} ({totals['commits']} {isa.unit if args.sim == 'golden' else 'commits compared'}, "
           f"{wall:.0f} s)")  # fmt: skip
     return 1 if totals["failed"] else 0
 
@@ -248,8 +271,11 @@ class _Stop(Exception):
 
 
 def _execute(args: argparse.Namespace, defines: tuple[str, ...], path: Path) -> Outcome:
+    isa = randisa(args.isa)
     if args.sim == "golden":
-        return run_golden(path, args.cov)
+        return isa.run_golden(path, args.cov)
+    if isa.run_dut is not None:
+        return isa.run_dut(path, args.sim, args.dut, args.waves, args.rtl)
     if args.mutants is not None:
         return run_mutant(path, args.mutants, args.mut_sel)
     return run_rtl(path, args.sim, args.num_sp, defines, args.dut, args.waves)
@@ -283,10 +309,9 @@ def _one(args: argparse.Namespace, cfg: Config, preset: str, defines: tuple[str,
         print(line, flush=True)
         rec["lines"].append(line)
 
-    tree = generate(s, cfg, preset)
-    args.out.mkdir(parents=True, exist_ok=True)
-    path = args.out / f"{preset}_s{s}.sass"
-    path.write_text(render(tree))
+    isa = randisa(args.isa)
+    tree = isa.generate(s, cfg, preset)
+    path = _write(isa, s, cfg, preset, args.out, tree)
     if batch > 1 and s not in batched:  # this program and the next ones of the chunk, in one process
         for t in chunk[1:]:
             (args.out / f"{preset}_s{t}.sass").write_text(render(generate(t, cfg, preset)))
@@ -315,7 +340,7 @@ def _one(args: argparse.Namespace, cfg: Config, preset: str, defines: tuple[str,
     say(f"  kept {kept}; rerun: {_rerun(args, s)}")
     if args.shrink:
         chunk_size = args.shrink_chunk or (8 if args.mutants is not None else 1)
-        _shrink(tree, o, kept, execute, args.shrink_budget, _screen(args, defines, kept), chunk_size)
+        _shrink(tree, o, kept, execute, args.shrink_budget, _screen(args, defines, kept), chunk_size, isa)
     rec["stop"] = args.stop_on_fail
     return rec
 
@@ -336,9 +361,19 @@ def _screen(args: argparse.Namespace, defines: tuple[str, ...], kept: Path) -> C
     return batch
 
 
+def _write(isa: RandIsa, seed: int, cfg: object, preset: str, out: Path, tree: object = None) -> Path:
+    """Program `seed` written as OUT/PRESET_sSEED.SUFFIX (its tree when given, else generated)."""
+    out.mkdir(parents=True, exist_ok=True)
+    path = out / f"{preset}_s{seed}{isa.suffix}"
+    path.write_text(isa.render(isa.generate(seed, cfg, preset) if tree is None else tree))
+    return path
+
+
 def _shrink(tree: Prog, first: Outcome, kept: Path, execute, budget: int,
-            screen: Callable[[list[Path]], tuple[int | None, Outcome | None]] | None = None, chunk: int = 8) -> None:
-    work = kept.with_suffix(".try.sass")
+            screen: Callable[[list[Path]], tuple[int | None, Outcome | None]] | None = None, chunk: int = 8, isa: RandIsa | None = None) -> None:
+    isa = isa or randisa("g80")
+    render, instructions, size = isa.render, isa.instructions, isa.size
+    work = kept.with_suffix(".try" + isa.suffix)
     want = (first.kind, first.fields)
 
     def fails(q: Prog) -> bool:
@@ -354,7 +389,7 @@ def _shrink(tree: Prog, first: Outcome, kept: Path, execute, budget: int,
         while start < len(qs):
             paths = []
             for i, q in enumerate(qs[start:], start):
-                path = kept.with_suffix(f".c{i}.sass")
+                path = kept.with_suffix(f".c{i}{isa.suffix}")
                 path.write_text(render(q))
                 paths.append(path)
             hit, o = screen(paths)
@@ -368,20 +403,26 @@ def _shrink(tree: Prog, first: Outcome, kept: Path, execute, budget: int,
         return None
 
     t0 = time.perf_counter()
-    small, runs = shrink(tree, fails, budget, log=lambda s: print(s, flush=True), first_failing=first_failing if screen else None, chunk=chunk)
-    for leftover in kept.parent.glob(f"{kept.stem}.c*.sass"):
+    small, runs = shrink(tree, fails, budget, log=lambda s: print(s, flush=True), first_failing=first_failing if screen else None, chunk=chunk,
+                         edits=isa.candidates, measure=size)  # fmt: skip
+    for leftover in kept.parent.glob(f"{kept.stem}.c*{isa.suffix}"):
         leftover.unlink()
-    out = kept.with_suffix(".min.sass")
+    out = kept.with_suffix(".min" + isa.suffix)
     out.write_text(render(small))
     work.unlink(missing_ok=True)
     before, after = instructions(render(tree)), instructions(render(small))
     wall = time.perf_counter() - t0
-    print(f"  shrunk: {before} -> {after} instructions ({size(tree)} -> {size(small)} random items), blocks {tree.nblocks} -> {small.nblocks}, "
-          f"threads per block {tree.nthreads} -> {small.nthreads}, in {runs} runs, {wall:.0f} s, same failure {first.kind} {','.join(first.fields)}: {out}",
-          flush=True)  # fmt: skip
+    launch = ""  # a G80 tree has a launch the shrinker reduces too
+    if hasattr(tree, "nblocks"):
+        launch = f", blocks {tree.nblocks} -> {small.nblocks}, threads per block {tree.nthreads} -> {small.nthreads}"
+    print(f"  shrunk: {before} -> {after} instructions ({size(tree)} -> {size(small)} random items){launch}, in {runs} runs, {wall:.0f} s, "
+          f"same failure {first.kind} {','.join(first.fields)}: {out}", flush=True)  # fmt: skip
+
+    def counts(t: Prog, n: int) -> dict:
+        return {"instructions": n, "items": size(t), **({"blocks": t.nblocks, "threads": t.nthreads} if hasattr(t, "nblocks") else {})}
+
     record = {"program": kept.name, "kind": first.kind, "fields": list(first.fields), "runs": runs, "wall_s": round(wall, 1),
-              "before": {"instructions": before, "items": size(tree), "blocks": tree.nblocks, "threads": tree.nthreads},
-              "after": {"instructions": after, "items": size(small), "blocks": small.nblocks, "threads": small.nthreads}}  # fmt: skip
+              "before": counts(tree, before), "after": counts(small, after)}  # fmt: skip
     kept.with_suffix(".shrink.json").write_text(json.dumps(record, indent=1) + "\n")
 
 

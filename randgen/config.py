@@ -10,6 +10,7 @@ from __future__ import annotations
 import tomllib
 from dataclasses import asdict, dataclass, field, fields, replace
 from pathlib import Path
+from typing import Any, Self
 
 # Instruction families of the encoding table that the generator draws from (golden/g80/table.py
 # `Form.family`), with their default weights. Control flow, texture (not executed) and the
@@ -26,8 +27,40 @@ DEFAULT_MIX: dict[str, float] = {
 DEFAULT_CONTROL: dict[str, float] = {"ops": 6, "if": 2, "loop": 1.2, "pbk": 0.8, "call": 0.8, "skip": 0.6}
 
 
+class Knobs:
+    """What every ISA's knob set shares: overrides by name (a table knob, a dict, is merged entry by
+    entry; a tuple knob takes a TOML list), checked by the subclass's `check`."""
+
+    def with_overrides(self, overrides: dict) -> Self:
+        known = {f.name for f in fields(self)}  # type: ignore[arg-type]
+        bad = sorted(set(overrides) - known)
+        if bad:
+            raise ValueError(f"unknown generator knob(s) {', '.join(bad)}; known: {', '.join(sorted(known))}")
+        merged = dict(overrides)
+        for name, value in merged.items():
+            current = getattr(self, name)
+            if isinstance(current, dict):
+                table = dict(current)
+                unknown = sorted(set(value) - set(table))
+                if unknown:
+                    raise ValueError(f"unknown {name} entries {', '.join(unknown)}; known: {', '.join(sorted(table))}")
+                table.update(value)
+                merged[name] = table
+            elif isinstance(current, tuple):
+                merged[name] = tuple(value)
+        cfg = replace(self, **merged)  # type: ignore[type-var]
+        cfg.check()
+        return cfg
+
+    def check(self) -> None:
+        raise NotImplementedError
+
+    def as_dict(self) -> dict:
+        return asdict(self)  # type: ignore[call-overload]
+
+
 @dataclass(frozen=True)
-class Config:
+class Config(Knobs):
     # launch
     grid_max: tuple[int, int] = (6, 3)  # blocks in x, y: drawn from 1..max
     threads_max: int = 160  # threads per block, drawn from 1..max (at most 512), with 1-3 dimensions
@@ -66,27 +99,6 @@ class Config:
     local_bytes: int = 64  # local bytes per thread that are written and read
     store_words: int = 16  # words of each thread's global slot that random stores may write
 
-    def with_overrides(self, overrides: dict) -> Config:
-        known = {f.name for f in fields(self)}
-        bad = sorted(set(overrides) - known)
-        if bad:
-            raise ValueError(f"unknown generator knob(s) {', '.join(bad)}; known: {', '.join(sorted(known))}")
-        merged = dict(overrides)
-        for name in ("mix", "control"):
-            if name in merged:
-                table = dict(getattr(self, name))
-                unknown = sorted(set(merged[name]) - set(table))
-                if unknown:
-                    raise ValueError(f"unknown {name} entries {', '.join(unknown)}; known: {', '.join(sorted(table))}")
-                table.update(merged[name])
-                merged[name] = table
-        for name in ("grid_max",):
-            if name in merged:
-                merged[name] = tuple(merged[name])
-        cfg = replace(self, **merged)
-        cfg.check()
-        return cfg
-
     def check(self) -> None:
         if not 1 <= self.threads_max <= 512:
             raise ValueError(f"threads_max {self.threads_max} out of 1..512")
@@ -110,9 +122,6 @@ class Config:
             raise ValueError(f"marker_sweep {self.marker_sweep!r} is true or false")
         if self.data_regs < 2 or self.data_regs > 40:
             raise ValueError(f"data_regs {self.data_regs} out of 2..40")
-
-    def as_dict(self) -> dict:
-        return asdict(self)
 
 
 PRESETS: dict[str, dict] = {
@@ -152,8 +161,11 @@ PRESETS: dict[str, dict] = {
 }
 
 
-def load(preset: str = "default", toml_path: str | Path | None = None, overrides: dict | None = None) -> tuple[str, Config]:
-    """The configuration named by a preset, a TOML file (which may name its own preset) and overrides."""
+def load(preset: str = "default", toml_path: str | Path | None = None, overrides: dict | None = None, base: Knobs | None = None,
+         presets: dict[str, dict] | None = None) -> tuple[str, Any]:
+    """The configuration named by a preset, a TOML file (which may name its own preset) and overrides;
+    `base` and `presets` are another ISA's knobs and presets (G80's by default)."""
+    presets = PRESETS if presets is None else presets
     settings: dict = {}
     if toml_path is not None:
         with open(toml_path, "rb") as f:
@@ -162,9 +174,9 @@ def load(preset: str = "default", toml_path: str | Path | None = None, overrides
             except tomllib.TOMLDecodeError as e:
                 raise ValueError(f"{toml_path}: {e}") from None
         preset = settings.pop("preset", preset)
-    if preset not in PRESETS:
-        raise ValueError(f"unknown preset {preset!r}; presets: {', '.join(PRESETS)}")
-    cfg = Config().with_overrides(PRESETS[preset])
+    if preset not in presets:
+        raise ValueError(f"unknown preset {preset!r}; presets: {', '.join(presets)}")
+    cfg = (Config() if base is None else base).with_overrides(presets[preset])
     try:
         cfg = cfg.with_overrides(settings)
     except ValueError as e:

@@ -14,6 +14,7 @@ from __future__ import annotations
 import copy
 from collections.abc import Callable, Iterator
 from dataclasses import replace
+from typing import Any
 
 from .generator import Break, Diverge, Exchange, If, Loop, Op, Prog, Skip
 
@@ -121,18 +122,23 @@ def candidates(p: Prog) -> Iterator[Prog]:
                 yield _edit(p, path, lambda xs, i=i: [*xs[:i], replace(xs[i], join=None), *xs[i + 1:]])  # type: ignore[misc]
 
 
-def shrink(p: Prog, fails: Callable[[Prog], bool], budget: int = 200, log: Callable[[str], None] = lambda s: None,
-           first_failing: Callable[[list[Prog]], int | None] | None = None, chunk: int = 8) -> tuple[Prog, int]:
+def shrink(p: Any, fails: Callable[[Any], bool], budget: int = 200, log: Callable[[str], None] = lambda s: None,
+           first_failing: Callable[[list[Any]], int | None] | None = None, chunk: int = 8,
+           edits: Callable[[Any], Iterator[Any]] | None = None, measure: Callable[[Any], int] | None = None) -> tuple[Any, int]:
     """The smallest failing tree found, and the number of candidate runs it took.
 
     With `first_failing` (the index of the first of a list of candidates that fails the same way, or
     None), candidates are tried `chunk` at a time: one simulator process for several candidates
-    (randgen/__main__.py runs them in a batch, then confirms the failing one alone)."""
+    (randgen/__main__.py runs them in a batch, then confirms the failing one alone).
+    `edits` and `measure` are another ISA's candidates and size (randgen/isa.py); G80's by default:
+    the search itself knows nothing of the tree."""
+    edits = candidates if edits is None else edits
+    measure = size if measure is None else measure
     runs = 0
     progress = True
     while progress and runs < budget:
         progress = False
-        pending = (q for q in candidates(p) if q is not None)
+        pending = (q for q in edits(p) if q is not None)
         while runs < budget:
             group = [q for _, q in zip(range(min(chunk if first_failing else 1, budget - runs)), pending, strict=False)]
             if not group:
@@ -144,7 +150,8 @@ def shrink(p: Prog, fails: Callable[[Prog], bool], budget: int = 200, log: Calla
             runs += len(group) if hit is None else hit + 1
             if hit is not None:
                 q = group[hit]
-                log(f"  shrink: {size(p)} -> {size(q)} items, {q.nblocks} blocks of {q.nthreads} threads (run {runs})")
+                shape = f", {q.nblocks} blocks of {q.nthreads} threads" if isinstance(q, Prog) else ""
+                log(f"  shrink: {measure(p)} -> {measure(q)} items{shape} (run {runs})")
                 p = q
                 progress = True
                 break

@@ -289,6 +289,16 @@ def test_lg_sim_settings(case: str) -> None:
     check(case, run_case(case))
 
 
+LG_RANDOM = ["unknown-isa-random", "unknown-isa-bench", "unknown-preset-lg", "unknown-sim-lg-random", "g80-option-lg-random",
+             "lg-random-dut-without-rtl", "lg-random-bad-knob"]  # fmt: skip
+
+
+@pytest.mark.parametrize("case", LG_RANDOM)
+def test_lg_random_and_bench_settings(case: str) -> None:
+    """make random ISA=lg, make bench ISA=lg: a wrong ISA, preset, simulator, G80 option, core or knob is told before any program runs."""
+    check(case, run_case(case))
+
+
 def test_the_makefile_isas_are_the_registry() -> None:
     from golden.isas import ISAS
 
