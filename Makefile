@@ -195,6 +195,15 @@ COVERAGE_RANDOM_LATENCY ?= 16
 COVERAGE_SOURCES = directed=$(COVERAGE)/golden directed=$(COVERAGE)/rtl \
 	$(if $(filter-out 0,$(COVERAGE_RANDOM)),random=$(COVERAGE)/random/golden $(if $(filter 1,$(COVERAGE_RTL)),random=$(COVERAGE)/random/rtl))
 coverage: $(SETUP)
+ifeq ($(ISA),lg)
+	@test "$(filter command line environment,$(origin COVERAGE_RTL) $(origin COVERAGE_CODE))" = "" || { echo "make coverage ISA=lg: COVERAGE_RTL and COVERAGE_CODE are G80's; LG coverage samples the model's commit records, which lock-step checks equal to the core's (leave them out)"; exit 2; }
+	rm -rf $(COVERAGE)/lg && mkdir -p $(COVERAGE)/lg/golden
+	$(PY) -m golden coverage-runs --isa lg programs/lg/*.lgs -o $(COVERAGE)/lg/golden --jobs 2
+	$(if $(filter-out 0,$(COVERAGE_RANDOM)),$(PY) -m randgen gen --isa lg --seed $(COVERAGE_RANDOM_SEED) --count $(COVERAGE_RANDOM) -o $(COVERAGE)/lg/random/programs > /dev/null \
+		&& $(PY) -m golden coverage-runs --isa lg $(COVERAGE)/lg/random/programs/*.lgs -o $(COVERAGE)/lg/random/golden --jobs 2 --no-expect)
+	$(PY) -m golden coverage-report -o $(COVERAGE)/lg/report directed=$(COVERAGE)/lg/golden $(if $(filter-out 0,$(COVERAGE_RANDOM)),random=$(COVERAGE)/lg/random/golden)
+	@echo "coverage: open $(COVERAGE)/lg/report/coverage.html"
+else
 	rm -rf $(COVERAGE) && mkdir -p $(COVERAGE)/golden $(COVERAGE)/rtl
 	$(PY) -m golden coverage-runs programs/*.sass programs/kernels/*.sass -o $(COVERAGE)/golden --jobs 2
 	$(if $(filter 1,$(COVERAGE_RTL)),TB_FULL_VISIBILITY=1 COVERAGE_DIR=$(COVERAGE)/rtl $(PY) -m pytest -n auto -q tests/test_rtl_lockstep.py -k "sp8 or sp32" $(PYTEST_ARGS))
@@ -204,6 +213,7 @@ coverage: $(SETUP)
 	$(if $(filter 1,$(COVERAGE_CODE)),$(PY) scripts/rtl_code_coverage.py -o $(COVERAGE)/code $(COVERAGE_CODE_PROGRAMS))
 	$(PY) -m golden coverage-report -o $(COVERAGE)/report $(COVERAGE_SOURCES) $(if $(filter 1,$(COVERAGE_CODE)),--code $(COVERAGE)/code/coverage.dat)
 	@echo "coverage: open $(COVERAGE)/report/coverage.html"
+endif
 
 # Vector files (default testdata/vectors/fp32.txt and sfu.txt) through rtl/sm1_fp_alu.v and rtl/sm1_sfu.v.
 # VECTORS="a.txt b.txt" become the script's arguments, one file each.
