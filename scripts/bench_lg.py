@@ -137,13 +137,22 @@ def _rotl(x: int) -> int:
     return ((x << 1) | (x >> 31)) & 0xFFFFFFFF
 
 
-def checksums(recs: list[LgCommit]) -> tuple[int, int, int, int, int]:
-    """(commit checksum, pixel checksum, pixels, clears, draws) as the harness folds them."""
+def port_records(recs: list[LgCommit]) -> list[dict[str, int]]:
+    """Each record as the commit port carries it; the port carries the matrix-stack depth on every
+    record, so a record that leaves the stack alone carries the depth of the last one that changed it."""
     from tb.lg.scoreboard import expected_port
 
-    ck = fbck = pixels = clears = draws = 0
+    out, depth = [], 0
     for c in recs:
-        e = expected_port(c)
+        depth = c.depth if c.depth is not None else depth
+        out.append(expected_port(c, depth))
+    return out
+
+
+def checksums(recs: list[LgCommit]) -> tuple[int, int, int, int, int]:
+    """(commit checksum, pixel checksum, pixels, clears, draws) as the harness folds them."""
+    ck = fbck = pixels = clears = draws = 0
+    for c, e in zip(recs, port_records(recs), strict=True):
         f = (e["pc"] << 16 | e["next_pc"]) ^ e["insn"]
         if e["rd_we"]:
             f ^= e["rd"] << 16 | e["rd_val"]
@@ -220,11 +229,9 @@ def freerun(binary: Path, path: Path, recs: list[LgCommit]) -> int:
 
 def dut_trace(recs: list[LgCommit]) -> list[tuple[str, object]]:
     """What a correct LG core's ports carry for these records: each commit, then its pixel writes, clear or draw."""
-    from tb.lg.scoreboard import expected_port
-
     trace: list[tuple[str, object]] = []
-    for c in recs:
-        trace.append(("commit", expected_port(c)))
+    for c, e in zip(recs, port_records(recs), strict=True):
+        trace.append(("commit", e))
         if c.fb is not None:
             trace += [("fb", ("write", a, c.fb.data)) for a in c.fb.addr.tolist()]
         elif c.fb_event is not None:

@@ -11,10 +11,12 @@ module bench_top #(
     parameter integer QUIET = 64
 ) (
     input  wire clk,
+    output wire running,  // out of reset and not finished: the part tb/freerun/main.cpp times
     output reg  finished
 );
     reg         rst = 1'b1;
     reg  [2:0]  rst_count = 3'd0;
+    assign running = !rst && !finished;
     wire        cm_valid, cm_rd_we, cm_cc_we, cm_vd_we, cm_mem_we, cm_mat_we, cm_col_we, cm_vtx_we;
     wire        cm_prim_begin, cm_prim_end, cm_done, fb_we, fb_clear, fb_draw;
     wire [15:0] cm_pc, cm_next_pc, cm_rd_val, cm_mem_addr, cm_mem_data, cm_vtx_z;
