@@ -370,7 +370,7 @@ class Gen:
         pts = [(cx + r.uniform(-s, s) / 2, cy + r.uniform(-s, s) / 2, r.choice((r.uniform(-1, 3.5), 0.5, 3.0))) for _ in range(n)]
         if n >= 3:
             # the seed profile covers a pixel when it is left of every edge v0->v1->v2->v0 in screen
-            # coordinates (LG contract, "Pixel centre"): cross(v1 - v0, v2 - v0) > 0; a transform
+            # coordinates (docs/design/lg.md, the `seed` profile's edge functions): cross(v1 - v0, v2 - v0) > 0; a transform
             # with a negative scale turns the order over again
             (x0, y0, _), (x1, y1, _), (x2, y2, _) = pts[:3]
             drawn = (x1 - x0) * (y2 - y0) - (y1 - y0) * (x2 - x0) > 0

@@ -3,7 +3,7 @@ hazards and graphics corners they are for; lock-step on the LG core; shrinking a
 
 What is expected comes from outside the generator: the opcode list is the encoding table's, the
 hazards and graphics events are read from the golden model's commit records (decoded again with the
-table), the stack limit and winding rule are the LG contract's.
+table), the stack limit and winding rule are docs/design/lg.md's.
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ from randgen.lg_run import image, run_golden, run_models
 from randgen.shrink import shrink
 
 ROOT = Path(__file__).resolve().parents[1]
-STACK = 16  # the matrix stack's entries (LG contract)
+STACK = 16  # the matrix stack's entries (docs/design/lg.md)
 
 
 def _cfg(preset: str) -> lg.LgConfig:

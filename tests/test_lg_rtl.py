@@ -1,9 +1,9 @@
 """rtl/lg: the LG core runs small programs on Icarus and Verilator; its commit records and
 frame-buffer writes are checked against values worked out here.
 
-Expected values come from the LG contract's `seed` equations, computed in this file with plain
+Expected values come from the `seed` profile's equations (docs/design/lg.md), computed in this file with plain
 integers (the matrices) and a tiny numpy rasteriser (the triangles); nothing of golden/lg is read
-beyond table.encode (the words) and trig.COS/SIN (the rotation table the contract names).
+beyond table.encode (the words) and trig.COS/SIN (the rotation table docs/design/lg.md names).
 Each program runs once per simulator (a module-scoped cache); the tests read its trace.
 """
 
@@ -227,7 +227,7 @@ MATRIX = [
     E("halt"),  # 26
 ]  # fmt: skip
 
-# ---------------------------------------------------------------- reference arithmetic (contract, seed)
+# ---------------------------------------------------------------- reference arithmetic (docs/design/lg.md, seed)
 
 ONE = 1 << 16
 Matrix = list[list[int]]
@@ -273,7 +273,7 @@ def vertex(m: Matrix, vr: tuple[int, ...]) -> tuple[int, int]:
 
 
 class Raster:
-    """The rasteriser of the contract over numpy arrays: a depth buffer and the writes it makes."""
+    """The `seed` rasteriser (docs/design/lg.md) over numpy arrays: a depth buffer and the writes it makes."""
 
     def __init__(self) -> None:
         self.depth = np.full((400, 640), 0x180, dtype=np.int64)

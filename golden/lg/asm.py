@@ -265,7 +265,7 @@ class LgProgram:
     notes: list[str] = field(default_factory=list)
 
 
-DATA_SIZE = 1 << 16  # 64 KiB data memory, byte addressed (LG contract)
+DATA_SIZE = 1 << 16  # 64 KiB data memory, byte addressed (docs/design/lg.md, "Architectural state")
 PROFILES = ("seed", "ta2013")
 
 

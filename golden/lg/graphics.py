@@ -36,7 +36,7 @@ def identity(fixed: bool) -> Matrix:
 
 
 def _q16(bits: int | float) -> int:
-    """A Q8.7 vector element as Q15.16 (contract: value << 9)."""
+    """A Q8.7 vector element as Q15.16 (docs/design/lg.md: value << 9)."""
     return s16(int(bits)) << 9
 
 

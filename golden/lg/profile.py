@@ -8,7 +8,7 @@ table and a report can read them from the dataclass rather than from comments th
 Source keys used below:
 - seed: ../shared/seeds/004_eb6d6cefbe84d076.txt (the ISA 1.1 slides);
 - LG.md: ../shared/reference/LG.md (facts read from the course material of that term);
-- contract: the choices the LG model and RTL share where the seed is silent (docs/design/lg.md);
+- project: the choices the LG model and RTL share where the seed is silent (docs/design/lg.md);
 - TA: the TA's functional simulator of the graphics phase (simulator.cpp, April 2013), by the
   name of the routine that shows the behaviour.
 """
@@ -65,7 +65,7 @@ class LgProfile:
         "vcompmov from a scalar register copies its float view (for R0-R6 that is what a float "
         "instruction last wrote there, 0.0 otherwise) instead of its 16 bits; with fixed arithmetic there "
         "is one view and the switch changes nothing",
-        "seed: the bits (contract; the students' RTL); TA: float view (ExecuteInstruction OP_VCOMPMOV)",
+        "seed: the bits (project; the students' RTL); TA: float view (ExecuteInstruction OP_VCOMPMOV)",
     )
     # control
     cc_order: str = _switch(
@@ -78,7 +78,7 @@ class LgProfile:
         0, _CTRL,
         "CC after reset, in the profile's bit order (0: no flag set, so a branch before any CC-setting "
         "instruction falls through)",
-        "seed: silent (contract: 0); TA: 0 (InitializeGlobalVariables clears g_condition_code_register)",
+        "seed: silent (project: 0); TA: 0 (InitializeGlobalVariables clears g_condition_code_register)",
     )
     pc_unit: str = _switch(
         "byte", _CTRL,
@@ -95,37 +95,37 @@ class LgProfile:
     ldb_merges: bool = _switch(
         False, _CTRL,
         "ldb replaces only the low byte of the register (ldw the low 16 bits) instead of zero-extending",
-        "seed: silent (contract: zero-extend); TA: merges (OP_LDB memcpy of one byte into the register)",
+        "seed: silent (project: zero-extend); TA: merges (OP_LDB memcpy of one byte into the register)",
     )
     halt_stops: bool = _switch(
         True, _CTRL,
         "halt ends the program; otherwise it does nothing and the program ends by running off its end",
-        "seed: no halt in the slides (contract: halt stops, the course assembler's enum has it); TA: "
+        "seed: no halt in the slides (project: halt stops, the course assembler's enum has it); TA: "
         "OP_HALT is in the enum but ExecuteInstruction has no case for it (a no-op)",
     )
     # graphics
     rotate_unit: int = _switch(
         1, _GFX,
         "degrees per unit of the rotate angle vr[0]",
-        "seed: 1 (silent; contract); TA: 2 (OP_ROTATE: Rotate(2*angle, ...), 'we cannot cover 360 degrees')",
+        "seed: 1 (silent; project); TA: 2 (OP_ROTATE: Rotate(2*angle, ...), 'we cannot cover 360 degrees')",
     )
     rotate_ccw: bool = _switch(
         True, _GFX,
         "the rotation matrix has -sin at [0][1] and +sin at [1][0] (counterclockwise in x-right, y-up "
         "coordinates); otherwise its transpose, the opposite turn",
-        "seed: silent (contract: [0][1] = -sin); TA: transpose (Rotate: mat[1][0] = -sin, mat[0][1] = sin)",
+        "seed: silent (project: [0][1] = -sin); TA: transpose (Rotate: mat[1][0] = -sin, mat[0][1] = sin)",
     )
     reverse_winding: bool = _switch(
         False, _GFX,
         "the triangle drawn is v0, v2, v1 in the edge test; a triangle given in the other order covers "
         "nothing",
-        "seed: silent (contract: edges v0->v1, v1->v2, v2->v0); TA: reversed (Rasterization: edges "
+        "seed: silent (project: edges v0->v1, v1->v2, v2->v0); TA: reversed (Rasterization: edges "
         "v2->v1, v0->v2, v1->v0 with the same tie rule)",
     )
     bbox_inclusive: bool = _switch(
         True, _GFX,
         "the bounding box scan includes its last row and column",
-        "seed: silent (contract: inclusive); TA: excluded (Rasterization: i < g_fragment_end_y, "
+        "seed: silent (project: inclusive); TA: excluded (Rasterization: i < g_fragment_end_y, "
         "j < g_fragment_end_x)",
     )
     draw_clears: bool = _switch(
@@ -138,7 +138,7 @@ class LgProfile:
         "high_nibble", _GFX,
         'how an 8-bit channel becomes the 4 bits of the board\'s frame-buffer word {R4, G4, B4}: '
         '"high_nibble" c >> 4, or "scaled" round(c * 15 / 255)',
-        "seed and TA: silent (LG.md: the course never defines it; the TA writes 8-bit BMPs); contract: "
+        "seed and TA: silent (LG.md: the course never defines it; the TA writes 8-bit BMPs); project: "
         "high_nibble",
     )
 

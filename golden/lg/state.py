@@ -13,7 +13,7 @@ from golden.lg.graphics import identity
 from golden.lg.profile import LgProfile
 
 WIDTH, HEIGHT = 640, 400  # the TA simulator's frame and fragment buffers are 400 rows of 640
-MEM_BYTES = 1 << 16  # 16-bit addresses (contract)
+MEM_BYTES = 1 << 16  # 16-bit addresses (docs/design/lg.md, "Architectural state")
 STACK_DEPTH = 16  # TA PushMatrix: g_matrix_stack_ptr < 15, a 16-entry stack
 DEPTH_CLEAR_Q87 = 0x0180  # 3.0 in Q8.7: the TA initialises and clears every depth to 3
 DEPTH_CLEAR_FLOAT = 3.0

@@ -1,4 +1,4 @@
-// The graphics unit (contract "Graphics", profile seed): the current matrix (Q15.16 int32
+// The graphics unit (docs/design/lg.md, the `seed` profile's graphics): the current matrix (Q15.16 int32
 // elements), a 16-deep stack of (matrix, colour), the current colour, the 3-vertex buffer, the
 // rasteriser with its depth buffer, and the frame-buffer port.
 // It acts on the instruction in EX (`req`). Everything but a drawn primitive and a depth-buffer
