@@ -24,7 +24,7 @@ from tb.lockstep import quiet
 from tb.report import FailureReport
 from tb.runner import ROOT, SIMULATORS, FileList, read_file_list, run
 
-from .harness import LG_FILE_LIST, TOP, write_images
+from .harness import LG_FILE_LIST, PACKED_TOP, TOP, packed_top, write_images
 from .program import LgTest
 
 BUILD = ROOT / "build" / "sim" / "lg"
@@ -100,7 +100,8 @@ def run_lockstep(t: LgTest, sim: str, dut: str = PROJECT_DUT, files: FileList | 
     # the simulator's own output goes to a log, as G80's lock-step runs do: the outcome is the summary and report
     try:
         with quiet(out / "sim.log"):
-            results = run(sim, TOP, files, TEST_MODULE, extra_env={"LG_CONFIG": str(config), "LG_RESULT": str(result)}, test_dir=out,
+            top = packed_top(BUILD)  # the core with its ports packed for the monitor (tb/lg/harness.py)
+            results = run(sim, PACKED_TOP, FileList((*files.sources, top), files.includes), TEST_MODULE, extra_env={"LG_CONFIG": str(config), "LG_RESULT": str(result)}, test_dir=out,
                           plusargs=plusargs, visibility="lean", rewrite_asserts=False, waves=waves, defines=defines)  # fmt: skip
     except UserError:
         raise

@@ -39,6 +39,7 @@ from golden.lg.table import IllegalWord, decode
 from tb.report import FailureReport, FieldDiff
 
 from . import frames
+from .harness import COMMIT_WIDTHS
 from .program import LgTest
 
 HISTORY = 8
@@ -105,9 +106,7 @@ def expected_port(c: LgCommit, depth: int) -> dict[str, int]:
     return e
 
 
-WIDTHS = {"pc": 16, "insn": 32, "next_pc": 16, "rd": 4, "rd_val": 16, "cc": 3, "vd": 6, "vd_val": 64, "mem_addr": 16, "mem_size": 2,
-          "mem_data": 16, "mat": 512, "depth": 5, "col": 24, "vtx_idx": 2, "vtx_x": 32, "vtx_y": 32, "vtx_z": 16, "vtx_col": 24,
-          "prim_type": 4, "frags": 19}  # fmt: skip
+WIDTHS = {name: width for name, width in COMMIT_WIDTHS.items() if width > 1}
 
 
 def show(name: str, value: int) -> str:

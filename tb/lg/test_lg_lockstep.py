@@ -2,10 +2,12 @@
 
 One monitor samples the DUT's ports once a cycle, after the rising edge settles (ReadOnly): the
 commit port (cm_valid and the record's fields, tb/lg/harness.py COMMIT_FIELDS) and the
-frame-buffer port (fb_we with fb_addr/fb_data, fb_clear, fb_draw). Each record and each event goes
-to the scoreboard (tb/lg/scoreboard.py), which steps the golden model and compares. One coroutine
-samples both ports, not one per port: a cycle costs one trigger, and the events of a cycle reach
-the scoreboard in a fixed order (frame buffer first, then the commit).
+frame-buffer port (fb_we with fb_addr/fb_data, fb_clear, fb_draw), read as the top level's packed
+buses (tb/lg/harness.py `packed_top`): one small read a cycle, one on a commit, the matrix only
+when one was written (on Icarus, the four-state simulator, on every commit, for the X check). Each record and each event goes to the
+scoreboard (tb/lg/scoreboard.py), which steps the golden model and compares. One coroutine samples
+both ports, not one per port: a cycle costs one trigger and one read, and the events of a cycle
+reach the scoreboard in a fixed order (frame buffer first, then the commit).
 
 The run ends at the first failure, when the DUT has committed `done` and the frame buffer has
 caught up, or when neither port moved for the hang bound. An X or Z on a valid commit's field,
@@ -24,7 +26,7 @@ import cocotb
 from cocotb.clock import Clock
 from cocotb.triggers import ReadOnly, RisingEdge
 
-from tb.lg.harness import COMMIT_FIELDS
+from tb.lg.harness import COMMIT_FIELDS, packed_layout
 from tb.lg.program import load
 from tb.lg.scoreboard import LgScoreboard, text_of
 from tb.report import FailureReport
@@ -40,6 +42,19 @@ def _x_report(cycle: int, name: str, value: object, pc: int | None = None, insn:
                          cycle=cycle, pc=pc, text=text_of(insn) if insn is not None else "")  # fmt: skip
 
 
+def _resolve(bits: str, layout: dict[str, tuple[int, int]], total: int) -> tuple[int, dict[str, str]]:
+    """A packed sample with X or Z bits (its binary text, highest bit first): the value with those
+    bits as 0, and each signal that has one, with its text."""
+    value, bad = 0, {}
+    for name, (lsb, width) in layout.items():
+        text = bits[total - lsb - width : total - lsb]
+        if set(text) - {"0", "1"}:
+            bad[name] = text
+            text = "".join(c if c in "01" else "0" for c in text)
+        value |= int(text, 2) << lsb
+    return value, bad
+
+
 @cocotb.test()
 async def lockstep(dut) -> None:
     cfg = json.loads(Path(os.environ["LG_CONFIG"]).read_text(encoding="utf-8"))
@@ -53,8 +68,15 @@ async def lockstep(dut) -> None:
     for _ in range(RESET_CYCLES):
         await RisingEdge(dut.clk)
     dut.rst.value = 0
-    fields = [(name, getattr(dut, f"cm_{name}")) for name in COMMIT_FIELDS]
-    valid, fb_we, fb_addr, fb_data, fb_clear, fb_draw = dut.cm_valid, dut.fb_we, dut.fb_addr, dut.fb_data, dut.fb_clear, dut.fb_draw
+    cyc, com = packed_layout("port_cycle"), packed_layout("port_commit")
+    cyc_bits, com_bits = sum(w for _, w in cyc.values()), sum(w for _, w in com.values())
+    if (len(dut.port_cycle), len(dut.port_commit)) != (cyc_bits, com_bits):
+        raise RuntimeError("the lock-step top level's buses differ from tb/lg/harness.py PACKED: rebuild it")
+    fb = [(name, lsb, kind) for name, kind in (("fb_we", "write"), ("fb_clear", "clear"), ("fb_draw", "draw")) for lsb in [cyc[name][0]]]
+    (a_lsb, a_w), (d_lsb, d_w), (v_lsb, _) = cyc["fb_addr"], cyc["fb_data"], cyc["cm_valid"]
+    commit_slices = [(name, com[f"cm_{name}"][0], (1 << com[f"cm_{name}"][1]) - 1) for name in COMMIT_FIELDS if name != "mat"]
+    four_state = "icarus" in cocotb.SIM_NAME.lower()  # a two-state simulator (Verilator) has no X to look for in an unwritten matrix
+    port_cycle, port_commit, cm_mat = dut.port_cycle, dut.port_commit, dut.cm_mat
     cycle = idle = settle = drained = 0
     finished = False
     while True:
@@ -62,41 +84,45 @@ async def lockstep(dut) -> None:
         await ReadOnly()
         cycle += 1
         idle += 1
+        v = port_cycle.value
+        n, bad = (v.to_unsigned(), {}) if v.is_resolvable else _resolve(str(v), cyc, cyc_bits)
         # frame-buffer port
-        for sig, kind, name in ((fb_we, "write", "fb_we"), (fb_clear, "clear", "fb_clear"), (fb_draw, "draw", "fb_draw")):
-            v = sig.value
-            if not v.is_resolvable:
-                sb.fail(_x_report(cycle, name, v))
+        for name, lsb, kind in fb:
+            if name in bad:
+                sb.fail(_x_report(cycle, name, bad[name]))
                 break
-            if v:
+            if n >> lsb & 1:
                 idle = 0
                 if kind == "write":
-                    a, d = fb_addr.value, fb_data.value
-                    if not (a.is_resolvable and d.is_resolvable):
-                        sb.fail(_x_report(cycle, "fb_addr" if not a.is_resolvable else "fb_data", a if not a.is_resolvable else d))
+                    x = next((s for s in ("fb_addr", "fb_data") if s in bad), None)
+                    if x is not None:
+                        sb.fail(_x_report(cycle, x, bad[x]))
                         break
-                    sb.fb_event(cycle, ("write", a.to_unsigned(), d.to_unsigned()))
+                    sb.fb_event(cycle, ("write", n >> a_lsb & ((1 << a_w) - 1), n >> d_lsb & ((1 << d_w) - 1)))
                 else:
                     sb.fb_event(cycle, (kind,))
         if sb.failed:
             break
         # commit port
-        v = valid.value
-        if not v.is_resolvable:
-            sb.fail(_x_report(cycle, "cm_valid", v))
+        if "cm_valid" in bad:
+            sb.fail(_x_report(cycle, "cm_valid", bad["cm_valid"]))
             break
-        if v:
+        if n >> v_lsb & 1:
             idle = 0
-            record: dict[str, int] = {}
-            for name, sig in fields:
-                val = sig.value
-                if not val.is_resolvable:
-                    pc, insn = dut.cm_pc.value, dut.cm_insn.value
-                    sb.fail(_x_report(cycle, f"cm_{name}", val, pc.to_unsigned() if pc.is_resolvable else None,
-                                      insn.to_unsigned() if insn.is_resolvable else None))
-                    break
-                record[name] = int(val) if len(sig) == 1 else val.to_unsigned()
-            if sb.failed:
+            v = port_commit.value
+            c, bad = (v.to_unsigned(), {}) if v.is_resolvable else _resolve(str(v), com, com_bits)
+            record = {name: c >> lsb & mask for name, lsb, mask in commit_slices}
+            if four_state or record["mat_we"]:
+                m = cm_mat.value
+                if m.is_resolvable:
+                    record["mat"] = m.to_unsigned()
+                else:
+                    bad["cm_mat"] = str(m)
+            x = next((name for name in COMMIT_FIELDS if f"cm_{name}" in bad), None)
+            if x is not None:
+                pc = None if "cm_pc" in bad else record["pc"]
+                insn = None if "cm_insn" in bad else record["insn"]
+                sb.fail(_x_report(cycle, f"cm_{x}", bad[f"cm_{x}"], pc, insn))
                 break
             sb.commit(cycle, record)
         if sb.failed:
