@@ -25,7 +25,8 @@ DEFINES ?=
 WAIVE ?=
 # make regress DUT=flexgrip: run our RTL (Verilator, same SP count) for the cycle column where no earlier run left one
 RTL_CYCLES ?= 1
-REGRESS = $(BUILD)/regress
+# ISA=lg: its own folder under G80's, which a G80 regression starting over leaves in place
+REGRESS = $(BUILD)/regress$(if $(filter lg,$(ISA)),/lg)
 COVERAGE = $(BUILD)/coverage
 COVERAGE_RTL ?= 1
 COVERAGE_CODE ?= 0
@@ -65,9 +66,26 @@ ifeq ($(filter $(ISAS),$(ISA)),)
 $(error $(BAD_ISA))
 endif
 endif
-ifneq ($(filter sim random regress faults coverage,$(MAKECMDGOALS)),)
+ifneq ($(filter sim random regress faults coverage mutants,$(MAKECMDGOALS)),)
 ifeq ($(filter $(ISAS),$(ISA)),)
 $(error $(BAD_ISA))
+endif
+# the targets built for G80 alone refuse LG instead of running G80 under an LG setting
+ifeq ($(ISA),lg)
+ifneq ($(filter faults,$(MAKECMDGOALS)),)
+$(error make faults: fault campaigns run on G80 only (ISA=g80); LG: make sim/regress/random ISA=lg)
+endif
+ifneq ($(filter mutants,$(MAKECMDGOALS)),)
+$(error make mutants: the mutation score is G80's only (ISA=g80); LG: make sim/regress/random ISA=lg)
+endif
+ifneq ($(filter regress,$(MAKECMDGOALS)),)
+ifneq ($(DUT),rtl)
+$(error make regress ISA=lg runs the project's LG core (DUT=rtl); a core of your own: make sim ISA=lg DUT=$(DUT) RTL='files' TEST=name)
+endif
+ifneq ($(RANDOM),0)
+$(error make regress ISA=lg runs the programs of programs/lg (RANDOM=0); random LG programs: make random ISA=lg)
+endif
+endif
 endif
 ifneq ($(ISA),lg)
 ifeq ($(filter $(DUTS),$(DUT)),)
@@ -154,13 +172,19 @@ mutants: $(SETUP)
 # Every program on both simulators at NUM_SP 8, 16 and 32, as tasks of the engine (tb/regress.py:
 # batches of the test ids, each in one pytest process; JOBS, CLUSTER), one JUnit file and the records;
 # RANDOM=n adds n random programs (seeds RANDOM_SEED..) on Verilator at NUM_SP 8, 16 and 32.
+# ISA=lg: every program of programs/lg on the LG core on both simulators and every bad program
+# against its `;! error` line (tests/test_lg_lockstep.py --regress), the same way, in build/regress/lg.
 # Resumable: a regression stopped before its summary (Ctrl-C) keeps each finished run's record, and
 # the next `make regress` runs only the others (their recorded outcomes count as before, so JUnit and
 # summary are those of an uninterrupted run); a finished one, or FRESH=1, starts over.
 # the content of what a run's outcome depends on: kept records are replayed only for the same sources
 # (a resumed regression after an RTL change would otherwise report runs of the old RTL)
-REGRESS_SOURCES = find rtl tb golden programs bench hdl -type f \( -name '*.v' -o -name '*.vh' -o -name '*.f' -o -name '*.py' -o -name '*.sass' -o -name '*.vhd' \) \
+REGRESS_SOURCES = find rtl tb golden programs bench hdl -type f \( -name '*.v' -o -name '*.vh' -o -name '*.f' -o -name '*.py' -o -name '*.sass' -o -name '*.vhd' \
+	$(if $(filter lg,$(ISA)),-o -name '*.lgs') \) \
 	| LC_ALL=C sort | xargs cat | sha256sum | cut -c1-16
+# what a regression starting over removes: the folder's content but an LG regression's folder in it
+REGRESS_OLD = $(filter-out $(REGRESS)/lg,$(wildcard $(REGRESS)/*))
+REGRESS_ISA = $(if $(filter-out g80,$(ISA)),--isa $(ISA) )
 FRESH ?= 0
 regress: $(SETUP)
 ifeq ($(DUT),flexgrip)
@@ -171,13 +195,13 @@ else
 	if [ "$(FRESH)" != 1 ] && [ ! -f $(REGRESS)/summary.md ] && [ -n "$$(ls $(REGRESS)/runs 2>/dev/null)" ]; then \
 		if [ "$$(cat $(REGRESS)/sources 2>/dev/null)" = "$$digest" ]; then \
 			echo "regress: resuming: $$(ls $(REGRESS)/runs/*.json | wc -l) finished runs kept in $(REGRESS)/runs are not run again (FRESH=1 starts over)"; \
-		else echo "regress: rtl/, tb/, golden/, programs/, bench/ or hdl/ changed since the interrupted regression: starting over"; rm -rf $(REGRESS); fi; \
-	else rm -rf $(REGRESS); fi; mkdir -p $(REGRESS) && echo "$$digest" > $(REGRESS)/sources
-	@echo "$(PY) -m tb.regress --runs $(REGRESS)/runs --junit $(REGRESS)/junit.xml $(CLUSTER_ARGS) -- $(PYTEST_ARGS)"; \
-	$(PY) -m tb.regress --runs $(REGRESS)/runs --junit $(REGRESS)/junit.xml $(CLUSTER_ARGS) -- $(PYTEST_ARGS)
+		else echo "regress: rtl/, tb/, golden/, programs/, bench/ or hdl/ changed since the interrupted regression: starting over"; rm -rf $(REGRESS_OLD); fi; \
+	else rm -rf $(REGRESS_OLD); fi; mkdir -p $(REGRESS) && echo "$$digest" > $(REGRESS)/sources
+	@echo "$(PY) -m tb.regress --runs $(REGRESS)/runs --junit $(REGRESS)/junit.xml $(REGRESS_ISA)$(CLUSTER_ARGS) -- $(PYTEST_ARGS)"; \
+	$(PY) -m tb.regress --runs $(REGRESS)/runs --junit $(REGRESS)/junit.xml $(REGRESS_ISA)$(CLUSTER_ARGS) -- $(PYTEST_ARGS)
 	$(if $(filter-out 0,$(RANDOM)),for sp in 8 16 32; do $(PY) -m randgen run --seed $(RANDOM_SEED) --count $(RANDOM) --preset $(PRESET) $(CLUSTER_ARGS) \
 		--sim verilator --num-sp $$sp -o $(REGRESS)/random_sp$$sp; done | tee $(REGRESS)/random.txt || true)
-	$(PY) -m golden regress-summary $(REGRESS)/runs --junit $(REGRESS)/junit.xml -o $(REGRESS)/summary.md
+	$(PY) -m golden regress-summary $(REGRESS)/runs $(REGRESS_ISA)--junit $(REGRESS)/junit.xml -o $(REGRESS)/summary.md
 endif
 
 # Functional coverage (golden/coverage): every program on the golden model with commit sampling,

@@ -47,6 +47,11 @@ class Isa:
     rtl_dir: str  # its RTL, from the repository root
     commit_module: str = ""  # declares SCHEMA, its commit record on golden.isa.record
     coverage_module: str = ""  # CLASSES: its coverage models on golden.coverage, the ISA bins first
+    # make regress ISA=...: the pytest file whose --regress ids are the regression's runs (tb/regress.py), and
+    # for each kind of test id that records a run, the id's pattern and the record's file name from its
+    # named groups (the file the test writes in REGRESS_DIR, which a resumed regression hands back to it)
+    regress_tests: str = ""
+    regress_records: tuple[tuple[str, str], ...] = ()
 
     @property
     def table(self) -> ModuleType:
@@ -119,10 +124,15 @@ ISAS: dict[str, Isa] = {
     "g80": Isa(
         "g80", "NVIDIA G80 SM_1.0 (SASS)", "golden.g80.table", _g80_assemble, _g80_disassemble, _g80_check_listing,
         ("g80", "flexgrip"), "g80", ".sass", "programs", "rtl", "golden.g80.commit", "golden.g80.coverage",
+        regress_tests="tests/test_rtl_lockstep.py",
+        regress_records=((r"::test_lockstep\[(?P<tag>.+)-(?P<sim>[a-z]+)-sp(?P<sp>\d+)\]$", "{tag}_{sim}_sp{sp}_s1.json"),),
     ),
     "lg": Isa(
         "lg", "CS3220 LG GPU ISA 1.1", "golden.lg.table", _lg_assemble, _lg_disassemble, _lg_check_listing,
         ("seed", "ta2013"), "seed", ".lgs", "programs/lg", "rtl/lg", "golden.lg.commit", "golden.lg.coverage",
+        regress_tests="tests/test_lg_lockstep.py",
+        regress_records=((r"::test_lockstep\[(?P<tag>.+)-(?P<sim>[a-z]+)\]$", "{tag}_{sim}.json"),
+                         (r"::test_bad_program_ends_in_its_error_line\[(?P<tag>.+)\]$", "bad-{tag}.json")),
     ),
 }  # fmt: skip
 

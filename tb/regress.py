@@ -1,6 +1,7 @@
 """The lock-step regression's runs on the engine (`make regress`, `python -m tb.regress`).
 
-    collect   the test ids of tests/test_rtl_lockstep.py --regress (and the PYTEST_ARGS given)
+    collect   the test ids of the ISA's lock-step test file with --regress (and the PYTEST_ARGS given):
+              tests/test_rtl_lockstep.py for G80, tests/test_lg_lockstep.py for LG (golden/isas.py)
     tasks     batches of those ids (tb/cluster.py: JOBS workers of an embedded cluster, or the
               cluster CLUSTER names); a task runs its ids in ONE pytest process, with its own
               record folder and JUnit file, and hands both back
@@ -9,7 +10,7 @@
               collection order: the testcases, names, classnames and outcomes of a pytest-xdist run
 
 Resume is the tests' own: a run whose record is in RUNS is handed to its task, and the test gives
-the recorded outcome instead of running again (REGRESS_RESUME=1, tests/test_rtl_lockstep.py).
+the recorded outcome instead of running again (REGRESS_RESUME=1, in both test files).
 Exit 0 when every task came back, failed tests or not (the summary says what failed); 1 when the
 engine could not run them.
 """
@@ -27,19 +28,24 @@ import tempfile
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
+from golden import isas
 from golden.errors import FAILURE, OneLineParser, UserError, guarded
 
 from .cluster import Task, batches, check_cluster, default_jobs, run_tasks
 from .runner import ROOT
 
-TESTS = "tests/test_rtl_lockstep.py"
-# a lock-step run's test id -> its record's file name (tests/test_rtl_lockstep.py: `{tag}-{sim}-sp{n}` and `{tag}_{sim}_sp{n}_s1.json`)
-RUN_ID = re.compile(r"::test_lockstep\[(?P<tag>.+)-(?P<sim>[a-z]+)-sp(?P<sp>\d+)\]$")
+
+def tests_of(isa: str) -> str:
+    return isas.get(isa).regress_tests
 
 
-def record_name(nodeid: str) -> str | None:
-    m = RUN_ID.search(nodeid)
-    return f"{m['tag']}_{m['sim']}_sp{m['sp']}_s1.json" if m else None
+def record_name(nodeid: str, isa: str = "g80") -> str | None:
+    """The file name of the record a test id writes (None: the test records no run)."""
+    for pattern, name in isas.get(isa).regress_records:
+        m = re.search(pattern, nodeid)
+        if m:
+            return name.format(**m.groupdict())
+    return None
 
 
 def _pytest(args: list[str], env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
@@ -48,13 +54,14 @@ def _pytest(args: list[str], env: dict[str, str] | None = None) -> subprocess.Co
     return subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, env={**os.environ, **(env or {})}, check=False)
 
 
-def collect(pytest_args: list[str]) -> list[str]:
+def collect(pytest_args: list[str], isa: str = "g80") -> list[str]:
     """The regression's test ids, in pytest's order."""
-    r = _pytest(["--collect-only", "-q", TESTS, "--regress", *pytest_args])
+    tests = tests_of(isa)
+    r = _pytest(["--collect-only", "-q", tests, "--regress", *pytest_args])
     ids = [x.strip() for x in r.stdout.splitlines() if "::" in x and not x.startswith(" ")]
     if r.returncode not in (0, 5) or (r.returncode == 0 and not ids):
         last = (r.stdout + r.stderr).strip().splitlines()
-        raise UserError(f"PYTEST_ARGS={' '.join(pytest_args)!r}: pytest could not collect {TESTS} ({last[-1] if last else f'exit {r.returncode}'})")
+        raise UserError(f"PYTEST_ARGS={' '.join(pytest_args)!r}: pytest could not collect {tests} ({last[-1] if last else f'exit {r.returncode}'})")
     return ids
 
 
@@ -110,11 +117,11 @@ def nodeid_key(nodeid: str) -> str:
 
 
 def regress(runs: Path, junit: Path, jobs: int, cluster: str = "", cluster_config: Path | None = None, pytest_args: list[str] | None = None,
-            quiet: bool = False) -> int:  # fmt: skip
+            quiet: bool = False, isa: str = "g80") -> int:  # fmt: skip
     """Run the regression's ids through the engine; returns how many failed (a failure or an error in the JUnit file)."""
     check_cluster(cluster, cluster_config, jobs)
     args = list(pytest_args or [])
-    ids = collect(args)
+    ids = collect(args, isa)
     runs.mkdir(parents=True, exist_ok=True)
     parts: list[str] = []
 
@@ -123,7 +130,7 @@ def regress(runs: Path, junit: Path, jobs: int, cluster: str = "", cluster_confi
         for part in batches(ids, workers):
             kept = {}
             for nodeid in part:
-                name = record_name(nodeid)
+                name = record_name(nodeid, isa)
                 if name and (runs / name).is_file():
                     kept[name] = (runs / name).read_text(encoding="utf-8")
             tasks.append(Task(run_batch, (part, kept, args), len(part), f"r{len(tasks)}"))
@@ -137,7 +144,7 @@ def regress(runs: Path, junit: Path, jobs: int, cluster: str = "", cluster_confi
         parts.append(result["junit"])
 
     if not quiet:
-        print(f"regress: {len(ids)} tests of {TESTS} --regress on {f'CLUSTER={cluster}' if cluster else f'{jobs} worker(s)'}", flush=True)
+        print(f"regress: {len(ids)} tests of {tests_of(isa)} --regress on {f'CLUSTER={cluster}' if cluster else f'{jobs} worker(s)'}", flush=True)
     run_tasks(plan, take, jobs, cluster, cluster_config, label="regress", unit="test", quiet=quiet)
     merge_junit(parts, ids, junit)
     root = ET.parse(junit).getroot()
@@ -154,6 +161,7 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--jobs", type=int, default=default_jobs(), help="workers of the embedded Dask cluster (1: in this process), or workers asked of a batch system")
     p.add_argument("--cluster", default="", help="empty: embedded; tcp://host:port: a running Dask scheduler; slurm, lsf, sge or pbs (docs/guides/cluster.md)")
     p.add_argument("--cluster-config", type=Path, help="the TOML file of the batch system's options")
+    p.add_argument("--isa", default="g80", help=f"the instruction set whose lock-step runs these are: {', '.join(isas.ISAS)} (default %(default)s)")
     p.add_argument("pytest_args", nargs=argparse.REMAINDER, help="after --: pytest's own arguments (PYTEST_ARGS), for the collection and every task")
     return p
 
@@ -163,8 +171,9 @@ def main(argv: list[str] | None = None) -> int:
     rest = a.pytest_args[1:] if a.pytest_args[:1] == ["--"] else a.pytest_args
 
     def go() -> int:
+        isas.get(a.isa)
         try:
-            regress(a.runs.resolve(), a.junit.resolve(), a.jobs, a.cluster, a.cluster_config, rest)
+            regress(a.runs.resolve(), a.junit.resolve(), a.jobs, a.cluster, a.cluster_config, rest, isa=a.isa)
         except RuntimeError as exc:
             raise UserError(str(exc), FAILURE) from None
         return 0

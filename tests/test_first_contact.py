@@ -299,6 +299,16 @@ def test_lg_random_and_bench_settings(case: str) -> None:
     check(case, run_case(case))
 
 
+LG_TARGETS = ["lg-faults", "lg-mutants", "unknown-isa-mutants", "lg-regress-dut", "lg-regress-random"]
+
+
+@pytest.mark.parametrize("case", LG_TARGETS)
+def test_targets_that_do_not_serve_lg_refuse_it(case: str) -> None:
+    """A target built for G80 alone, or a setting make regress ISA=lg has no use for, is make's one
+    line naming what does serve LG, instead of a G80 run under an LG setting."""
+    check(case, run_case(case))
+
+
 def test_the_makefile_isas_are_the_registry() -> None:
     from golden.isas import ISAS
 

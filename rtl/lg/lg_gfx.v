@@ -172,8 +172,11 @@ module lg_gfx (
     assign done = req && ((state == S_IDLE && !start_rast && !need_sweep) || state == S_FINISH);
 
     // ---- the commit record of the instruction finishing now
-    wire [511:0] top_mat = stk_mat[depth[3:0] - 4'd1];  // what popmatrix restores
-    wire [23:0] top_col = stk_col[depth[3:0] - 4'd1];
+    // the top entry's index as a 4-bit wire: at depth 16 it wraps to 15, where Icarus evaluates the
+    // subtraction inside the index wider and reads past the array (X)
+    wire [3:0] top = depth[3:0] - 4'd1;
+    wire [511:0] top_mat = stk_mat[top];  // what popmatrix restores
+    wire [23:0] top_col = stk_col[top];
     always @* begin
         rec = {LG_G_W{1'b0}};
         rec[LG_G_DEPTH +: 5] = depth;
