@@ -64,6 +64,11 @@ class Campaign:
     batch: int = 0  # faults per task; 0: batch_size's choice
     engine: str = ""  # ENGINES; empty: default_engine's choice
 
+    def __post_init__(self) -> None:
+        # the simulator runs in a folder of its own, where a path relative to here would name nothing
+        if self.db is not None and not self.db.is_absolute():
+            object.__setattr__(self, "db", self.db.resolve())
+
     @property
     def lockstep(self) -> LockstepRun:
         if self.dut == "flexgrip":  # checked against the model's flexgrip profile, as `make sim DUT=flexgrip`
