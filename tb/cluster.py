@@ -12,8 +12,7 @@ worker of a running scheduler or of a batch system runs from the project's check
 directory or PYTHONPATH), on a file system the client shares, where the compiled simulator models
 are found by their content key (tb/runner.py).
 
-`run_tasks` is the loop every job but the fault campaigns shares (their loop in
-tb/faults/campaign.py writes a database as it goes): a list of batch tasks, a bounded window of
+`run_tasks` is the loop every job shares: a list of batch tasks, a bounded window of
 them in flight, each result handed to the caller's one writer as it comes back, a progress bar,
 and a task lost with its worker run again.
 """
@@ -310,12 +309,13 @@ TRIES = 3  # a task is run again after a lost worker or an error, up to this man
 
 
 def run_tasks(tasks: Sequence[Task] | Callable[[int], Sequence[Task]], on_result: Callable[[int, Any], None], jobs: int, spec: str = "", config: Path | None = None, *,
-              label: str, unit: str, quiet: bool = False, progress: Progress | None = None) -> None:
+              label: str, unit: str, quiet: bool = False, progress: Progress | None = None, inline: bool = True) -> None:
     """Run `tasks` and hand each result to `on_result(index, result)` in this process, as it comes
     back (the job's one writer: its files, records and lines are written here alone).
 
     Where: with no CLUSTER and one job, one task after the other in this process (there is nothing
-    to spread, and no cluster to start); otherwise on the cluster `open_client` gives, with a
+    to spread, and no cluster to start), unless `inline` is off (a job whose tasks must run in
+    worker processes, out of reach of the client's Ctrl-C); otherwise on the cluster `open_client` gives, with a
     window of two tasks per worker in flight. A task whose worker died is run again by the
     scheduler; one that still fails (its worker lost too often, an error) is submitted again, up to
     TRIES times in all, and its result is handed over once, when it first arrives: nothing is
@@ -324,7 +324,7 @@ def run_tasks(tasks: Sequence[Task] | Callable[[int], Sequence[Task]], on_result
     `tasks` may be a function of the number of workers (`batches` sizes them by it): a running
     scheduler's workers are known only once it answers."""
     check_jobs(jobs)
-    if not spec and jobs <= 1:
+    if not spec and jobs <= 1 and inline:
         todo = tasks(1) if callable(tasks) else tasks
         bar = progress if progress is not None else Progress(sum(t.units for t in todo), label, unit, quiet)
         try:

@@ -7,6 +7,8 @@ import html.parser
 import json
 import os
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -195,6 +197,18 @@ def test_campaign_database_report_and_resume(tmp_path: Path) -> None:
     html.parser.HTMLParser().feed(page)
     assert "<svg" in page and "u_ctrl" in page and "make faults-rerun DB=" in page
     assert "http" not in page.replace('xmlns="http://www.w3.org/2000/svg"', "")  # self-contained
+
+
+def test_relative_database_path(tmp_path: Path) -> None:
+    """`--db` relative to the working directory: the simulator runs in a folder of its own, where a
+    relative path would name nothing; the campaign ends with its database where the path says."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    argv = [sys.executable, "-m", "tb.faults", "run", "-n", "2", "--target", "u_ctrl", "--seed", "7", "--db", "rel/campaign.sqlite"]
+    done = subprocess.run(argv, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr[-2000:]
+    db = tmp_path / "rel" / "campaign.sqlite"
+    assert summary(db)["n"] == 2
+    assert (tmp_path / "rel" / "reference" / "job.json").is_file()
 
 
 # -- early stop of converged runs ---------------------------------------------------------------------

@@ -42,7 +42,6 @@ MODELS = ("seu", "stuck0", "stuck1")
 STOPS = ("early", "verify", "off")
 ENGINES = ("cocotb", "fast")  # fast: the cocotb engine with the memory-word shortcut (tb/faults/test_campaign.py, "Memory words")
 BATCH_MIN, BATCH_MAX = 20, 200  # faults per task (batch_size)
-PROGRESS_S = 10.0  # seconds between the plain progress lines (stdout not a terminal)
 TEST_MODULE = "tb.faults.test_campaign"
 
 
@@ -63,6 +62,11 @@ class Campaign:
     cluster_config: Path | None = None  # the TOML file of a batch system's options
     batch: int = 0  # faults per task; 0: batch_size's choice
     engine: str = ""  # ENGINES; empty: default_engine's choice
+
+    def __post_init__(self) -> None:
+        # the simulator runs in a folder of its own, where a path relative to here would name nothing
+        if self.db is not None and not self.db.is_absolute():
+            object.__setattr__(self, "db", self.db.resolve())
 
     @property
     def lockstep(self) -> LockstepRun:
@@ -260,57 +264,43 @@ def batch_size(pending: int, workers: int, wanted: int = 0) -> int:
 
 
 def _task(sim: str, config_path: str, job: dict, folder: str, faults: list[tuple]) -> dict:
-    """One Dask task: a batch of faults in ONE simulator process (a subprocess of the worker), which
-    writes each outcome to its log; the outcomes go back to the client, the database's one writer.
-    The folder is the attempt's own: a task moved off a lost worker does not meet the simulator it left behind."""
+    """One task of the engine: a batch of faults in ONE simulator process (a subprocess of the
+    worker), which writes each outcome to its log; the outcomes go back to the client, the
+    database's one writer. A process that stopped before the batch's end (state leaked into a run,
+    a crash, FlexGripPlus's restart after a failed run) leaves the rest to a new process of the same
+    task while each gets further; two processes in a row without an outcome end the task with what
+    it has. Each process has a folder of its own: a task moved off a lost worker does not meet the
+    simulator it left behind."""
     import uuid
 
-    test_dir = Path(folder) / f"shard{job['shard']}-{uuid.uuid4().hex[:8]}"
-    log = test_dir / "shard.jsonl"
-    results = _simulate(sim, Path(config_path), {**job, "faults": faults, "log": str(log)}, test_dir)
-    failures = failure_messages(results) if results.exists() else [f"no {results} (simulator crashed?)"]
-    lines = [json.loads(x) for x in log.read_text(encoding="utf-8").splitlines() if x.endswith("}")] if log.exists() else []
-    outcomes = [x for x in lines if "outcome" in x]
-    return {"shard": job["shard"], "outcomes": outcomes, "problem": failures[0] if failures else "", "folder": str(test_dir)}
-
-
-class Progress:
-    """Faults done, rate and ETA: a tqdm bar on a terminal, a plain line every PROGRESS_S seconds otherwise."""
-
-    def __init__(self, total: int, quiet: bool) -> None:
-        self.total, self.done, self.quiet = total, 0, quiet
-        self.t0 = self.last = time.monotonic()
-        self.bar = None
-        if not quiet and sys.stdout.isatty():
-            from tqdm import tqdm
-
-            self.bar = tqdm(total=total, unit="fault", desc="faults", smoothing=0.1)
-
-    def add(self, n: int) -> None:
-        self.done += n
-        if self.bar is not None:
-            self.bar.update(n)
-            return
-        now = time.monotonic()
-        if self.quiet or (now - self.last < PROGRESS_S and self.done < self.total):
-            return
-        self.last = now
-        rate = self.done / max(now - self.t0, 1e-9) * 60
-        eta = (self.total - self.done) / rate * 60 if rate else 0.0
-        print(f"faults: {self.done}/{self.total} done, {rate:.0f} faults/min, about {eta:.0f} s left", flush=True)
-
-    def close(self) -> None:
-        if self.bar is not None:
-            self.bar.close()
+    outcomes: list[dict] = []
+    notes: list[str] = []
+    left, tries, problem, test_dir = list(faults), 0, "", Path(folder)
+    while left:
+        test_dir = Path(folder) / f"shard{job['shard']}-{uuid.uuid4().hex[:8]}"
+        log = test_dir / "shard.jsonl"
+        results = _simulate(sim, Path(config_path), {**job, "faults": left, "log": str(log)}, test_dir)
+        failures = failure_messages(results) if results.exists() else [f"no {results} (simulator crashed?)"]
+        lines = [json.loads(x) for x in log.read_text(encoding="utf-8").splitlines() if x.endswith("}")] if log.exists() else []
+        got = [x for x in lines if "outcome" in x]
+        outcomes += got
+        ids = {x["id"] for x in got}
+        left = [f for f in left if f[0] not in ids]
+        problem = failures[0] if failures else ""
+        tries = 0 if got else tries + 1
+        if not left or tries >= 2:
+            break
+        if problem:
+            notes.append(f"task {job['shard']} stopped ({problem.splitlines()[0]}); {len(left)} of its faults go on in a new process")
+    return {"shard": job["shard"], "outcomes": outcomes, "left": len(left), "problem": (problem or "no outcome") if left else "", "folder": str(test_dir),
+            "notes": notes}  # fmt: skip
 
 
 def execute(c: Campaign, meta: dict, quiet: bool = True) -> int:
-    """Run the faults of the database without an outcome as Dask tasks (tb/cluster.py), each a
-    batch in one simulator process; this process alone writes the database, as the outcomes come
-    back. Returns how many ran."""
-    from distributed import as_completed
-
-    from ..cluster import open_client, workers_of
+    """Run the faults of the database without an outcome as tasks of the engine (tb/cluster.py's
+    run_tasks), each a batch in one simulator process; this process alone writes the database, as
+    the outcomes come back. Returns how many ran."""
+    from ..cluster import Task, run_tasks
 
     db = CampaignDB(c.db_path)
     todo = db.pending()
@@ -328,72 +318,51 @@ def execute(c: Campaign, meta: dict, quiet: bool = True) -> int:
         found = index_expressions(config.defines, RtlAdapter.parameters(config), LARGE)
         base["accesses"] = {path: list(es) for path, es in found.items() if es is not None}
     problems: list[tuple[int, str, str]] = []
-    t0 = time.perf_counter()
-    ran = 0
-    with open_client(c.cluster, max(1, min(c.jobs, len(todo))), c.cluster_config, quiet) as client:
-        # a batch system's jobs start one by one: the window is sized for the workers asked for
-        workers = max(workers_of(client), c.jobs if c.cluster in KINDS else 0)
+    used = {"workers": 1, "ran": 0}
+
+    def tasks(workers: int) -> list[Task]:
+        used["workers"] = workers
         size = batch_size(len(todo), workers, c.batch)
-        # (faults, tries without progress): a batch whose process stopped goes on in a new one while it gets further
-        queue = [([astuple(f) for f in todo[i : i + size]], 0) for i in range(0, len(todo), size)]
-        queue.reverse()  # popped from the end: the lowest ids first
-        window = 2 * workers  # tasks in flight: every worker busy, the next one queued, no flood of the scheduler
-        shard = 0
-        running: dict[object, tuple[list[tuple], int]] = {}
-        done = as_completed()
-        progress = Progress(len(todo), quiet)
+        chunks = [[astuple(f) for f in todo[i : i + size]] for i in range(0, len(todo), size)]
+        return [Task(_task, (c.sim, str(path), {**base, "shard": k}, str(c.folder), faults), len(faults), f"{k}-{faults[0][0]}")
+                for k, faults in enumerate(chunks)]  # fmt: skip
 
-        def submit() -> None:
-            nonlocal shard
-            while queue and len(running) < window:
-                faults, tries = queue.pop()
-                job = {**base, "shard": shard}
-                future = client.submit(_task, c.sim, str(path), job, str(c.folder), faults, pure=False, key=f"faults-{shard}-{faults[0][0]}")
-                running[future] = (faults, tries)
-                done.add(future)
-                shard += 1
+    def take(_: int, out: dict) -> None:
+        with db.con:  # a batch's outcomes in one transaction: all kept or none
+            for values in out["outcomes"]:
+                db.con.execute(f"UPDATE faults SET {', '.join(k + ' = ?' for k in values if k != 'id')} WHERE id = ?",
+                               [*(v for k, v in values.items() if k != "id"), values["id"]])  # fmt: skip
+        used["ran"] += len(out["outcomes"])
+        if not quiet:
+            for note in out["notes"]:
+                print(f"faults: {note}", file=sys.stderr, flush=True)
+        if out["left"]:
+            problems.append((out["shard"], out["problem"], out["folder"]))
 
-        submit()
-        db = CampaignDB(c.db_path)
-        try:
-            for future in done:
-                faults, tries = running.pop(future)
-                try:
-                    out = future.result()
-                except Exception as exc:  # the task itself failed (a worker lost too often, a simulator that would not start)
-                    out = {"shard": -1, "outcomes": [], "problem": f"{type(exc).__name__}: {exc}", "folder": str(c.folder)}
-                got = {x["id"]: x for x in out["outcomes"]}
-                with db.con:  # a batch's outcomes in one transaction: all kept or none
-                    for fid, values in got.items():
-                        db.con.execute(f"UPDATE faults SET {', '.join(k + ' = ?' for k in values if k != 'id')} WHERE id = ?",
-                                       [*(v for k, v in values.items() if k != "id"), fid])  # fmt: skip
-                ran += len(got)
-                progress.add(len(got))
-                left = [f for f in faults if f[0] not in got]
-                if left:
-                    tries = 0 if got else tries + 1
-                    if tries < 2:
-                        queue.append((left, tries))
-                        if out["problem"] and not quiet:
-                            print(f"faults: task {out['shard']} stopped ({out['problem'].splitlines()[0]}); {len(left)} of its faults go on in a new process",
-                                  file=sys.stderr)  # fmt: skip
-                    else:
-                        problems.append((out["shard"], out["problem"] or "no outcome", out["folder"]))
-                submit()
-        finally:
-            progress.close()
-            db.close()
+    t0 = time.perf_counter()
+    db = CampaignDB(c.db_path)
+    failed = ""
+    try:
+        # on a cluster even for one job: its worker processes ignore the Ctrl-C that the client
+        # answers (tb/cluster.py, open_client), so that no simulator dies of it in the middle of a fault
+        run_tasks(tasks, take, max(1, min(c.jobs, len(todo))), c.cluster, c.cluster_config, label="faults", unit="fault", quiet=quiet, inline=False)
+    except RuntimeError as exc:  # a task that failed every time it ran (tb/cluster.py, TRIES)
+        failed = str(exc)
+    finally:
+        db.close()
     wall = time.perf_counter() - t0
     db = CampaignDB(c.db_path)
     now = db.meta()
     # faults per minute over the tasks' wall time (cluster start and simulator processes, reference-free)
-    db.set_meta(campaign_wall_s=float(now.get("campaign_wall_s", 0.0)) + wall, jobs=workers, wall_faults=int(now.get("wall_faults", 0)) + ran)
+    db.set_meta(campaign_wall_s=float(now.get("campaign_wall_s", 0.0)) + wall, jobs=used["workers"], wall_faults=int(now.get("wall_faults", 0)) + used["ran"])
     db.close()
     for k, msg, folder in problems:
         print(f"faults: task {k} stopped: {msg} (see {folder})", file=sys.stderr)
+    if failed:
+        raise RuntimeError(f"{failed}; the database keeps what was done (run the same command again to resume)")
     if problems:
         raise RuntimeError(f"{len(problems)} task(s) failed; the database keeps what was done (run the same command again to resume)")
-    return ran
+    return used["ran"]
 
 
 def run_campaign(c: Campaign, quiet: bool = False) -> Path:

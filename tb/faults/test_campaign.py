@@ -60,6 +60,7 @@ import contextlib
 import cProfile
 import hashlib
 import json
+import logging
 import os
 import time
 from pathlib import Path
@@ -370,15 +371,35 @@ def walk_signals(dut) -> list[tuple[str, int]]:
     return sorted(out)
 
 
+def drop_loggers(before: set[str]) -> int:
+    """Forget the loggers of a finished test's components. pyuvm names each component's logger
+    after the object's id, so every run adds a dozen loggers that nothing asks for again, and the
+    logging module keeps them all; every setLevel (one per new component) walks every logger
+    kept, so a test's construction grew slower with each fault before it in the process. Only
+    the "uvm." loggers that appeared since `before` go; returns how many."""
+    manager = logging.Logger.manager
+    gone = {name: lg for name, lg in manager.loggerDict.items() if name.startswith("uvm.") and name not in before and isinstance(lg, logging.Logger)}
+    for name in gone:
+        del manager.loggerDict[name]
+    loggers = set(gone.values())
+    for holder in manager.loggerDict.values():
+        if isinstance(holder, logging.PlaceHolder):  # the intermediate names keep their descendants too
+            for lg in loggers & holder.loggerMap.keys():
+                del holder.loggerMap[lg]
+    return len(gone)
+
+
 async def run_one(fault: Fault | None) -> dict:
     FaultRun.fault = fault
     t0 = time.perf_counter()
+    before = set(logging.Logger.manager.loggerDict)
     await uvm_root().run_test(FaultRun)
     test = FaultRun.last
     assert test is not None
     out = test.outcome()
     await Timer(1, "ns")  # out of the read-only phase the run ended in: the cleanup writes
     test.cleanup()
+    drop_loggers(before)
     out["wall_s"] = time.perf_counter() - t0
     return out
 
