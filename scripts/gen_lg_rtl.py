@@ -20,6 +20,7 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
+from golden.generated import parser, write_or_check
 from golden.lg import trig
 from golden.lg.table import FIELDS, OPS
 
@@ -115,23 +116,13 @@ def generate_trig() -> str:
 OUTPUTS: dict[str, Callable[[], str]] = {"lg_isa.vh": generate_isa, "lg_trig.vh": generate_trig}
 
 
+def _parser() -> argparse.ArgumentParser:
+    """The command line (the manual's command-line reference reads it too)."""
+    return parser(__doc__.split("\n\n")[0])
+
+
 def main() -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--check", action="store_true", help="write nothing; exit 1 if a checked-in header differs from a regeneration")
-    args = ap.parse_args()
-    stale = []
-    for name, make in OUTPUTS.items():
-        out, text = GEN / name, make()
-        if args.check:
-            if not out.exists() or out.read_text(encoding="utf-8") != text:
-                stale.append(out)
-            continue
-        out.parent.mkdir(parents=True, exist_ok=True)
-        out.write_text(text, encoding="utf-8")
-        print(f"wrote {out}")
-    for out in stale:
-        print(f"{out} is out of date: run python scripts/gen_lg_rtl.py", file=sys.stderr)
-    return 1 if stale else 0
+    return write_or_check({GEN / name: make for name, make in OUTPUTS.items()}, _parser().parse_args().check, "python scripts/gen_lg_rtl.py")
 
 
 if __name__ == "__main__":

@@ -25,6 +25,7 @@ from pathlib import Path
 from golden.g80 import conditions, hw
 from golden.g80.form import CTRL, IMM, LONG, SCTRL, SHORT
 from golden.g80.table import CATALOG, COMMON, FORMAT_FIXED, FORMS, IMM_FIELDS
+from golden.generated import parser, write_or_check
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -215,26 +216,11 @@ OUTPUTS = {"sm1_isa.vh": generate, "sm_hw.vh": generate_hw, "sm_commit_port.vh":
 
 def _parser() -> argparse.ArgumentParser:
     """The command line (the manual's command-line reference reads it too)."""
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--check", action="store_true", help="write nothing; exit 1 if a checked-in header differs from a regeneration")
-    return ap
+    return parser(__doc__.split("\n\n")[0])
 
 
 def main() -> int:
-    args = _parser().parse_args()
-    stale = []
-    for name, make in OUTPUTS.items():
-        out, text = GEN / name, make()
-        if args.check:
-            if not out.exists() or out.read_text(encoding="utf-8") != text:
-                stale.append(out)
-            continue
-        out.parent.mkdir(parents=True, exist_ok=True)
-        out.write_text(text, encoding="utf-8")
-        print(f"wrote {out}")
-    for out in stale:
-        print(f"{out} is out of date: run python scripts/gen_rtl_isa.py", file=sys.stderr)
-    return 1 if stale else 0
+    return write_or_check({GEN / name: make for name, make in OUTPUTS.items()}, _parser().parse_args().check, "python scripts/gen_rtl_isa.py")
 
 
 if __name__ == "__main__":
