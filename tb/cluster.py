@@ -373,20 +373,37 @@ def _window(client: Any, tasks: Sequence[Task], on_result: Callable[[int, Any], 
             running[future] = i
             done.add(future)
 
-    submit()
-    for future in done:
-        i = running.pop(future)
-        try:
-            result = future.result()
-        except Exception as exc:  # the task raised, or the scheduler gave it up (KilledWorker): again, while tries are left
-            first = str(exc).splitlines()[0] if str(exc) else ""
-            if tries[i] >= TRIES:
-                raise RuntimeError(f"task {tasks[i].name or i} failed {TRIES} times: {type(exc).__name__}: {first}") from None
-            if not quiet:
-                print(f"{label}: task {tasks[i].name or i} failed ({type(exc).__name__}: {first}); it runs again", file=sys.stderr, flush=True)
-            queue.append(i)
-            submit()
-            continue
-        on_result(i, result)
-        bar.add(tasks[i].units)
+    # Ctrl-C: the client's threads (Dask's event loop, the comms) may take the signal while the main
+    # thread sleeps in a lock that no signal wakes, and Dask's waits swallow it there; so the handler
+    # only notes it, and the loop below looks every tenth of a second and raises it itself
+    interrupted: list[int] = []
+    main = threading.current_thread() is threading.main_thread()
+    previous = signal.signal(signal.SIGINT, lambda *_: interrupted.append(1)) if main else None
+    try:
         submit()
+        while running:
+            if interrupted:
+                raise KeyboardInterrupt
+            batch = done.next_batch(block=False)
+            if not batch:
+                time.sleep(0.1)
+                continue
+            for future in batch:
+                i = running.pop(future)
+                try:
+                    result = future.result()
+                except Exception as exc:  # the task raised, or the scheduler gave it up (KilledWorker): again, while tries are left
+                    first = str(exc).splitlines()[0] if str(exc) else ""
+                    if tries[i] >= TRIES:
+                        raise RuntimeError(f"task {tasks[i].name or i} failed {TRIES} times: {type(exc).__name__}: {first}") from None
+                    if not quiet:
+                        print(f"{label}: task {tasks[i].name or i} failed ({type(exc).__name__}: {first}); it runs again", file=sys.stderr, flush=True)
+                    queue.append(i)
+                    submit()
+                    continue
+                on_result(i, result)
+                bar.add(tasks[i].units)
+                submit()
+    finally:
+        if main:
+            signal.signal(signal.SIGINT, previous)
