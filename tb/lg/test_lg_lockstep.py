@@ -72,7 +72,7 @@ async def lockstep(dut) -> None:
     cyc_bits, com_bits = sum(w for _, w in cyc.values()), sum(w for _, w in com.values())
     if (len(dut.port_cycle), len(dut.port_commit)) != (cyc_bits, com_bits):
         raise RuntimeError("the lock-step top level's buses differ from tb/lg/harness.py PACKED: rebuild it")
-    fb = [(name, lsb, kind) for name, kind in (("fb_we", "write"), ("fb_clear", "clear"), ("fb_draw", "draw")) for lsb in [cyc[name][0]]]
+    fb = [(name, cyc[name][0], kind) for name, kind in (("fb_we", "write"), ("fb_clear", "clear"), ("fb_draw", "draw"))]
     (a_lsb, a_w), (d_lsb, d_w), (v_lsb, _) = cyc["fb_addr"], cyc["fb_data"], cyc["cm_valid"]
     commit_slices = [(name, com[f"cm_{name}"][0], (1 << com[f"cm_{name}"][1]) - 1) for name in COMMIT_FIELDS if name != "mat"]
     four_state = "icarus" in cocotb.SIM_NAME.lower()  # a two-state simulator (Verilator) has no X to look for in an unwritten matrix
