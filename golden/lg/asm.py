@@ -25,6 +25,8 @@ import numpy as np
 from golden.isa.assembler import did_you_mean
 from golden.isa.source import AsmError, CommentRules, Line, label_table, read_lines
 from golden.isa.syntax import SyntaxProblem
+from golden.lg.profile import PROFILES
+from golden.lg.state import MEM_BYTES
 
 from .table import ALIASES, BY_MNEMONIC, FIELDS, Op, encode, scalar_dest
 
@@ -265,9 +267,6 @@ class LgProgram:
     notes: list[str] = field(default_factory=list)
 
 
-DATA_SIZE = 1 << 16  # 64 KiB data memory, byte addressed (docs/design/lg.md, "Architectural state")
-PROFILES = ("seed", "ta2013")
-
 
 def _numbers(args: str, line: Line, what: str, top: int, lo: int = 0) -> list[int]:
     out = []
@@ -317,7 +316,7 @@ def _directives(found: list[tuple[str, str, Line]], prog: LgProgram, fmt_overrid
                 raise err(".byte: values are bytes (-128..255)")
             if name == "data" and addr % 2:
                 raise err(f".data: address {addr:#x} is odd (16-bit words are aligned; use .byte)")
-            if addr + size * len(values) > DATA_SIZE:
+            if addr + size * len(values) > MEM_BYTES:
                 raise err(f".{name}: {len(values)} value(s) from {addr:#x} run past the 64 KiB data memory")
             for i, v in enumerate(values):
                 for b in range(size):
