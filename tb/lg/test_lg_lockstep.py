@@ -24,14 +24,14 @@ from pathlib import Path
 import cocotb
 from cocotb.clock import Clock
 from cocotb.triggers import ReadOnly, RisingEdge, ValueChange
-from cocotb.types import LogicArray
 
-from tb.lg.harness import COMMIT_FIELDS, DEPTH, ENTRY_BITS, entry_layout
+from tb.lg.harness import CHUNK, COMMIT_FIELDS, COMMIT_WIDTHS, DEPTH, ENTRY_BITS, entry_layout
 from tb.lg.program import load
 from tb.lg.scoreboard import LgScoreboard, text_of
 from tb.report import FailureReport
 
 RESET_CYCLES = 3
+MAT_BITS = COMMIT_WIDTHS["mat"]
 _NOT_BINARY = re.compile("[^01]")
 # after the done commit, the cycles the frame-buffer port gets to deliver what the model still
 # expects (its writes are registered, so they trail the commit port)
@@ -56,13 +56,15 @@ def _resolve(bits: str, layout: dict[str, tuple[int, int]]) -> tuple[int, dict[s
     return value, bad
 
 
-def _entries(value: LogicArray, count: int, layout: dict[str, tuple[int, int]]) -> list[tuple[int, dict[str, str]]]:
-    """The first `count` entries of a batch, each as (value, signals with X or Z). Entries past
-    `count` are stale or, on a four-state simulator, X from the start: they are not looked at.
-    The batch is read as text (LogicArray's own resolvability check costs a Python step a bit)."""
-    if not count:
-        return []
-    text = str(value)[-count * ENTRY_BITS :]
+def _batch(bufs: list, count: int) -> str:
+    """The text of a batch's first `count` entries (highest bit first), read from only the buses
+    that hold them: a read costs more the wider it is, and most batches are not full."""
+    used = (count + CHUNK - 1) // CHUNK
+    return "".join(str(bufs[k].value) for k in reversed(range(used)))[-count * ENTRY_BITS :]
+
+
+def _entries(text: str, count: int, layout: dict[str, tuple[int, int]]) -> list[tuple[int, dict[str, str]]]:
+    """A batch's entries, first first, each as (value, signals with X or Z)."""
     if not _NOT_BINARY.search(text):
         n, mask = int(text, 2), (1 << ENTRY_BITS) - 1
         return [(n >> (i * ENTRY_BITS) & mask, {}) for i in range(count)]
@@ -105,7 +107,8 @@ async def lockstep(dut) -> None:
         await RisingEdge(dut.clk)
     dut.rst.value = 0
     layout = entry_layout()
-    if len(dut.tr_buf) != DEPTH * ENTRY_BITS:
+    bufs = [getattr(dut, f"tr_buf{k}") for k in range(DEPTH // CHUNK)]
+    if any(len(b) != CHUNK * ENTRY_BITS for b in bufs):
         raise RuntimeError("the lock-step top level's trace buffer differs from tb/lg/harness.py ENTRY: rebuild it")
     fb = [(layout[name][0], kind) for name, kind in (("fb_we", "write"), ("fb_clear", "clear"), ("fb_draw", "draw"))]
     fb_bits = sum(1 << lsb for lsb, _ in fb)
@@ -113,20 +116,24 @@ async def lockstep(dut) -> None:
     mat_bits = 1 << layout["cm_mat_we"][0] | 1 << layout["mat_x"][0]
     (a_lsb, a_w), (d_lsb, d_w), (v_lsb, _), (c_lsb, c_w) = layout["fb_addr"], layout["fb_data"], layout["cm_valid"], layout["cycle"]
     commit_slices = [(name, layout[f"cm_{name}"][0], (1 << layout[f"cm_{name}"][1]) - 1) for name in COMMIT_FIELDS if name != "mat"]
-    seq, count, now, buf, tr_mat = dut.tr_seq, dut.tr_count, dut.tr_now, dut.tr_buf, dut.tr_mat
+    seq, count, now, tr_mat = dut.tr_seq, dut.tr_count, dut.tr_now, dut.tr_mat
     cycle = last_event = 0
     settle_from = done_at = None
     finished = stop = False
     while not stop:
         await ValueChange(seq)
         await ReadOnly()
-        for n, bad in _entries(buf.value, count.value.to_unsigned(), layout):
+        k = count.value.to_unsigned()
+        mats, m = "", 0  # the batch's matrices, read when its first one is taken
+        for n, bad in _entries(_batch(bufs, k), k, layout) if k else ():
             cycle = n >> c_lsb & ((1 << c_w) - 1)
             last_event = cycle
             valid = n >> v_lsb & 1
             mat = None
             if valid and n & mat_bits:  # a matrix written (cm_mat_we), or one with X (mat_x, four-state)
-                text = str(tr_mat.value)
+                mats = mats or str(tr_mat.value)
+                text = mats[len(mats) - (m + 1) * MAT_BITS : len(mats) - m * MAT_BITS]
+                m += 1
                 if _NOT_BINARY.search(text):
                     bad = {**bad, "cm_mat": text}
                 else:
