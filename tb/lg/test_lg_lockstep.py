@@ -38,8 +38,13 @@ _NOT_BINARY = re.compile("[^01]")
 DRAIN_CYCLES = 2000
 
 
-def _x_report(cycle: int, name: str, value: object, pc: int | None = None, insn: int | None = None) -> FailureReport:
-    return FailureReport("x_or_z", f"{name} is {value} (X or Z) at cycle {cycle}: drive it to 0 or 1 (reset every register on the port's path)",
+def _x_report(cycle: int, name: str, value: str, pc: int | None = None, insn: int | None = None) -> FailureReport:
+    if len(value) > 64:  # a wide bus (the matrix): which bits, not hundreds of characters
+        bits = [len(value) - 1 - i for i, c in enumerate(value) if c not in "01"]
+        value = f"X or Z in {len(bits)} of its {len(value)} bits (bits {min(bits)}..{max(bits)})"
+    else:
+        value = f"{value} (X or Z)"
+    return FailureReport("x_or_z", f"{name} is {value} at cycle {cycle}: drive it to 0 or 1 (reset every register on the port's path)",
                          cycle=cycle, pc=pc, text=text_of(insn) if insn is not None else "")  # fmt: skip
 
 
