@@ -125,7 +125,7 @@ def flo(x: npt.ArrayLike, signed: bool, shift_amount: bool = False) -> Bits:
 
 
 def isad(a: npt.ArrayLike, b: npt.ArrayLike, c: npt.ArrayLike, signed: bool) -> Bits:
-    """|a - b| + c modulo 2^32 (PTX sad)."""
+    """abs(a - b) + c modulo 2^32 (PTX sad)."""
 
     def lane(x: int, y: int, z: int) -> int:
         return (abs(_signed(x, signed) - _signed(y, signed)) + z) & M32
