@@ -253,6 +253,15 @@ def test_fp64_against_exact_rounding(rnd: str, rows: list[list[int]]) -> None:
     assert hexes(arith.dfma(a, b, c, rnd)) == [hex(ref_arith("fma", r, s, rnd)) for r in rows]
 
 
+def test_ffma_rounds_once_where_float64_would_round_twice() -> None:
+    # (172961 * 2^-17) * (97 * 2^-7) = (2^24 + 1) * 2^-24 = 1 + 2^-24 exactly, the midpoint between
+    # 1 and 1 + 2^-23. Adding +-2^-60 moves the exact sum just off the midpoint; a float64 sum
+    # would land back on it and then tie to even, a fused multiply-add must not.
+    a, b = (int(np.float32(v).view(np.uint32)) for v in (172961 * 2.0**-17, 97 * 2.0**-7))
+    tiny = int(np.float32(2.0**-60).view(np.uint32))
+    assert hexes(arith.ffma([a, a, a], [b, b, b], [tiny, tiny | 0x80000000, 0])) == ["0x3f800001", "0x3f800000", "0x3f800000"]
+
+
 def test_exact_zero_sign_and_canonical_nan() -> None:
     # IEEE 754 section 6.3: x - x is +0, except -0 when rounding toward negative.
     assert hexes(arith.fadd([ONE], [0xBF800000], "RM")) == ["0x80000000"]
