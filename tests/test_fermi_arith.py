@@ -629,3 +629,21 @@ def test_shifts(x: int, n: int, signed: bool, wrap: bool) -> None:
         right = (right >> 1) | (0x80000000 if signed and _bit(x, 31) else 0)
     assert arith.shl([x], [n], wrap).tolist() == [left]
     assert arith.shr([x], [n], signed, wrap).tolist() == [right]
+
+
+@pytest.mark.parametrize(
+    ("call", "named"),
+    [
+        (lambda: arith.fadd([0], [0], "RNE"), "'RNE'"),
+        (lambda: arith.fcmp("LTE", [0], [0]), "'LTE'"),
+        (lambda: arith.f2i([0], "F32", "S24"), "'S24'"),
+        (lambda: arith.f2f([0], "F8", "F32"), "'F8'"),
+        (lambda: arith.mufu("TANH", [0]), "'TANH'"),
+        (lambda: arith.rro("LG2", [0]), "'LG2'"),
+        (lambda: arith.prmt([0], [0], [0], "XYZ"), "'XYZ'"),
+    ],
+)
+def test_unknown_names_are_one_clear_error(call: object, named: str) -> None:
+    with pytest.raises(ValueError, match=named) as err:
+        call()  # type: ignore[operator]
+    assert "\n" not in str(err.value)
