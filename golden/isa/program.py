@@ -86,10 +86,12 @@ class ProgramSpec:
     def nthreads(self) -> int:
         return self.grid[0] * self.grid[1] * self.block[0] * self.block[1] * self.block[2]
 
-    def param_bytes(self, pointer_size: int) -> bytes:
-        """The parameter area: naturally aligned, pointers `pointer_size` bytes (DESIGN.md 3); a
-        scalar takes at least a 4-byte slot, as the CUDA ABI passes small integers."""
-        out = b""
+    def param_layout(self, pointer_size: int) -> list[tuple[int, bytes]]:
+        """Each parameter's byte offset in the parameter area and its bytes: naturally aligned,
+        pointers `pointer_size` bytes (DESIGN.md 3); a scalar takes at least a 4-byte slot, as the
+        CUDA ABI passes small integers."""
+        out: list[tuple[int, bytes]] = []
+        end = 0
         for kind, value in self.params:
             if kind == "buffer":
                 size = pointer_size
@@ -97,8 +99,17 @@ class ProgramSpec:
             else:
                 data = np.array([value], DTYPES[kind]).tobytes()
                 size = max(4, len(data))
-            out += b"\0" * (-len(out) % size) + data
+            offset = end + (-end % size)
+            out.append((offset, data))
+            end = offset + len(data)
         return out
+
+    def param_bytes(self, pointer_size: int) -> bytes:
+        """The parameter area (`param_layout`), padding zero."""
+        out = bytearray()
+        for offset, data in self.param_layout(pointer_size):
+            out += bytes(offset - len(out)) + data
+        return bytes(out)
 
 
 def values(text: str, dtype: str, count: int | None, line: Line) -> np.ndarray:
