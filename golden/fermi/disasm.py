@@ -76,7 +76,7 @@ def float_text(bits: int, double: bool) -> str:
     if math.isinf(x):
         return "-INF" if x < 0 else "+INF"
     if x == int(x) and abs(x) < 1 << 53:
-        return ("-0" if math.copysign(1, x) < 0 and x == 0 else str(int(x)))
+        return "-0" if math.copysign(1, x) < 0 and x == 0 else str(int(x))
     if double:
         return repr(x)
     for digits in range(1, 18):  # the shortest decimal whose float32 is the same value

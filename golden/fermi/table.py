@@ -167,15 +167,16 @@ FTZ6 = flag("b6", "FTZ")
 FMZ7 = flag("b7", "FMZ")
 CMP_I = Mod("cmp", {1: "LT", 2: "EQ", 3: "LE", 4: "GT", 5: "NE", 6: "GE"})  # asf 002 ISETP; envy tabsetit
 CMP_I_ALL = Mod("cmp", {0: "F", 1: "LT", 2: "EQ", 3: "LE", 4: "GT", 5: "NE", 6: "GE", 7: "T"})
-CMP_F = Mod("cmp", dict(enumerate("F LT EQ LE GT NE GE NUM NAN LTU EQU LEU GTU NEU GEU T".split())))  # envy tabsetit
+CMP_F = Mod(
+    "cmp", dict(enumerate(["F", "LT", "EQ", "LE", "GT", "NE", "GE", "NUM", "NAN", "LTU", "EQU", "LEU", "GTU", "NEU", "GEU", "T"]))
+)  # envy tabsetit
 LOP3 = Mod("lop", {0: "AND", 1: "OR", 2: "XOR"})
 RND = Mod("rnd", {0: "", 1: "RM", 2: "RP", 3: "RZ"})  # envy tabfarm (rn is the default, not printed)
 CRND = Mod("crnd", {0: "", 1: "RM", 2: "RP", 3: "RZ"})  # envy tabfcrm
 FRINT = Mod("crnd", {0: "", 1: "FLOOR", 2: "CEIL", 3: "TRUNC"})  # envy tabfcrmi, CUDA's spellings
 # cuobjdump's names of the CC tests (seed 001, NOP's .CCop table); 15 (T, always) is printed as CC.T
 COND = dict(enumerate(
-    "F LT EQ LE GT NE GE NUM NAN LTU EQU LEU GTU NEU GEU T OFF LO SFF LS HI SFT HS OFT "
-    "CSM_TA CSM_TR CSM_MX FCSM_TA FCSM_TR FCSM_MX RLE RGT".split()))  # fmt: skip
+    ["F", "LT", "EQ", "LE", "GT", "NE", "GE", "NUM", "NAN", "LTU", "EQU", "LEU", "GTU", "NEU", "GEU", "T", "OFF", "LO", "SFF", "LS", "HI", "SFT", "HS", "OFT", "CSM_TA", "CSM_TR", "CSM_MX", "FCSM_TA", "FCSM_TR", "FCSM_MX", "RLE", "RGT"]))  # fmt: skip
 
 
 # -- operands ---------------------------------------------------------------------------------------
@@ -310,125 +311,436 @@ def _forms() -> list[Form]:
     a = F.append
     neg9, neg8, abs7, abs6 = "b9", "b8", "b7", "b6"
     # ---- integer (bits 2:0 = 3) ----------------------------------------------------------------
-    a(_f("IADD", "IADD", _i(9), (SAT5, X6), (RDC, R("ra", neg=neg9), Opd("b", neg=neg8)), po=True,
-         doc="integer add; -Ra/-B negate, both together print .PO"))
-    a(_f("ISCADD", "ISCADD", _i(8), (), (RDC, R("ra", neg="b56"), Opd("b", neg="b55"), Opd("n", "shift5")),
-         doc="(Ra << shift) + B", po=False))
-    a(_f("IMUL", "IMUL", _i(10, b8=0, b9=0), (SGN, flag("b6", "HI")),
-         (RDC, RA, BI), doc="integer multiply, low or high 32 bits of the 64-bit product"))
-    a(_f("IMAD", "IMAD", _i(4), (SGN, flag("b6", "HI"), flag("b56", "SAT"), flag("b55", "X")),
-         (RDC, R("ra", neg=neg9), BI, Opd("c", "rc", neg=neg8)), po=True, doc="Ra * B + C"))
-    a(_f("ISETP", "ISETP", _i(3), (CMP_I_ALL, U32_5, X6, LOP3), (PD, PDN, RA, BI, PC), imm4="raw",
-         doc="integer compare into two predicates, combined with a third"))
-    a(_f("ISET", "ISET", _i(2), (flag("b7", "BF"), CMP_I_ALL, U32_5, X6, LOP3), (RDC, RA, BI, PC), imm4="raw",
-         doc="integer compare into a register (all ones, or 1.0 under .BF)"))
-    a(_f("ICMP", "ICMP", _i(6), (CMP_I_ALL, U32_5), (RD, RA, BI, RC), imm4="raw",
-         doc="Ra if C compares with 0, else B"))
-    a(_f("IMNMX", "IMNMX", _i(1, b7_6=0), (U32_5,), (RDC, RA, BI, PC), imm4="raw",
-         doc="minimum if the predicate is true, else maximum"))
-    a(_f("SHL", "SHL", _i(12, b5=0, b7=0, b8=0), (WRAP, X6), (RDC, RA, BU),
-         doc="shift left; .W wraps the shift amount, else it clamps"))
-    a(_f("SHR", "SHR", _i(11, b6=0), (U32_5, flag("b8", "BREV"), WRAP, flag("b7", "X")), (RDC, RA, BU),
-         doc="shift right, arithmetic unless .U32"))
-    a(_f("LOP", "LOP", _i(13), (Mod("b7_6", {0: "AND", 1: "OR", 2: "XOR", 3: "PASS_B"}), flag("b5", "X")),
-         (RDC, R("ra", neg=neg9), Opd("b", imm="u", neg=neg8)), imm4="raw", inv=True,
-         doc="bitwise logic; ~Ra/~B invert"))
-    a(_f("BFE", "BFE", _i(14, b6=0, b7=0, b9=0), (U32_5, flag("b8", "BREV")), (RDC, RA, BU), imm4="raw",
-         doc="bit-field extract: B is position | length << 8"))
+    a(
+        _f(
+            "IADD",
+            "IADD",
+            _i(9),
+            (SAT5, X6),
+            (RDC, R("ra", neg=neg9), Opd("b", neg=neg8)),
+            po=True,
+            doc="integer add; -Ra/-B negate, both together print .PO",
+        )
+    )
+    a(_f("ISCADD", "ISCADD", _i(8), (), (RDC, R("ra", neg="b56"), Opd("b", neg="b55"), Opd("n", "shift5")), doc="(Ra << shift) + B", po=False))
+    a(
+        _f(
+            "IMUL",
+            "IMUL",
+            _i(10, b8=0, b9=0),
+            (SGN, flag("b6", "HI")),
+            (RDC, RA, BI),
+            doc="integer multiply, low or high 32 bits of the 64-bit product",
+        )
+    )
+    a(
+        _f(
+            "IMAD",
+            "IMAD",
+            _i(4),
+            (SGN, flag("b6", "HI"), flag("b56", "SAT"), flag("b55", "X")),
+            (RDC, R("ra", neg=neg9), BI, Opd("c", "rc", neg=neg8)),
+            po=True,
+            doc="Ra * B + C",
+        )
+    )
+    a(
+        _f(
+            "ISETP",
+            "ISETP",
+            _i(3),
+            (CMP_I_ALL, U32_5, X6, LOP3),
+            (PD, PDN, RA, BI, PC),
+            imm4="raw",
+            doc="integer compare into two predicates, combined with a third",
+        )
+    )
+    a(
+        _f(
+            "ISET",
+            "ISET",
+            _i(2),
+            (flag("b7", "BF"), CMP_I_ALL, U32_5, X6, LOP3),
+            (RDC, RA, BI, PC),
+            imm4="raw",
+            doc="integer compare into a register (all ones, or 1.0 under .BF)",
+        )
+    )
+    a(_f("ICMP", "ICMP", _i(6), (CMP_I_ALL, U32_5), (RD, RA, BI, RC), imm4="raw", doc="Ra if C compares with 0, else B"))
+    a(_f("IMNMX", "IMNMX", _i(1, b7_6=0), (U32_5,), (RDC, RA, BI, PC), imm4="raw", doc="minimum if the predicate is true, else maximum"))
+    a(_f("SHL", "SHL", _i(12, b5=0, b7=0, b8=0), (WRAP, X6), (RDC, RA, BU), doc="shift left; .W wraps the shift amount, else it clamps"))
+    a(_f("SHR", "SHR", _i(11, b6=0), (U32_5, flag("b8", "BREV"), WRAP, flag("b7", "X")), (RDC, RA, BU), doc="shift right, arithmetic unless .U32"))
+    a(
+        _f(
+            "LOP",
+            "LOP",
+            _i(13),
+            (Mod("b7_6", {0: "AND", 1: "OR", 2: "XOR", 3: "PASS_B"}), flag("b5", "X")),
+            (RDC, R("ra", neg=neg9), Opd("b", imm="u", neg=neg8)),
+            imm4="raw",
+            inv=True,
+            doc="bitwise logic; ~Ra/~B invert",
+        )
+    )
+    a(
+        _f(
+            "BFE",
+            "BFE",
+            _i(14, b6=0, b7=0, b9=0),
+            (U32_5, flag("b8", "BREV")),
+            (RDC, RA, BU),
+            imm4="raw",
+            doc="bit-field extract: B is position | length << 8",
+        )
+    )
     a(_f("BFI", "BFI", _i(5), (), (RDC, RA, BU, RC), imm4="raw", doc="bit-field insert of Ra into C at B"))
-    a(_f("FLO", "FLO", _i(15, ra=0, b7=0, b9=0), (U32_5, flag("b6", "SH")), (RDC, Opd("b", imm="u", neg=neg8)), imm4="raw", inv=True,
-         doc="index of the highest set (or, signed, non-sign) bit; ~B inverts"))
+    a(
+        _f(
+            "FLO",
+            "FLO",
+            _i(15, ra=0, b7=0, b9=0),
+            (U32_5, flag("b6", "SH")),
+            (RDC, Opd("b", imm="u", neg=neg8)),
+            imm4="raw",
+            inv=True,
+            doc="index of the highest set (or, signed, non-sign) bit; ~B inverts",
+        )
+    )
     a(_f("ISAD", "ISAD", _i(7), (U32_5,), (RDC, RA, BI, RC), doc="|Ra - B| + C", src=("envy",)))  # envy only: no listing
-    a(_f("POPC", "POPC", {"olo": 4, "ohi6": 21}, (), (RD, R("ra", neg=neg9), Opd("b", imm="u", neg=neg8)), imm4="raw", inv=True,
-         doc="population count of Ra & B (~ inverts either)"))
+    a(
+        _f(
+            "POPC",
+            "POPC",
+            {"olo": 4, "ohi6": 21},
+            (),
+            (RD, R("ra", neg=neg9), Opd("b", imm="u", neg=neg8)),
+            imm4="raw",
+            inv=True,
+            doc="population count of Ra & B (~ inverts either)",
+        )
+    )
     a(_f("SEL", "SEL", {"olo": 4, "ohi6": 8}, (), (RD, RA, BI, PC), imm4="raw", doc="Ra if the predicate, else B"))
-    a(_f("PRMT", "PRMT", {"olo": 4, "ohi6": 9}, (Mod("prmt", {0: "", 1: "F4E", 2: "B4E", 3: "RC8", 4: "ECL", 5: "ECR", 6: "RC16"}),),
-         (RDC, RA, BU, RC), imm4="raw", doc="byte permute of Ra:C selected by B"))
+    a(
+        _f(
+            "PRMT",
+            "PRMT",
+            {"olo": 4, "ohi6": 9},
+            (Mod("prmt", {0: "", 1: "F4E", 2: "B4E", 3: "RC8", 4: "ECL", 5: "ECR", 6: "RC16"}),),
+            (RDC, RA, BU, RC),
+            imm4="raw",
+            doc="byte permute of Ra:C selected by B",
+        )
+    )
     # ---- 32-bit immediate forms (bits 2:0 = 2); the immediate takes the composite's place ----------
     RD32C = Opd("r", "rd", dst=True, cc="b58")  # envy acout3a: bit 58 writes CC
     I32 = Opd("i32", imm="u")
-    a(_f("IADD32I", "IADD32I", {"olo": 2, "ohi5": 1, "b8": 0}, (SAT5, X6), (RD32C, R("ra", neg=neg9), I32), family="IADD",
-         doc="integer add of a 32-bit immediate"))
-    a(_f("IMUL32I", "IMUL32I", {"olo": 2, "ohi5": 2, "b8": 0, "b9": 0},
-         (SGN, flag("b6", "HI")), (RD32C, RA, I32), family="IMUL",
-         doc="integer multiply by a 32-bit immediate"))
-    a(_f("MOV32I", "MOV32I", {"olo": 2, "ohi5": 3, "ra": 0, "lanes": 15, "b9": 0}, (), (RD, I32), family="MOV",
-         doc="a 32-bit immediate into a register"))
-    a(_f("LOP32I", "LOP32I", {"olo": 2, "ohi5": 7}, (Mod("b7_6", {0: "AND", 1: "OR", 2: "XOR", 3: "PASS_B"}), flag("b5", "X")),
-         (RD32C, R("ra", neg=neg9), Opd("i32", imm="u", neg=neg8)), family="LOP", inv=True, doc="bitwise logic with a 32-bit immediate"))
-    a(_f("FADD32I", "FADD32I", {"olo": 2, "ohi5": 5, "b6": 0, "b8": 0}, (FTZ5,),
-         (RD32C, R("ra", neg=neg9, abs=abs7), Opd("i32", imm="f")), family="FADD", src=("envy",),
-         doc="float add of a 32-bit immediate (envy only)"))
-    a(_f("FMUL32I", "FMUL32I", {"olo": 2, "ohi5": 6, "b8": 0, "b9": 0}, (FTZ6, FMZ7, SAT5),
-         (RD32C, RA, Opd("i32", imm="f")), family="FMUL", src=("envy",), doc="float multiply by a 32-bit immediate (envy only)"))
+    a(
+        _f(
+            "IADD32I",
+            "IADD32I",
+            {"olo": 2, "ohi5": 1, "b8": 0},
+            (SAT5, X6),
+            (RD32C, R("ra", neg=neg9), I32),
+            family="IADD",
+            doc="integer add of a 32-bit immediate",
+        )
+    )
+    a(
+        _f(
+            "IMUL32I",
+            "IMUL32I",
+            {"olo": 2, "ohi5": 2, "b8": 0, "b9": 0},
+            (SGN, flag("b6", "HI")),
+            (RD32C, RA, I32),
+            family="IMUL",
+            doc="integer multiply by a 32-bit immediate",
+        )
+    )
+    a(
+        _f(
+            "MOV32I",
+            "MOV32I",
+            {"olo": 2, "ohi5": 3, "ra": 0, "lanes": 15, "b9": 0},
+            (),
+            (RD, I32),
+            family="MOV",
+            doc="a 32-bit immediate into a register",
+        )
+    )
+    a(
+        _f(
+            "LOP32I",
+            "LOP32I",
+            {"olo": 2, "ohi5": 7},
+            (Mod("b7_6", {0: "AND", 1: "OR", 2: "XOR", 3: "PASS_B"}), flag("b5", "X")),
+            (RD32C, R("ra", neg=neg9), Opd("i32", imm="u", neg=neg8)),
+            family="LOP",
+            inv=True,
+            doc="bitwise logic with a 32-bit immediate",
+        )
+    )
+    a(
+        _f(
+            "FADD32I",
+            "FADD32I",
+            {"olo": 2, "ohi5": 5, "b6": 0, "b8": 0},
+            (FTZ5,),
+            (RD32C, R("ra", neg=neg9, abs=abs7), Opd("i32", imm="f")),
+            family="FADD",
+            src=("envy",),
+            doc="float add of a 32-bit immediate (envy only)",
+        )
+    )
+    a(
+        _f(
+            "FMUL32I",
+            "FMUL32I",
+            {"olo": 2, "ohi5": 6, "b8": 0, "b9": 0},
+            (FTZ6, FMZ7, SAT5),
+            (RD32C, RA, Opd("i32", imm="f")),
+            family="FMUL",
+            src=("envy",),
+            doc="float multiply by a 32-bit immediate (envy only)",
+        )
+    )
     # ---- FP32 (bits 2:0 = 0) ----------------------------------------------------------------------
-    a(_f("FADD", "FADD", {"olo": 0, "ohi5": 10, "b57": 0}, (FTZ5, RND, flag("b49", "SAT")),
-         (RDC, R("ra", neg=neg9, abs=abs7), Opd("b", imm="f", neg=neg8, abs=abs6)), doc="float add"))
-    a(_f("FMUL", "FMUL", {"olo": 0, "ohi5": 11, "b8": 0, "b9": 0},
-         (Mod("mulf", {0: "", 1: "D2", 2: "D4", 3: "D8", 4: "M8", 5: "M4", 6: "M2"}), FTZ6, FMZ7, RND, SAT5),
-         (RDC, RA, Opd("b", imm="f", neg="b57")), doc="float multiply; -B negates the product"))
-    a(_f("FFMA", "FFMA", {"olo": 0, "ohi5": 6}, (FTZ6, FMZ7, RND, SAT5),
-         (RDC, RA, Opd("b", imm="f", neg=neg9), Opd("c", "rc", neg=neg8)), doc="float fused multiply-add Ra * B + C"))
-    a(_f("FSETP", "FSETP", {"olo": 0, "ohi4": 2}, (CMP_F, flag("b59", "FTZ"), LOP3),
-         (PD, PDN, R("ra", neg=neg9, abs=abs7), Opd("b", imm="f", neg=neg8, abs=abs6), PC), doc="float compare into predicates"))
-    a(_f("FSET", "FSET", {"olo": 0, "ohi4": 1}, (flag("b5", "BF"), CMP_F, flag("b59", "FTZ"), LOP3),
-         (RDC, R("ra", neg=neg9, abs=abs7), Opd("b", imm="f", neg=neg8, abs=abs6), PC), doc="float compare into a register"))
-    a(_f("FMNMX", "FMNMX", {"olo": 0, "ohi5": 1}, (FTZ5,),
-         (RDC, R("ra", neg=neg9, abs=abs7), Opd("b", imm="f", neg=neg8, abs=abs6), PC), doc="float min (predicate true) or max"))
-    a(_f("MUFU", "MUFU", {"olo": 0, "ohi5": 25, "b6": 0, "b8": 0, "sel": 0},
-         (Mod("mufu", {0: "COS", 1: "SIN", 2: "EX2", 3: "LG2", 4: "RCP", 5: "RSQ", 6: "RCP64H", 7: "RSQ64H"}), SAT5),
-         (RD, R("ra", neg=neg9, abs=abs7)), doc="multi-function unit approximation"))
-    a(_f("RRO", "RRO", {"olo": 0, "ohi5": 12, "ra": 0, "b7": 0, "b9": 0}, (Mod("rro", {0: "SINCOS", 1: "EX2"}),),
-         (RD, Opd("b", imm="f", neg=neg8, abs=abs6)), doc="range reduction before MUFU.SIN/COS/EX2"))
+    a(
+        _f(
+            "FADD",
+            "FADD",
+            {"olo": 0, "ohi5": 10, "b57": 0},
+            (FTZ5, RND, flag("b49", "SAT")),
+            (RDC, R("ra", neg=neg9, abs=abs7), Opd("b", imm="f", neg=neg8, abs=abs6)),
+            doc="float add",
+        )
+    )
+    a(
+        _f(
+            "FMUL",
+            "FMUL",
+            {"olo": 0, "ohi5": 11, "b8": 0, "b9": 0},
+            (Mod("mulf", {0: "", 1: "D2", 2: "D4", 3: "D8", 4: "M8", 5: "M4", 6: "M2"}), FTZ6, FMZ7, RND, SAT5),
+            (RDC, RA, Opd("b", imm="f", neg="b57")),
+            doc="float multiply; -B negates the product",
+        )
+    )
+    a(
+        _f(
+            "FFMA",
+            "FFMA",
+            {"olo": 0, "ohi5": 6},
+            (FTZ6, FMZ7, RND, SAT5),
+            (RDC, RA, Opd("b", imm="f", neg=neg9), Opd("c", "rc", neg=neg8)),
+            doc="float fused multiply-add Ra * B + C",
+        )
+    )
+    a(
+        _f(
+            "FSETP",
+            "FSETP",
+            {"olo": 0, "ohi4": 2},
+            (CMP_F, flag("b59", "FTZ"), LOP3),
+            (PD, PDN, R("ra", neg=neg9, abs=abs7), Opd("b", imm="f", neg=neg8, abs=abs6), PC),
+            doc="float compare into predicates",
+        )
+    )
+    a(
+        _f(
+            "FSET",
+            "FSET",
+            {"olo": 0, "ohi4": 1},
+            (flag("b5", "BF"), CMP_F, flag("b59", "FTZ"), LOP3),
+            (RDC, R("ra", neg=neg9, abs=abs7), Opd("b", imm="f", neg=neg8, abs=abs6), PC),
+            doc="float compare into a register",
+        )
+    )
+    a(
+        _f(
+            "FMNMX",
+            "FMNMX",
+            {"olo": 0, "ohi5": 1},
+            (FTZ5,),
+            (RDC, R("ra", neg=neg9, abs=abs7), Opd("b", imm="f", neg=neg8, abs=abs6), PC),
+            doc="float min (predicate true) or max",
+        )
+    )
+    a(
+        _f(
+            "MUFU",
+            "MUFU",
+            {"olo": 0, "ohi5": 25, "b6": 0, "b8": 0, "sel": 0},
+            (Mod("mufu", {0: "COS", 1: "SIN", 2: "EX2", 3: "LG2", 4: "RCP", 5: "RSQ", 6: "RCP64H", 7: "RSQ64H"}), SAT5),
+            (RD, R("ra", neg=neg9, abs=abs7)),
+            doc="multi-function unit approximation",
+        )
+    )
+    a(
+        _f(
+            "RRO",
+            "RRO",
+            {"olo": 0, "ohi5": 12, "ra": 0, "b7": 0, "b9": 0},
+            (Mod("rro", {0: "SINCOS", 1: "EX2"}),),
+            (RD, Opd("b", imm="f", neg=neg8, abs=abs6)),
+            doc="range reduction before MUFU.SIN/COS/EX2",
+        )
+    )
     # ---- FP64 (bits 2:0 = 1) ----------------------------------------------------------------------
-    a(_f("DADD", "DADD", {"olo": 1, "ohi5": 9, "b5": 0}, (RND,),
-         (RDC, R("ra", neg=neg9, abs=abs7), Opd("b", imm="d", neg=neg8, abs=abs6)), doc="double add"))
-    a(_f("DMUL", "DMUL", {"olo": 1, "ohi5": 10, "b5": 0, "b6": 0, "b7": 0, "b8": 0}, (RND,),
-         (RDC, RA, Opd("b", imm="d", neg=neg9)), doc="double multiply; -B negates the product"))
-    a(_f("DFMA", "DFMA", {"olo": 1, "ohi5": 4, "b5": 0, "b6": 0, "b7": 0}, (RND,),
-         (RDC, RA, Opd("b", imm="d", neg=neg9), Opd("c", "rc", neg=neg8)), doc="double fused multiply-add"))
-    a(_f("DSETP", "DSETP", {"olo": 1, "ohi5": 3, "b5": 0}, (CMP_F, LOP3),
-         (PD, PDN, R("ra", neg=neg9, abs=abs7), Opd("b", imm="d", neg=neg8, abs=abs6), PC), doc="double compare into predicates"))
-    a(_f("DSET", "DSET", {"olo": 1, "ohi5": 2}, (flag("b5", "BF"), CMP_F, LOP3),
-         (RDC, R("ra", neg=neg9, abs=abs7), Opd("b", imm="d", neg=neg8, abs=abs6), PC), doc="double compare into a register",
-         src=("envy",)))
-    a(_f("DMNMX", "DMNMX", {"olo": 1, "ohi5": 1, "b5": 0}, (),
-         (RDC, R("ra", neg=neg9, abs=abs7), Opd("b", imm="d", neg=neg8, abs=abs6), PC), doc="double min or max", src=("envy",)))
+    a(
+        _f(
+            "DADD",
+            "DADD",
+            {"olo": 1, "ohi5": 9, "b5": 0},
+            (RND,),
+            (RDC, R("ra", neg=neg9, abs=abs7), Opd("b", imm="d", neg=neg8, abs=abs6)),
+            doc="double add",
+        )
+    )
+    a(
+        _f(
+            "DMUL",
+            "DMUL",
+            {"olo": 1, "ohi5": 10, "b5": 0, "b6": 0, "b7": 0, "b8": 0},
+            (RND,),
+            (RDC, RA, Opd("b", imm="d", neg=neg9)),
+            doc="double multiply; -B negates the product",
+        )
+    )
+    a(
+        _f(
+            "DFMA",
+            "DFMA",
+            {"olo": 1, "ohi5": 4, "b5": 0, "b6": 0, "b7": 0},
+            (RND,),
+            (RDC, RA, Opd("b", imm="d", neg=neg9), Opd("c", "rc", neg=neg8)),
+            doc="double fused multiply-add",
+        )
+    )
+    a(
+        _f(
+            "DSETP",
+            "DSETP",
+            {"olo": 1, "ohi5": 3, "b5": 0},
+            (CMP_F, LOP3),
+            (PD, PDN, R("ra", neg=neg9, abs=abs7), Opd("b", imm="d", neg=neg8, abs=abs6), PC),
+            doc="double compare into predicates",
+        )
+    )
+    a(
+        _f(
+            "DSET",
+            "DSET",
+            {"olo": 1, "ohi5": 2},
+            (flag("b5", "BF"), CMP_F, LOP3),
+            (RDC, R("ra", neg=neg9, abs=abs7), Opd("b", imm="d", neg=neg8, abs=abs6), PC),
+            doc="double compare into a register",
+            src=("envy",),
+        )
+    )
+    a(
+        _f(
+            "DMNMX",
+            "DMNMX",
+            {"olo": 1, "ohi5": 1, "b5": 0},
+            (),
+            (RDC, R("ra", neg=neg9, abs=abs7), Opd("b", imm="d", neg=neg8, abs=abs6), PC),
+            doc="double min or max",
+            src=("envy",),
+        )
+    )
     # ---- conversions (bits 2:0 = 4) ---------------------------------------------------------------
     FSZ = {1: "F16", 2: "F32", 3: "F64"}
     ISZ = {0: "U8", 1: "U16", 2: "U32", 3: "U64", 4: "S8", 5: "S16", 6: "S32", 7: "S64"}
     I32SZ = {k: v for k, v in ISZ.items() if k & 3 != 3}
-    a(_f("F2F", "F2F", {"olo": 4, "ohi6": 4, "b22": 0, "b25": 0, "b9": 0, "b57": 0, "b56": 0},
-         (flag("b55", "FTZ"), Mod("ddst", FSZ), Mod("dsrc", FSZ),
-          Mod("f2frnd", {0: "", 1: "RM", 2: "RP", 3: "RZ", 4: "ROUND", 5: "FLOOR", 6: "CEIL", 7: "TRUNC"}), SAT5),
-         (RDC, Opd("b", imm="f", neg=neg8, abs=abs6)), doc="float to float, or to an integral float (ROUND..TRUNC)",
-         src=("envy",)))
-    a(_f("F2I", "F2I", {"olo": 4, "ohi6": 5, "b22": 0, "b25": 0, "b5": 0, "b9": 0, "b56": 0, "b57": 0},
-         (flag("b55", "FTZ"), Mod("idst", {k: v for k, v in ISZ.items() if k & 3}), Mod("dsrc", FSZ), FRINT),
-         (RDC, Opd("b", imm="f", neg=neg8, abs=abs6)), doc="float to integer", src=("envy",)))
-    a(_f("I2F", "I2F", {"olo": 4, "ohi6": 6, "b22": 0, "b25": 0, "b5": 0, "b7": 0, "b57": 0},
-         (Mod("ddst", FSZ), Mod("isrc", ISZ), CRND), (RDC, Opd("b", neg=neg8, abs=abs6)), doc="integer to float"))
-    a(_f("I2I", "I2I", {"olo": 4, "ohi6": 7, "b22": 0, "b25": 0, "b57": 0, "crnd": 0},
-         (Mod("idst", I32SZ), Mod("isrc", I32SZ), SAT5), (RDC, Opd("b", neg=neg8, abs=abs6)), doc="integer to integer"))
+    a(
+        _f(
+            "F2F",
+            "F2F",
+            {"olo": 4, "ohi6": 4, "b22": 0, "b25": 0, "b9": 0, "b57": 0, "b56": 0},
+            (
+                flag("b55", "FTZ"),
+                Mod("ddst", FSZ),
+                Mod("dsrc", FSZ),
+                Mod("f2frnd", {0: "", 1: "RM", 2: "RP", 3: "RZ", 4: "ROUND", 5: "FLOOR", 6: "CEIL", 7: "TRUNC"}),
+                SAT5,
+            ),
+            (RDC, Opd("b", imm="f", neg=neg8, abs=abs6)),
+            doc="float to float, or to an integral float (ROUND..TRUNC)",
+            src=("envy",),
+        )
+    )
+    a(
+        _f(
+            "F2I",
+            "F2I",
+            {"olo": 4, "ohi6": 5, "b22": 0, "b25": 0, "b5": 0, "b9": 0, "b56": 0, "b57": 0},
+            (flag("b55", "FTZ"), Mod("idst", {k: v for k, v in ISZ.items() if k & 3}), Mod("dsrc", FSZ), FRINT),
+            (RDC, Opd("b", imm="f", neg=neg8, abs=abs6)),
+            doc="float to integer",
+            src=("envy",),
+        )
+    )
+    a(
+        _f(
+            "I2F",
+            "I2F",
+            {"olo": 4, "ohi6": 6, "b22": 0, "b25": 0, "b5": 0, "b7": 0, "b57": 0},
+            (Mod("ddst", FSZ), Mod("isrc", ISZ), CRND),
+            (RDC, Opd("b", neg=neg8, abs=abs6)),
+            doc="integer to float",
+        )
+    )
+    a(
+        _f(
+            "I2I",
+            "I2I",
+            {"olo": 4, "ohi6": 7, "b22": 0, "b25": 0, "b57": 0, "crnd": 0},
+            (Mod("idst", I32SZ), Mod("isrc", I32SZ), SAT5),
+            (RDC, Opd("b", neg=neg8, abs=abs6)),
+            doc="integer to integer",
+        )
+    )
     # ---- predicates and CC (bits 2:0 = 4) ----------------------------------------------------------
     PA = Opd("p", "pa", not_="pa_not")
     PB = Opd("p", "pb", not_="pb_not")
     PLOP = Mod("plop", {0: "AND", 1: "OR", 2: "XOR"})
-    a(_f("PSETP", "PSETP", {"olo": 4, "ohi6": 3}, (PLOP, LOP3), (PD, PDN, PA, PB, PC), rev4=True,
-         doc="predicate logic into two predicates"))
-    a(_f("PSET", "PSET", {"olo": 4, "ohi6": 2}, (flag("b5", "BF"), PLOP, LOP3), (RDC, PA, PB, PC), rev4=True,
-         doc="predicate logic into a register"))
-    a(_f("CSETP", "CSETP", {"olo": 4, "ohi6": 1}, (Mod("csetc", {k: v for k, v in COND.items() if k < 24}), LOP3),
-         (PD, PDN, Opd("cc"), PC), doc="a CC test into predicates", src=("envy",)))
-    a(_f("P2R", "P2R", {"olo": 4, "ohi6": 12, "b5": 0}, (), (RD, Opd("pr"), RA, BU), doc="predicates (masked by B) into a register",
-         src=("envy",)))
-    a(_f("R2P", "R2P", {"olo": 4, "ohi6": 13, "b5": 0, "rd": 0}, (), (Opd("pr", dst=True), RA, BU),
-         doc="a register's bits (masked by B) into the predicates", src=("envy",)))
+    a(_f("PSETP", "PSETP", {"olo": 4, "ohi6": 3}, (PLOP, LOP3), (PD, PDN, PA, PB, PC), rev4=True, doc="predicate logic into two predicates"))
+    a(_f("PSET", "PSET", {"olo": 4, "ohi6": 2}, (flag("b5", "BF"), PLOP, LOP3), (RDC, PA, PB, PC), rev4=True, doc="predicate logic into a register"))
+    a(
+        _f(
+            "CSETP",
+            "CSETP",
+            {"olo": 4, "ohi6": 1},
+            (Mod("csetc", {k: v for k, v in COND.items() if k < 24}), LOP3),
+            (PD, PDN, Opd("cc"), PC),
+            doc="a CC test into predicates",
+            src=("envy",),
+        )
+    )
+    a(_f("P2R", "P2R", {"olo": 4, "ohi6": 12, "b5": 0}, (), (RD, Opd("pr"), RA, BU), doc="predicates (masked by B) into a register", src=("envy",)))
+    a(
+        _f(
+            "R2P",
+            "R2P",
+            {"olo": 4, "ohi6": 13, "b5": 0, "rd": 0},
+            (),
+            (Opd("pr", dst=True), RA, BU),
+            doc="a register's bits (masked by B) into the predicates",
+            src=("envy",),
+        )
+    )
     # ---- moves --------------------------------------------------------------------------------------
-    a(_f("MOV", "MOV", {"olo": 4, "ohi6": 10, "ra": 0, "lanes": 15, "b9": 0}, (), (RD, BI), imm4="raw",
-         doc="register, constant or immediate into a register"))
-    a(_f("S2R", "S2R", {"olo": 4, "ohi6": 11, "ra": 0, "b8_5": 0, "b9": 0}, (), (RD, Opd("sr", "sr")),
-         doc="a special register into a register"))
+    a(
+        _f(
+            "MOV",
+            "MOV",
+            {"olo": 4, "ohi6": 10, "ra": 0, "lanes": 15, "b9": 0},
+            (),
+            (RD, BI),
+            imm4="raw",
+            doc="register, constant or immediate into a register",
+        )
+    )
+    a(_f("S2R", "S2R", {"olo": 4, "ohi6": 11, "ra": 0, "b8_5": 0, "b9": 0}, (), (RD, Opd("sr", "sr")), doc="a special register into a register"))
     # ---- memory (bits 2:0 = 5) ----------------------------------------------------------------------
     LDT = Mod("ldty", {0: "U8", 1: "S8", 2: "U16", 3: "S16", 4: "", 5: "64", 6: "128"})
     LCOP = Mod("cop", {0: "", 1: "CG", 2: "LU", 3: "CV"})  # nv: LDL.LU is envy's "cs"
@@ -443,42 +755,127 @@ def _forms() -> list[Form]:
     a(_f("STS", "STS", {"olo": 5, "ohi6": 50, "b56": 1, "b57": 0, "cop": 0}, (LDT,), (Opd("sl"), Opd("r", "rd")), doc="shared store"))
     a(_f("LDC", "LDC", {"olo": 6, "ohi6": 5, "cop": 0, "b57": 0}, (LDT,), (RD, Opd("cm")), doc="constant load with a register offset"))
     ATYPE = Mod("atype", {4: "", 5: "U64", 7: "S32", 11: "F32.FTZ.RN"})
-    for k, op in enumerate("ADD MIN MAX INC DEC AND OR XOR EXCH".split()):
-        a(_f(f"ATOM.{op}", "ATOM", {"olo": 5, "ohi2": 1, "aop": k, "rcz": 63}, (E, Mod("aop", {k: op}), ATYPE),
-             (Opd("r", "adst", dst=True), Opd("a"), Opd("r", "rd")), family="ATOM",
-             doc=f"global atomic {op.lower()}; the first register receives the old value", src=("asf", "envy")))
-    a(_f("ATOM.CAS", "ATOM", {"olo": 5, "ohi2": 1, "aop": 9}, (E, Mod("aop", {9: "CAS"}), ATYPE),
-         (Opd("r", "adst", dst=True), Opd("a"), Opd("r", "rd"), Opd("r", "rc")), family="ATOM",
-         doc="global compare-and-swap", src=("asf", "envy")))
-    a(_f("RED", "RED", {"olo": 5, "ohi2": 0}, (E, Mod("aop", dict(enumerate("ADD MIN MAX INC DEC AND OR XOR".split()))), ATYPE),
-         (Opd("g"), Opd("r", "rd")), doc="global reduction without a result"))
-    a(_f("CCTL", "CCTL", {"olo": 5, "ohi5": 19}, (E, Mod("b7_5", {0: "QRY1", 1: "PF1", 2: "PF1_5", 3: "PF2", 4: "WB", 5: "IV", 6: "IVALL", 7: "RS"})),
-         (RD, Opd("g")), doc="cache control", src=("envy",)))  # envy only; its op names are guesses in the CUDA style
-    a(_f("MEMBAR", "MEMBAR", {"olo": 5, "ohi6": 56}, (Mod("membar", {0: "CTA", 1: "GL", 2: "SYS"}),), (),
-         doc="memory barrier at the level"))
+    for k, op in enumerate(["ADD", "MIN", "MAX", "INC", "DEC", "AND", "OR", "XOR", "EXCH"]):
+        a(
+            _f(
+                f"ATOM.{op}",
+                "ATOM",
+                {"olo": 5, "ohi2": 1, "aop": k, "rcz": 63},
+                (E, Mod("aop", {k: op}), ATYPE),
+                (Opd("r", "adst", dst=True), Opd("a"), Opd("r", "rd")),
+                family="ATOM",
+                doc=f"global atomic {op.lower()}; the first register receives the old value",
+                src=("asf", "envy"),
+            )
+        )
+    a(
+        _f(
+            "ATOM.CAS",
+            "ATOM",
+            {"olo": 5, "ohi2": 1, "aop": 9},
+            (E, Mod("aop", {9: "CAS"}), ATYPE),
+            (Opd("r", "adst", dst=True), Opd("a"), Opd("r", "rd"), Opd("r", "rc")),
+            family="ATOM",
+            doc="global compare-and-swap",
+            src=("asf", "envy"),
+        )
+    )
+    a(
+        _f(
+            "RED",
+            "RED",
+            {"olo": 5, "ohi2": 0},
+            (E, Mod("aop", dict(enumerate(["ADD", "MIN", "MAX", "INC", "DEC", "AND", "OR", "XOR"]))), ATYPE),
+            (Opd("g"), Opd("r", "rd")),
+            doc="global reduction without a result",
+        )
+    )
+    a(
+        _f(
+            "CCTL",
+            "CCTL",
+            {"olo": 5, "ohi5": 19},
+            (E, Mod("b7_5", {0: "QRY1", 1: "PF1", 2: "PF1_5", 3: "PF2", 4: "WB", 5: "IV", 6: "IVALL", 7: "RS"})),
+            (RD, Opd("g")),
+            doc="cache control",
+            src=("envy",),
+        )
+    )  # envy only; its op names are guesses in the CUDA style
+    a(_f("MEMBAR", "MEMBAR", {"olo": 5, "ohi6": 56}, (Mod("membar", {0: "CTA", 1: "GL", 2: "SYS"}),), (), doc="memory barrier at the level"))
     # ---- synchronisation (bits 2:0 = 4) --------------------------------------------------------------
-    a(_f("BAR", "BAR", {"olo": 4, "ohi6": 20, "bar_ai": 0, "bar_bi": 0, "barpd": 7, "pc": 7, "pc_not": 0},
-         (Mod("barop", {0: "RED.POPC", 1: "RED.AND", 2: "RED.OR", 4: "ARV"}),), (RD, RA, Opd("r", "rb", opt=True)),
-         doc="barrier: wait for the block (RED) or arrive (ARV); the count register is RB (RZ: all)"))
-    a(_f("VOTE", "VOTE", {"olo": 4, "ohi6": 18}, (Mod("vmode", {0: "ALL", 1: "ANY", 2: "EQ"}),),
-         (RD, Opd("p", "vpd", dst=True), Opd("p", "pa", not_="pa_not")), doc="warp vote; Rd gets the ballot"))
+    a(
+        _f(
+            "BAR",
+            "BAR",
+            {"olo": 4, "ohi6": 20, "bar_ai": 0, "bar_bi": 0, "barpd": 7, "pc": 7, "pc_not": 0},
+            (Mod("barop", {0: "RED.POPC", 1: "RED.AND", 2: "RED.OR", 4: "ARV"}),),
+            (RD, RA, Opd("r", "rb", opt=True)),
+            doc="barrier: wait for the block (RED) or arrive (ARV); the count register is RB (RZ: all)",
+        )
+    )
+    a(
+        _f(
+            "VOTE",
+            "VOTE",
+            {"olo": 4, "ohi6": 18},
+            (Mod("vmode", {0: "ALL", 1: "ANY", 2: "EQ"}),),
+            (RD, Opd("p", "vpd", dst=True), Opd("p", "pa", not_="pa_not")),
+            doc="warp vote; Rd gets the ballot",
+        )
+    )
     # ---- control (bits 2:0 = 7) ----------------------------------------------------------------------
     T = Opd("t", "target")
     CCO = Opd("cc", "cond", opt=True)
-    a(_f("BRA", "BRA", {"olo": 7, "ohi5": 8, "ctlimm": 0}, (flag("b15", "U"), flag("b16", "LMT")), (CCO, T),
-         doc="branch (relative in the word, absolute in the text)"))
-    a(_f("CAL", "CAL", {"olo": 7, "ohi5": 10, "ctlimm": 0}, (Mod("b16", {1: "", 0: "NOINC"}),), (T,), guarded=False,
-         doc="call: push the return address", src=("asf", "envy")))
-    a(_f("PRET", "PRET", {"olo": 7, "ohi5": 15, "ctlimm": 0}, (Mod("b16", {1: "", 0: "NOINC"}),), (T,), guarded=False,
-         doc="push a return address for RET", src=("asf", "envy")))
+    a(
+        _f(
+            "BRA",
+            "BRA",
+            {"olo": 7, "ohi5": 8, "ctlimm": 0},
+            (flag("b15", "U"), flag("b16", "LMT")),
+            (CCO, T),
+            doc="branch (relative in the word, absolute in the text)",
+        )
+    )
+    a(
+        _f(
+            "CAL",
+            "CAL",
+            {"olo": 7, "ohi5": 10, "ctlimm": 0},
+            (Mod("b16", {1: "", 0: "NOINC"}),),
+            (T,),
+            guarded=False,
+            doc="call: push the return address",
+            src=("asf", "envy"),
+        )
+    )
+    a(
+        _f(
+            "PRET",
+            "PRET",
+            {"olo": 7, "ohi5": 15, "ctlimm": 0},
+            (Mod("b16", {1: "", 0: "NOINC"}),),
+            (T,),
+            guarded=False,
+            doc="push a return address for RET",
+            src=("asf", "envy"),
+        )
+    )
     for mn, hi5, what in (("SSY", 12, "set the reconvergence point"), ("PBK", 13, "push a break target"),
                           ("PCNT", 14, "push a continue target")):  # fmt: skip
         a(_f(mn, mn, {"olo": 7, "ohi5": hi5, "ctlimm": 0}, (), (T,), guarded=False, doc=what))
     for mn, hi5, what in (("EXIT", 16, "end the thread"), ("RET", 18, "return"), ("BRK", 21, "break"),
                           ("CONT", 22, "continue")):  # fmt: skip
         a(_f(mn, mn, {"olo": 7, "ohi5": hi5}, (), (CCO,), doc=what))
-    a(_f("NOP", "NOP", {"olo": 4, "ohi6": 16, "b48": 0}, (flag("b9", "TRIG"),),
-         (Opd("cc", "cond"), Opd("n", "nopimm", imm="u", opt=True)), doc="no operation"))
+    a(
+        _f(
+            "NOP",
+            "NOP",
+            {"olo": 4, "ohi6": 16, "b48": 0},
+            (flag("b9", "TRIG"),),
+            (Opd("cc", "cond"), Opd("n", "nopimm", imm="u", opt=True)),
+            doc="no operation",
+        )
+    )
     return F
 
 
