@@ -167,6 +167,9 @@ def _composite(tok: str, col: int, o: Opd, ctx: _Ctx) -> None:
             raise SyntaxProblem(col, f"{ctx.form.mnemonic} cannot negate this operand")
         f[o.neg] = 1
         tok, col = tok[2:-1].strip(), col + 2
+        if tok.startswith("|") and tok.endswith("|") and len(tok) > 1 and o.abs:
+            f[o.abs] = 1
+            tok, col = tok[1:-1].strip(), col + 1
     elif o.imm in ("f", "d") and ctx.dialect == "cuda5" and _FLOAT_RE.match(tok):
         pass  # a decimal float's sign is the value's (the negation bit is written -(x))
     else:
@@ -284,6 +287,8 @@ def _operand(tok: str, col: int, o: Opd, ctx: _Ctx) -> None:
             target = ctx.labels[tok]
         elif _INT_RE.match(tok):
             target = int(tok, 0)
+            if target >= 1 << 31:  # a 32-bit address below the program's start (printed wrapped)
+                target -= 1 << 32
         elif re.fullmatch(r"[A-Za-z_.$][\w.$]*", tok):
             raise SyntaxProblem(col, f"undefined label {tok!r}{did_you_mean(tok, ctx.labels)}")
         else:

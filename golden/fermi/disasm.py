@@ -71,8 +71,8 @@ def float_text(bits: int, double: bool) -> str:
         x = struct.unpack("<d", struct.pack("<Q", bits))[0]
     else:
         x = struct.unpack("<f", struct.pack("<I", bits))[0]
-    if math.isnan(x):
-        return "-QNAN" if bits >> (63 if double else 31) else "+QNAN"
+    if math.isnan(x):  # the payload matters to the bits: NaNs print as their bit pattern
+        return f"{bits:#x}"
     if math.isinf(x):
         return "-INF" if x < 0 else "+INF"
     if x == int(x) and abs(x) < 1 << 53:
@@ -112,9 +112,10 @@ def operand_text(form: Form, o: Opd, f: dict[str, int], addr: int, dialect: str,
         if k == "b" and sel == 0:
             return wrap(reg(f["imm20"] & 63), neg, ab, form.inv)
         if k == "b" and sel == 3:
-            if o.imm in ("f", "d") and dialect == "cuda5":
+            if o.imm in ("f", "d") and dialect == "cuda5" and not float_text(imm20(f["imm20"], o.imm), o.imm == "d").startswith("0x"):
                 text = float_text(imm20(f["imm20"], o.imm), o.imm == "d")
-                return wrap(f"-({text})" if neg else text, False, ab, form.inv)
+                text = f"|{text}|" if ab else text
+                return f"-({text})" if neg else text
             return wrap(f"{f['imm20']:#x}", neg, ab, form.inv)
         return wrap(reg(f["rc"]), neg, ab, form.inv)
     if k == "i32":

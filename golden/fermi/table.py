@@ -920,6 +920,39 @@ def unsupported(word: int) -> str | None:
     return None
 
 
+_OPERAND_TEXT = {"r": "R", "b": "B", "c": "C", "i32": "IMM32", "p": "P", "sr": "SR", "g": "[R+off32]", "sl": "[R+off24]",
+                 "a": "[R+off20]", "cm": "c[bank][R+off]", "t": "target", "n": "N", "cc": "CC", "pr": "PR"}  # fmt: skip
+
+
+def spelling(form: Form) -> str:
+    """A form's syntax for the manual: its mnemonic, each modifier's choices, its operands."""
+    parts = [form.mnemonic]
+    for m in form.mods:
+        names = [v for v in m.values.values() if v]
+        if names:
+            optional = any(v == "" for v in m.values.values())
+            choice = names[0] if len(names) == 1 else "{" + ",".join(names) + "}"
+            parts.append(f"[.{choice}]" if optional else f".{choice}")
+    ops = []
+    for o in form.operands:
+        text = _OPERAND_TEXT[o.kind]
+        if o.cc:
+            text += "[.CC]"
+        if o.neg:
+            text = ("[~]" if form.inv else "[-]") + text
+        ops.append(f"[{text}]" if o.opt else text)
+    return "".join(parts) + (" " + ", ".join(ops) if ops else "")
+
+
+def doc_rows() -> list[str]:
+    """The manual's form list (docs/reference/fermi-assembly.md), one markdown row a form."""
+    out = ["| form | syntax | family | identified by | sources |", "|---|---|---|---|---|"]
+    for form in FORMS:
+        ident = ", ".join(f"{n}={v:#x}" for n, v in form.fixed.items() if n not in ("short", "guard", "gneg"))
+        out.append(f"| `{form.name}` | `{spelling(form)}` | {form.family} | {ident} | {', '.join(form.src)} |")
+    return out
+
+
 def check_table() -> None:
     """Two rows that can match one word would make decoding depend on row order: refuse them."""
     for i, f in enumerate(FORMS):
