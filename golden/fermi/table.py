@@ -443,6 +443,7 @@ def _forms() -> list[Form]:
             (RD32C, R("ra", neg=neg9), I32),
             family="IADD",
             doc="integer add of a 32-bit immediate",
+            src=("asf", "envy"),
         )
     )
     a(
@@ -454,6 +455,7 @@ def _forms() -> list[Form]:
             (RD32C, RA, I32),
             family="IMUL",
             doc="integer multiply by a 32-bit immediate",
+            src=("asf", "envy"),
         )
     )
     a(
@@ -552,6 +554,7 @@ def _forms() -> list[Form]:
             (flag("b5", "BF"), CMP_F, flag("b59", "FTZ"), LOP3),
             (RDC, R("ra", neg=neg9, abs=abs7), Opd("b", imm="f", neg=neg8, abs=abs6), PC),
             doc="float compare into a register",
+            src=("envy",),
         )
     )
     a(
@@ -562,6 +565,7 @@ def _forms() -> list[Form]:
             (FTZ5,),
             (RDC, R("ra", neg=neg9, abs=abs7), Opd("b", imm="f", neg=neg8, abs=abs6), PC),
             doc="float min (predicate true) or max",
+            src=("envy",),
         )
     )
     a(
@@ -572,6 +576,7 @@ def _forms() -> list[Form]:
             (Mod("mufu", {0: "COS", 1: "SIN", 2: "EX2", 3: "LG2", 4: "RCP", 5: "RSQ", 6: "RCP64H", 7: "RSQ64H"}), SAT5),
             (RD, R("ra", neg=neg9, abs=abs7)),
             doc="multi-function unit approximation",
+            src=("envy",),
         )
     )
     a(
@@ -582,6 +587,7 @@ def _forms() -> list[Form]:
             (Mod("rro", {0: "SINCOS", 1: "EX2"}),),
             (RD, Opd("b", imm="f", neg=neg8, abs=abs6)),
             doc="range reduction before MUFU.SIN/COS/EX2",
+            src=("envy",),
         )
     )
     # ---- FP64 (bits 2:0 = 1) ----------------------------------------------------------------------
@@ -801,7 +807,17 @@ def _forms() -> list[Form]:
             src=("envy",),
         )
     )  # envy only; its op names are guesses in the CUDA style
-    a(_f("MEMBAR", "MEMBAR", {"olo": 5, "ohi6": 56}, (Mod("membar", {0: "CTA", 1: "GL", 2: "SYS"}),), (), doc="memory barrier at the level"))
+    a(
+        _f(
+            "MEMBAR",
+            "MEMBAR",
+            {"olo": 5, "ohi6": 56},
+            (Mod("membar", {0: "CTA", 1: "GL", 2: "SYS"}),),
+            (),
+            doc="memory barrier at the level",
+            src=("asf", "envy"),
+        )
+    )
     # ---- synchronisation (bits 2:0 = 4) --------------------------------------------------------------
     a(
         _f(
@@ -862,10 +878,23 @@ def _forms() -> list[Form]:
     )
     for mn, hi5, what in (("SSY", 12, "set the reconvergence point"), ("PBK", 13, "push a break target"),
                           ("PCNT", 14, "push a continue target")):  # fmt: skip
-        a(_f(mn, mn, {"olo": 7, "ohi5": hi5, "ctlimm": 0}, (), (T,), guarded=False, doc=what))
+        # SSY and PBK appear in NVIDIA's listings (guard bits zero); PCNT rests on asfermi and envytools
+        a(
+            _f(
+                mn,
+                mn,
+                {"olo": 7, "ohi5": hi5, "ctlimm": 0},
+                (),
+                (T,),
+                guarded=False,
+                doc=what,
+                src=("asf", "envy") if mn == "PCNT" else ("nv", "envy"),
+            )
+        )
     for mn, hi5, what in (("EXIT", 16, "end the thread"), ("RET", 18, "return"), ("BRK", 21, "break"),
                           ("CONT", 22, "continue")):  # fmt: skip
-        a(_f(mn, mn, {"olo": 7, "ohi5": hi5}, (), (CCO,), doc=what))
+        # EXIT and BRK appear in NVIDIA's listings; RET and CONT rest on asfermi's templates and envytools
+        a(_f(mn, mn, {"olo": 7, "ohi5": hi5}, (), (CCO,), doc=what, src=("nv", "envy") if mn in ("EXIT", "BRK") else ("asf", "envy")))
     a(
         _f(
             "NOP",
