@@ -102,6 +102,13 @@ def test_float_immediates_are_expanded_to_the_full_pattern() -> None:
     assert imm == Imm(int(np.float32(-1.0).view(np.uint32)))
 
 
+def test_integer_immediates_are_sign_extended_20_bit_fields() -> None:
+    # envytools reads every 20-bit integer immediate as signed: LOP.AND R9, R8, 0xfffe0 (matrixcount.isa)
+    # clears the low five bits of a 32-bit value, and ISETP ... 0xfffff compares with -1
+    assert decode(0x6800FFFF80825C03).srcs == (Reg(8), Imm(0xFFFFFFE0))
+    assert decode(0x1A8EFFFFFD69DC23).srcs[1] == Imm(0xFFFFFFFF)
+
+
 def test_branch_targets_are_absolute() -> None:
     bra = decode(0x40000000A00081E7, 0x40)  # @P0 BRA.U 0x70 at 0x40 (spmxv_double)
     assert bra.srcs == (Target(0x70),) and bra.mods == ("U",) and bra.guard == Pred(0)

@@ -216,7 +216,8 @@ RDC = Opd("r", "rd", dst=True, cc="b48")  # envy acout30: bit 48 writes CC
 RA = Opd("r", "ra")
 RC = Opd("c", "rc")
 BI = Opd("b", imm="i")
-BU = Opd("b", imm="u")
+# Every 20-bit integer immediate is sign-extended (envytools reads them all through its signed IMM
+# field; NVIDIA's LOP.AND R0, R3, 0xffff0 masks with 0xfffffff0), so no composite reads "u".
 BF = Opd("b", imm="f")
 BD = Opd("b", imm="d")
 PC = Opd("p", "pc", not_="pc_not")
@@ -368,15 +369,15 @@ def _forms() -> list[Form]:
     )
     a(_f("ICMP", "ICMP", _i(6), (CMP_I_ALL, U32_5), (RD, RA, BI, RC), imm4="raw", doc="Ra if C compares with 0, else B"))
     a(_f("IMNMX", "IMNMX", _i(1, b7_6=0), (U32_5,), (RDC, RA, BI, PC), imm4="raw", doc="minimum if the predicate is true, else maximum"))
-    a(_f("SHL", "SHL", _i(12, b5=0, b7=0, b8=0), (WRAP, X6), (RDC, RA, BU), doc="shift left; .W wraps the shift amount, else it clamps"))
-    a(_f("SHR", "SHR", _i(11, b6=0), (U32_5, flag("b8", "BREV"), WRAP, flag("b7", "X")), (RDC, RA, BU), doc="shift right, arithmetic unless .U32"))
+    a(_f("SHL", "SHL", _i(12, b5=0, b7=0, b8=0), (WRAP, X6), (RDC, RA, BI), doc="shift left; .W wraps the shift amount, else it clamps"))
+    a(_f("SHR", "SHR", _i(11, b6=0), (U32_5, flag("b8", "BREV"), WRAP, flag("b7", "X")), (RDC, RA, BI), doc="shift right, arithmetic unless .U32"))
     a(
         _f(
             "LOP",
             "LOP",
             _i(13),
             (Mod("b7_6", {0: "AND", 1: "OR", 2: "XOR", 3: "PASS_B"}), flag("b5", "X")),
-            (RDC, R("ra", neg=neg9), Opd("b", imm="u", neg=neg8)),
+            (RDC, R("ra", neg=neg9), Opd("b", neg=neg8)),
             imm4="raw",
             inv=True,
             doc="bitwise logic; ~Ra/~B invert",
@@ -388,19 +389,19 @@ def _forms() -> list[Form]:
             "BFE",
             _i(14, b6=0, b7=0, b9=0),
             (U32_5, flag("b8", "BREV")),
-            (RDC, RA, BU),
+            (RDC, RA, BI),
             imm4="raw",
             doc="bit-field extract: B is position | length << 8",
         )
     )
-    a(_f("BFI", "BFI", _i(5), (), (RDC, RA, BU, RC), imm4="raw", doc="bit-field insert of Ra into C at B"))
+    a(_f("BFI", "BFI", _i(5), (), (RDC, RA, BI, RC), imm4="raw", doc="bit-field insert of Ra into C at B"))
     a(
         _f(
             "FLO",
             "FLO",
             _i(15, ra=0, b7=0, b9=0),
             (U32_5, flag("b6", "SH")),
-            (RDC, Opd("b", imm="u", neg=neg8)),
+            (RDC, Opd("b", neg=neg8)),
             imm4="raw",
             inv=True,
             doc="index of the highest set (or, signed, non-sign) bit; ~B inverts",
@@ -413,7 +414,7 @@ def _forms() -> list[Form]:
             "POPC",
             {"olo": 4, "ohi6": 21},
             (),
-            (RD, R("ra", neg=neg9), Opd("b", imm="u", neg=neg8)),
+            (RD, R("ra", neg=neg9), Opd("b", neg=neg8)),
             imm4="raw",
             inv=True,
             doc="population count of Ra & B (~ inverts either)",
@@ -426,7 +427,7 @@ def _forms() -> list[Form]:
             "PRMT",
             {"olo": 4, "ohi6": 9},
             (Mod("prmt", {0: "", 1: "F4E", 2: "B4E", 3: "RC8", 4: "ECL", 5: "ECR", 6: "RC16"}),),
-            (RDC, RA, BU, RC),
+            (RDC, RA, BI, RC),
             imm4="raw",
             doc="byte permute of Ra:C selected by B",
         )
@@ -722,14 +723,14 @@ def _forms() -> list[Form]:
             src=("envy",),
         )
     )
-    a(_f("P2R", "P2R", {"olo": 4, "ohi6": 12, "b5": 0}, (), (RD, Opd("pr"), RA, BU), doc="predicates (masked by B) into a register", src=("envy",)))
+    a(_f("P2R", "P2R", {"olo": 4, "ohi6": 12, "b5": 0}, (), (RD, Opd("pr"), RA, BI), doc="predicates (masked by B) into a register", src=("envy",)))
     a(
         _f(
             "R2P",
             "R2P",
             {"olo": 4, "ohi6": 13, "b5": 0, "rd": 0},
             (),
-            (Opd("pr", dst=True), RA, BU),
+            (Opd("pr", dst=True), RA, BI),
             doc="a register's bits (masked by B) into the predicates",
             src=("envy",),
         )
