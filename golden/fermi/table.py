@@ -193,7 +193,7 @@ class Opd:
     register with a test, "pr" the predicate register PR.
     imm: how an immediate reads: "i" integer (sign-extended 20 bits), "u" unsigned, "f" float32
     (the 20 bits are the top of the value), "d" float64 (top 20 bits of 64).
-    neg/abs/cc/not_: the field of that bit, or ''. dst: written by the instruction.
+    ``neg``, ``abs``, ``cc``, ``not_``: the field of that bit, or empty. ``dst``: written by the instruction.
     """
 
     kind: str
