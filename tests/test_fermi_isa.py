@@ -115,6 +115,18 @@ def test_branch_targets_are_absolute() -> None:
     assert decode(0x40000000000001E7, 0).srcs == (Target(0x8),)
 
 
+@pytest.mark.parametrize("dialect", ["cuda4", "cuda5"])
+def test_a_disassembled_program_with_labels_assembles_to_its_words(dialect: str) -> None:
+    from golden.fermi.disasm import format_listing
+
+    rows = read_listing(str(ROOT / "testdata" / "fermi" / "cuda4_spmxv_double.sass"))
+    first = [r.word for r in rows[: next(i for i, r in enumerate(rows[1:], 1) if r.addr == 0)]]  # its first function
+    lines, errors = format_listing(first, dialect)
+    assert errors == [] and any(line.endswith(":") for line in lines) and "BRA.U L_0070;" in "\n".join(lines)
+    prog = assemble("\n".join(lines), "f.sass", dialect)
+    assert prog.words == first and prog.dialect == dialect
+
+
 # -- asfermi's templates (seeds 001, 002), read least-significant bit first ---------------------------
 
 
