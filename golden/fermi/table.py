@@ -312,6 +312,8 @@ def _forms() -> list[Form]:
     a = F.append
     neg9, neg8, abs7, abs6 = "b9", "b8", "b7", "b6"
     # ---- integer (bits 2:0 = 3) ----------------------------------------------------------------
+    # Bit 9 negates Ra and bit 8 B: NVIDIA's words (IADD R0, -R4, c[..] has bit 9; IADD R2, R0, -R2 bit 8)
+    # and envytools (sub/subr) agree; asfermi's table, read as FERMI.md says, has them the other way round: not followed.
     a(
         _f(
             "IADD",
@@ -334,6 +336,7 @@ def _forms() -> list[Form]:
             doc="integer multiply, low or high 32 bits of the 64-bit product",
         )
     )
+    # As IADD: bit 9 negates the product (Ra), bit 8 the addend (nv and envy; asfermi names them reversed).
     a(
         _f(
             "IMAD",
@@ -345,6 +348,7 @@ def _forms() -> list[Form]:
             doc="Ra * B + C",
         )
     )
+    # Bit 5 clear is .U32 (nv: ISETP.GE.U32 words; asfermi 002 "mod 4: 0 .U32"; envy us32_5).
     a(
         _f(
             "ISETP",
@@ -527,6 +531,7 @@ def _forms() -> list[Form]:
             doc="float multiply; -B negates the product",
         )
     )
+    # Bit 9 negates the product and cuobjdump prints it on B (nv: FFMA R6, R3, -c [0x0] [0x34], R4).
     a(
         _f(
             "FFMA",
@@ -612,6 +617,7 @@ def _forms() -> list[Form]:
             doc="double multiply; -B negates the product",
         )
     )
+    # As FFMA: bit 9 negates the product, printed on B (envy neg9; no NVIDIA row has it).
     a(
         _f(
             "DFMA",
@@ -756,6 +762,7 @@ def _forms() -> list[Form]:
     a(_f("LD", "LD", {"olo": 5, "ohi5": 16}, (E, LCOP, LDT), (RD, Opd("g")), doc="global load"))
     a(_f("LDU", "LDU", {"olo": 5, "ohi5": 17, "cop": 0}, (E, LDT), (RD, Opd("g")), doc="uniform global load"))
     a(_f("ST", "ST", {"olo": 5, "ohi5": 18}, (E, SCOP, LDT), (Opd("g"), Opd("r", "rd")), doc="global store"))
+    # LDL's cache operation 2 prints .LU (nv: LDL.LU R41, [R1]); envytools calls it cs.
     a(_f("LDL", "LDL", {"olo": 5, "ohi6": 48, "b56": 0, "b57": 0}, (LCOP, LDT), (RD, Opd("sl")), doc="local load"))
     a(_f("LDS", "LDS", {"olo": 5, "ohi6": 48, "b56": 1, "b57": 0, "cop": 0}, (LDT,), (RD, Opd("sl")), doc="shared load"))
     a(_f("STL", "STL", {"olo": 5, "ohi6": 50, "b56": 0, "b57": 0}, (SCOP, LDT), (Opd("sl"), Opd("r", "rd")), doc="local store"))
@@ -865,6 +872,8 @@ def _forms() -> list[Form]:
             src=("asf", "envy"),
         )
     )
+    # .NOINC is bit 16 clear, as CAL's (asfermi CAL template, envy lim); asfermi's PRET template draws it at
+    # bit 15, read here as a slip.
     a(
         _f(
             "PRET",
