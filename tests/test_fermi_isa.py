@@ -127,6 +127,12 @@ def test_a_disassembled_program_with_labels_assembles_to_its_words(dialect: str)
     assert prog.words == first and prog.dialect == dialect
 
 
+def test_a_cuobjdump_listing_assembles_as_it_stands() -> None:
+    path = ROOT / "testdata" / "fermi" / "cuda4_warpscan1.sass"
+    prog = assemble(path.read_text(encoding="utf-8"), str(path))
+    assert prog.words == [r.word for r in read_listing(str(path))] and prog.dialect == "cuda4" and prog.directives == []
+
+
 # -- asfermi's templates (seeds 001, 002), read least-significant bit first ---------------------------
 
 

@@ -8,7 +8,8 @@ stands). Both dialects of FERMI.md are read: `c [0x1] [0x100]` and `c[0x1][0x100
 dialect: the one given, or CUDA 4.x when its text has a CUDA-4-only mark (`c [`, `pt`, `SR_Tid_X`
 style names), else CUDA 5.
 
-Branch targets are absolute byte addresses or labels. A line starting with `.` is a directive and a
+Branch targets are absolute byte addresses or labels. cuobjdump's lines around a function's rows
+(`code for sm_20`, `Function : name`, `.headerflags ...`, the dotted end line) are skipped. A line starting with `.` is a directive and a
 line starting with `#size` a size note: neither is interpreted here, both are handed to the
 caller's callback (programs/fermi's launch directives). Every bad line is reported, each as
 `file:line:col: error: ...` with the line and a caret.
@@ -454,12 +455,22 @@ def assemble_line(text: str, addr: int = 0, dialect: str = "cuda5", labels: dict
     return encode(form, f)
 
 
+# The lines cuobjdump prints around a function's rows, skipped so that its output assembles as it stands
+_HEADER_RE = re.compile(
+    r"\s*(code for sm_\w+|Function\s*:.*|\.headerflags\s.*|\.{3,}|Fatbin \w+ code:|=+|"
+    r"(arch|code version|producer|host|compile_size|identifier)\s*=.*)\s*$"
+)
+
+
 def _size_lines(source: str) -> tuple[str, list[tuple[int, str]]]:
-    """The `#size` lines (line number, text) and the source with them blanked."""
+    """The `#size` lines (line number, text), and the source with them and cuobjdump's header lines
+    blanked."""
     lines = source.splitlines()
     found = []
     for i, raw in enumerate(lines):
-        if raw.lstrip().startswith("#size"):
+        if _HEADER_RE.match(raw):
+            lines[i] = ""
+        elif raw.lstrip().startswith("#size"):
             found.append((i + 1, raw))
             lines[i] = ""
     return "\n".join(lines), found
