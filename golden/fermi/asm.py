@@ -418,11 +418,12 @@ def _operands(form: Form, toks: list[tuple[str, int]], ctx: _Ctx, col0: int) -> 
     if form.rev4 and ctx.dialect == "cuda4":
         n = sum(1 for o in ops if o.kind == "p" and not o.dst)
         ops[len(ops) - n :] = ops[len(ops) - n :][::-1]
-    required = sum(1 for o in ops if not o.opt)
+    required = sum(1 for o in ops if not (o.opt or (o.opt5 and ctx.dialect == "cuda5")))
     i = 0
     for k, o in enumerate(ops):
-        later = sum(1 for p in ops[k + 1 :] if not p.opt)
-        if o.opt and not (len(toks) - i > later and _looks_like(o, toks[i][0])):
+        later = sum(1 for p in ops[k + 1 :] if not (p.opt or (p.opt5 and ctx.dialect == "cuda5")))
+        optional = o.opt or (o.opt5 and ctx.dialect == "cuda5")
+        if optional and not (len(toks) - i > later and _looks_like(o, toks[i][0])):
             _default(o, ctx.f)
             continue
         if i >= len(toks):

@@ -15,7 +15,7 @@ import math
 import struct
 from collections.abc import Sequence
 
-from .decode import IllegalWord, decode, find_form, imm20, is_default, is_po, mod_words
+from .decode import IllegalWord, decode, find_form, imm20, is_default, is_po, mod_words, operand
 from .insn import RZ, Insn
 from .table import COND, Form, Opd
 
@@ -159,11 +159,8 @@ def render_word(word: int, addr: int = 0, dialect: str = "cuda5", labels: dict[i
     insn = decode(word, addr)
     ops: list[str] = []
     for o in form.operands:
-        if o.opt:
-            from .decode import operand
-
-            if is_default(o, operand(form, o, f, addr)):
-                continue
+        if (o.opt or (o.opt5 and dialect == "cuda5")) and is_default(o, operand(form, o, f, addr)):
+            continue
         ops.append(operand_text(form, o, f, addr, dialect, labels))
     if form.rev4 and dialect == "cuda4":
         n = sum(1 for o in form.operands if o.kind == "p" and not o.dst)

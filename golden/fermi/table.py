@@ -205,6 +205,7 @@ class Opd:
     cc: str = ""
     not_: str = ""
     opt: bool = False  # omitted from the text at its default (RZ, PT, CC.T, 0), as cuobjdump does
+    opt5: bool = False  # omitted at its default by CUDA 5 only (NOP's CC.T, which CUDA 4.x prints)
 
 
 def R(f: str, **kw: object) -> Opd:
@@ -911,7 +912,7 @@ def _forms() -> list[Form]:
             "NOP",
             {"olo": 4, "ohi6": 16, "b48": 0},
             (flag("b9", "TRIG"),),
-            (Opd("cc", "cond"), Opd("n", "nopimm", imm="u", opt=True)),
+            (Opd("cc", "cond", opt5=True), Opd("n", "nopimm", imm="u", opt=True)),
             doc="no operation",
         )
     )
