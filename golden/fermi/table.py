@@ -932,7 +932,7 @@ DECODER: Decoder[Form] = Decoder(FORMS, key=lambda form: form.fixed["olo"])
 UNSUPPORTED: tuple[tuple[int, int, int, str], ...] = (
     (0, 48, 49, "IPA (graphics attribute interpolation)"),
     (4, 32, 63, "video instruction (VADD/VMNMX/VSET/VSHL/VSHR/VMAD...)"),
-    (5, 52, 55, "surface instruction (SULD/SUST/SURED)"),
+    (5, 53, 55, "surface instruction (SULD/SUST/SURED)"),
     (5, 57, 57, "surface query (SUQ)"),
     (5, 60, 60, "surface address (SULEA)"),
     (6, 0, 0, "graphics load (ALD/ISBERD)"),
@@ -940,7 +940,7 @@ UNSUPPORTED: tuple[tuple[int, int, int, str], ...] = (
     (6, 4, 4, "PIXLD (pixel information)"),
     (6, 7, 7, "OUT (geometry output)"),
     (6, 32, 63, "texture instruction (TEX/TLD/TLD4/TXQ/TXD)"),
-    (7, 0, 3, "JMP/JCAL (absolute branch)"),
+    (7, 0, 5, "JMP/JCAL (absolute branch or call)"),
     (7, 18, 19, "BRX (indirect branch)"),
     (7, 22, 23, "PLONGJMP"),
     (7, 34, 35, "LONGJMP"),
