@@ -273,6 +273,20 @@ def test_cli_check_listing_and_dialect_flag(tmp_path: Path) -> None:
     assert refused.returncode == 2 and len(refused.stderr.strip().splitlines()) == 1 and "--dialect" in refused.stderr
 
 
+def test_table_rows_and_the_word_order_check(tmp_path: Path) -> None:
+    # NVIDIA's rows (warpscan1, CUDA 4.x) restated as ADDR | 0xWORD64 | TEXT, the 64-bit value high half first
+    rows = read_listing(str(ROOT / "testdata" / "fermi" / "cuda4_warpscan1.sass"))
+    table = tmp_path / "t.txt"
+    table.write_text("# addr | word | text\n" + "".join(f"{r.addr:04x} | 0x{r.word:016x} | {r.text}\n" for r in rows), encoding="utf-8")
+    passed, failures = check_listing(str(table))
+    assert (passed, failures) == (len(rows), [])
+    # the CUDA 5 format with the halves in CUDA 4.x's order is reported as such
+    swapped = tmp_path / "s.sass"
+    swapped.write_text("/*0000*/ EXIT; /* 0x00001de780000000 */\n", encoding="utf-8")
+    passed, failures = check_listing(str(swapped))
+    assert passed == 0 and "halves swapped" in failures[0].message
+
+
 def test_cc_operand_and_nop() -> None:
     nop = decode(0x4000000000001DF4)  # NOP.S CC.T (search.isa)
     assert nop.mods == ("S",) and nop.srcs == (CC("T"),)
