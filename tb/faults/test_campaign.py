@@ -75,7 +75,7 @@ from pyuvm import ConfigDB, uvm_root
 from tb.config import CONFIG_KEY, LockstepConfig
 from tb.faults.classify import classify
 from tb.faults.db import Fault
-from tb.faults.memreads import LARGE, evaluate
+from tb.faults.memreads import LARGE, compiled
 from tb.kernels import keep_programs
 from tb.sm_env import PERIOD_NS, LockstepTest
 
@@ -188,32 +188,19 @@ class Accesses:
     def __init__(self, dut, expressions: dict[str, list], watched: dict[str, set[int]]) -> None:
         self.expressions = {path: es for path, es in expressions.items() if path in watched}
         self.watched = watched
-        leaves: set[str] = set()
-        stack = [e for es in self.expressions.values() for e in es]
-        while stack:
-            e = stack.pop()
-            if e[0] == "sig":
-                leaves.add(e[1])
-            elif e[0] != "const":
-                stack.extend(x for x in e[2:] if isinstance(x, list))
-        self.handles = {path: site_handle(dut, path, None) for path in sorted(leaves)}
+        # each array's indices in one compiled function, and every signal they read, read once a sample
+        self.indices = {path: compiled(es) for path, es in self.expressions.items()}
+        leaves = sorted({leaf for _, used in self.indices.values() for leaf in used})
+        self.reads = {path: _reader(site_handle(dut, path, None)) for path in leaves}
         self.last: dict[str, dict[int, int]] = {path: {} for path in self.expressions}
         self.first = None  # the first kernel cycle sampled in both of its phases: earlier injections are simulated
 
     def sample(self, cycle: int) -> None:
-        values: dict[str, int] = {}
-
-        def read(path: str) -> int:
-            if path not in values:
-                values[path] = int(self.handles[path].value)  # Verilator: no x/z bits
-            return values[path]
-
-        for path, es in self.expressions.items():
-            watched, last = self.watched[path], self.last[path]
-            for e in es:
-                index = evaluate(e, read)
-                if index in watched:
-                    last[index] = cycle
+        values = {path: int(read(), 2) for path, read in self.reads.items()}  # Verilator: no x/z bits
+        for path, (indices, used) in self.indices.items():
+            last = self.last[path]
+            for index in self.watched[path].intersection(indices([values[leaf] for leaf in used])):
+                last[index] = cycle
 
     def untouched(self, path: str, index: int, cycle: int) -> bool:
         """No access selected word `index` of `path` at kernel cycle `cycle` or later."""
