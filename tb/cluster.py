@@ -215,6 +215,10 @@ def shielded(fn: Callable[..., Any], args: tuple) -> Any:
     starts after them until it gives up, and raises the KeyboardInterrupt. One worker's job runs
     so without the cluster's start (about a second, which a short fault campaign felt)."""
     out: dict[str, Any] = {}
+    # the task's end is an event, not the thread's join: a KeyboardInterrupt raised inside
+    # Thread.join leaves the thread marked as ended while it still runs (CPython's
+    # _wait_for_tstate_lock releases the lock it was waiting on)
+    ended = threading.Event()
 
     def body() -> None:
         signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
@@ -222,16 +226,17 @@ def shielded(fn: Callable[..., Any], args: tuple) -> Any:
             out["value"] = fn(*args)
         except BaseException as exc:  # handed to the waiting thread, which raises it there
             out["error"] = exc
+        finally:
+            ended.set()
 
-    worker = threading.Thread(target=body, name="shielded-task", daemon=True)
-    worker.start()
+    threading.Thread(target=body, name="shielded-task", daemon=True).start()
     try:
-        while worker.is_alive():
-            worker.join(0.1)  # a timed wait: the signal's KeyboardInterrupt is raised between two
+        while not ended.wait(0.1):  # a timed wait: the signal's KeyboardInterrupt is raised between two
+            pass
     except BaseException:
-        while worker.is_alive():
+        while not ended.is_set():
             kill_children()
-            worker.join(0.05)
+            time.sleep(0.05)
         raise
     if "error" in out:
         raise out["error"]
