@@ -5,8 +5,9 @@
              plan of N faults (seeded: site by its share of the state bits, then word, bit and
              injection cycle uniform over the reference run), written to the campaign's database,
              then the faults without an outcome as Dask tasks of 20-200 faults, each in one
-             simulator process (JOBS workers of an embedded cluster, or the cluster CLUSTER names:
-             tb/cluster.py), written by this process alone as they come back, and the
+             simulator process (JOBS workers of an embedded cluster, this process itself for
+             JOBS=1, or the cluster CLUSTER names: tb/cluster.py), written by this process alone
+             as they come back, and the
              HTML report (tb/faults/report.py); ENGINE=fast (the default on Verilator) classifies
              a fault in a large-memory word that nothing selects after its injection without
              simulating it (tb/faults/test_campaign.py, "Memory words")
