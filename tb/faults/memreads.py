@@ -60,6 +60,9 @@ class _Module:
         self.accesses: dict[str, list[tuple[dict, dict[str, range]]]] = {}  # array var addr -> (index node, enclosing loops' counters)
         self.whole: set[str] = set()  # array var addrs used without an index
         self.loops: dict[str, range] = {}  # the counters of the loops being visited: var addr -> its values
+        self.wires: dict[str, dict] = {}  # var addr -> the right-hand side of its continuous assignment to the whole variable
+        self.drivers: dict[str, int] = {}  # var addr -> the assignments that write it (or might: every variable of a compound left-hand side)
+        self.inlining: set[str] = set()
         for stmt in module.get("stmtsp", []):
             self._visit(stmt, "", False)
 
@@ -102,6 +105,12 @@ class _Module:
 
     def _visit(self, node: dict, prefix: str, in_process: bool) -> None:
         kind = node.get("type")
+        if kind in ("ASSIGN", "ASSIGNDLY", "ASSIGNW"):
+            lhs = node["lhsp"][0]
+            for target in {_target(lhs)} if _target(lhs) is not None else {r["varp"] for r in _refs([lhs])}:
+                self.drivers[target] = self.drivers.get(target, 0) + 1
+            if kind == "ASSIGNW" and lhs.get("type") == "VARREF":
+                self.wires[lhs["varp"]] = node["rhsp"][0]
         if in_process and kind == "BEGIN":
             stmts = node.get("stmtsp", [])
             for i, stmt in enumerate(stmts):  # a loop's counter is known where the loop's statements are visited
@@ -160,6 +169,17 @@ class _Module:
         if kind == "VARREF":
             if counters and node["varp"] in counters:
                 return ("const", counters[node["varp"]])
+            wire = node["varp"]
+            if wire in self.wires and self.drivers.get(wire) == 1 and wire not in self.inlining:
+                # a wire with one continuous assignment is its right-hand side (at every sample,
+                # taken in the read-only phase): fewer signals to read, the array's own inputs
+                self.inlining.add(wire)
+                try:
+                    return ("mask", self.width(node), self.expr(self.wires[wire], prefix, counters))
+                except NotEvaluable:
+                    pass  # the wire itself then, as any signal
+                finally:
+                    self.inlining.discard(wire)
             if node["varp"] in self.blocking:
                 raise NotEvaluable(f"{node['name']} is assigned by a blocking assignment in a process")
             if node["varp"] not in self.names:
