@@ -105,7 +105,7 @@ class _Module:
 
     def _visit(self, node: dict, prefix: str, in_process: bool) -> None:
         kind = node.get("type")
-        if kind in ("ASSIGN", "ASSIGNDLY", "ASSIGNW"):
+        if (kind or "").startswith("ASSIGN") and node.get("lhsp"):  # every kind of assignment counts as a driver
             lhs = node["lhsp"][0]
             for target in {_target(lhs)} if _target(lhs) is not None else {r["varp"] for r in _refs([lhs])}:
                 self.drivers[target] = self.drivers.get(target, 0) + 1
