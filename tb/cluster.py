@@ -213,7 +213,7 @@ def shielded(fn: Callable[..., Any], args: tuple) -> Any:
     terminal reaches this process alone, as it reaches the client of an embedded cluster whose
     workers ignore it (open_client): the waiting thread then ends the task's processes, and any it
     starts after them until it gives up, and raises the KeyboardInterrupt. One worker's job runs
-    so without the cluster's start (about a second, which a short fault campaign felt)."""
+    so without the cluster's start (about a second, a large part of a short fault campaign)."""
     out: dict[str, Any] = {}
     # the task's end is an event, not the thread's join: a KeyboardInterrupt raised inside
     # Thread.join leaves the thread marked as ended while it still runs (CPython's

@@ -1,6 +1,7 @@
 """The fast fault engine (the memory-word shortcut, tb/faults/test_campaign.py) against the cocotb
 engine, which simulates every fault in lock-step with the golden model: one campaign, both ways,
-the same rows; and the settings that do not apply to it."""
+the same rows; the shared memory's loop-written words among the indices, and the compiled index
+functions equal to the evaluator; and the settings that do not apply to it."""
 
 from __future__ import annotations
 
