@@ -229,3 +229,15 @@ def test_special_registers_and_launch_constants() -> None:
                 assert [int(v) for v in row[:13]] == want, (cta, t)
 
 
+
+
+def test_the_design_page_lists_every_profile_switch_with_its_value() -> None:
+    from pathlib import Path
+
+    from golden.fermi.profile import SM20, FermiProfile
+
+    page = (Path(__file__).resolve().parents[1] / "docs" / "design" / "fermi-model.md").read_text(encoding="utf-8")
+    for name in FermiProfile.switches():
+        v = getattr(SM20, name)
+        shown = hex(v) if isinstance(v, int) and not isinstance(v, bool) else str(v)
+        assert f"| `{name}` | `{shown}` |" in page, name

@@ -26,6 +26,19 @@ U64 = np.uint64
 M32 = 0xFFFFFFFF
 
 
+_LANES: dict[int, np.ndarray] = {}
+
+
+def lanes_of(mask: int) -> np.ndarray:
+    """The lane numbers set in a mask, read-only (masks recur, so they are cached)."""
+    got = _LANES.get(mask)
+    if got is None:
+        got = np.array([k for k in range(WARP) if mask >> k & 1], dtype=np.int64)
+        got.flags.writeable = False
+        _LANES[mask] = got
+    return got
+
+
 class OperandError(Exception):
     """An operand the routine cannot take (a misaligned pair, a kind it has no reading of)."""
 
@@ -37,7 +50,7 @@ class Exec:
         self.m, self.cta, self.warp, self.insn, self.rec = m, cta, warp, insn, rec
         self.st = cta.state
         self.ex = ex  # bool per lane of the warp
-        self.lanes = np.flatnonzero(ex)  # lane numbers that execute
+        self.lanes = lanes_of(rec.exec_mask)  # lane numbers that execute
         self.threads = warp.base + self.lanes  # their columns in the state arrays
         self.n = len(self.lanes)
         self.exmask = rec.exec_mask
