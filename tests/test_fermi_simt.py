@@ -304,3 +304,30 @@ def test_grid_runs_ctas_in_order_and_partial_warps() -> None:
     assert got == want
     assert [r.cta for r in recs] == sorted(r.cta for r in recs)
     assert {r.active_mask for r in recs if r.warp == 1} == {0xFF}
+
+
+def test_bra_with_a_cc_test_diverges_on_the_flags() -> None:
+    # R5.CC = tid - 3: CC.LE holds for tid <= 3 (signed), those lanes skip the MOV to the NOP.S
+    prog = [
+        *TID,                                                          # 0x00 0x08
+        ins("MOV", "R2", "0x1"),                                       # 0x10
+        ins("IADD", "R5.CC", "R0", "0xfffffffd"),                      # 0x18 tid - 3
+        ins("SSY", "@0x40"),                                           # 0x20
+        ins("BRA", "CC.LE", "@0x38"),                                  # 0x28
+        ins("MOV", "R2", "0x2"),                                       # 0x30
+        ins("NOP", mods=("S",)),                                       # 0x38
+        ins("ST", "[R11]", "R2"),                                      # 0x40
+        ins("EXIT"),
+    ]  # fmt: skip
+    m = launch(prog, block=8)
+    recs = m.run()
+    assert out(m, 8) == [1, 1, 1, 1, 2, 2, 2, 2]
+    bra = next(r for r in recs if r.pc == 0x28)
+    assert (bra.exec_mask, bra.next_pc, bra.next_mask) == (0x0F, 0x38, 0x0F)
+    assert [r.active_mask for r in recs if r.pc == 0x40] == [0xFF]
+
+
+def test_an_instruction_no_lane_executes_writes_nothing() -> None:
+    prog = [ins("MOV", "R1", "0x5"), ins("IADD", "R1", "R1", "0x1", guard="P3"), ins("EXIT")]
+    recs = launch(prog).run()
+    assert (recs[1].exec_mask, recs[1].regs, recs[1].active_mask) == (0, [], M32)

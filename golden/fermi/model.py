@@ -210,7 +210,8 @@ class Machine:
         x = Exec(self, cta, w, insn, ex, rec)
         w.pc = pc + INSN_BYTES
         try:
-            plan.run(x, insn)
+            if exmask:  # no lane executes: nothing is read or written (a push needs its guard too)
+                plan.run(x, insn)
             if plan.sync and (exmask or self.p.sync_when_guarded_off):
                 w.sync()
         except (memory.Fault, OperandError, simt.StackMisuse, ValueError) as exc:

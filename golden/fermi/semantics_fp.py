@@ -100,10 +100,7 @@ def fset(x: Exec, i: Insn) -> None:
 def fmnmx(x: Exec, i: Insn) -> None:
     """FMNMX d, a, b, p: min where p holds, else max (PTX min/max.f32)."""
     a, b = f32(x, i.srcs[0]), f32(x, i.srcs[1])
-    take_min = x.pred(i.srcs[2])
-    ftz = "FTZ" in i.mods
-    r = np.where(take_min, arith().fmnmx(a, b, True, ftz), arith().fmnmx(a, b, False, ftz))
-    write_result(x, i.dsts[0], r)
+    write_result(x, i.dsts[0], arith().fmnmx(a, b, x.pred(i.srcs[2]), "FTZ" in i.mods))
 
 
 MUFU_FUNCS = ("COS", "SIN", "EX2", "LG2", "RCP", "RSQ", "RCP64H", "RSQ64H")
@@ -144,8 +141,7 @@ def dsetp(x: Exec, i: Insn) -> None:
 def dmnmx(x: Exec, i: Insn) -> None:
     """DMNMX d, a, b, p: min where p holds, else max (PTX min/max.f64)."""
     a, b = f64(x, i.srcs[0]), f64(x, i.srcs[1])
-    r = np.where(x.pred(i.srcs[2]), arith().dmnmx(a, b, True), arith().dmnmx(a, b, False))
-    x.write64(i.dsts[0], r)
+    x.write64(i.dsts[0], arith().dmnmx(a, b, x.pred(i.srcs[2])))
 
 
 def _types(i: Insn, dst_default: str, src_default: str) -> tuple[str, str]:
