@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 import struct
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import numpy as np
 
@@ -102,3 +102,20 @@ def run_lanes(body: Sequence[Insn], a: Sequence[int], b: Sequence[int] = (), c: 
     m.launch(place([*LOAD3, *body, *STORE]), block=n, global_mem=bytes(mem))
     m.run(10_000)
     return m.mem.glob[out : out + 4 * n].view("<u4").copy(), m
+
+
+def linked(build: Callable[[dict[str, int]], list[Insn | str]]) -> list[Insn]:
+    """A program with labels: `build(labels)` gives instructions and label names (strings) in order,
+    branch targets written `f"@{labels['loop']:#x}"`; it is called once to place the labels and
+    again with their addresses."""
+    from collections import defaultdict
+
+    items = build(defaultdict(int))
+    labels: dict[str, int] = {}
+    pc = 0
+    for it in items:
+        if isinstance(it, str):
+            labels[it] = pc
+        else:
+            pc += 8
+    return place([it for it in build(labels) if not isinstance(it, str)])

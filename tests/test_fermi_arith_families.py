@@ -215,3 +215,42 @@ def test_mufu_is_close_to_the_function(func: str) -> None:
     for x, g in zip(xs, got, strict=True):
         want = f(np.float64(f32(x)))
         assert abs(f32(int(g)) - want) <= 1e-5 * max(1.0, abs(want)), (func, f32(x))
+
+
+def test_a_shared_memory_reduction_kernel() -> None:
+    """Tree reduction of 128 values per CTA in shared memory, two CTAs: barriers inside a PBK loop,
+    an SSY if inside it, the launch's ntid and parameters from c[0x0]."""
+    from fermi_build import linked
+
+    from golden.fermi.model import Machine
+
+    def build(L: dict[str, int]) -> list:
+        return [
+            ins("S2R", "R0", "SR_TID.X"), ins("S2R", "R1", "SR_CTAID.X"), ins("MOV", "R2", "c[0x0][0x8]"),
+            ins("IMAD", "R3", "R1", "R2", "R0", mods=("U32", "U32")),
+            ins("ISCADD", "R4", "R3", "c[0x0][0x20]", "0x2"), ins("LD", "R5", "[R4]"),
+            ins("ISCADD", "R6", "R0", "RZ", "0x2"), ins("STS", "[R6]", "R5"), ins("BAR", "0x0", mods=("SYNC",)),
+            ins("SHR", "R7", "R2", "0x1", mods=("U32",)),
+            ins("PBK", f"@{L['end']:#x}"),
+            "loop",
+            ins("ISETP", "P0", "PT", "R7", "RZ", "PT", mods=("EQ", "AND")), ins("BRK", guard="P0"),
+            ins("ISETP", "P1", "PT", "R0", "R7", "PT", mods=("LT", "U32", "AND")),
+            ins("SSY", f"@{L['join']:#x}"), ins("BRA", f"@{L['skip']:#x}", guard="!P1"),
+            ins("IADD", "R8", "R0", "R7"), ins("ISCADD", "R8", "R8", "RZ", "0x2"), ins("LDS", "R9", "[R8]"),
+            ins("LDS", "R10", "[R6]"), ins("IADD", "R10", "R10", "R9"), ins("STS", "[R6]", "R10"),
+            "skip", ins("NOP", mods=("S",)),
+            "join", ins("BAR", "0x0", mods=("SYNC",)), ins("SHR", "R7", "R7", "0x1", mods=("U32",)),
+            ins("BRA", f"@{L['loop']:#x}"),
+            "end",
+            ins("ISETP", "P2", "PT", "R0", "RZ", "PT", mods=("EQ", "AND")), ins("EXIT", guard="!P2"),
+            ins("LDS", "R11", "[RZ]"), ins("ISCADD", "R12", "R1", "c[0x0][0x24]", "0x2"), ins("ST", "[R12]", "R11"),
+            ins("EXIT"),
+        ]  # fmt: skip
+
+    data = rng.integers(0, 1 << 20, 256, dtype=np.uint32)
+    m = Machine()
+    m.launch(linked(build), grid=2, block=128, global_mem=data.tobytes() + bytes(8), shared_size=512,
+             params=np.array([0, 1024], dtype="<u4").tobytes())  # fmt: skip
+    m.run()
+    got = [int(v) for v in m.mem.glob[1024:1032].view("<u4")]
+    assert got == [int(data[:128].sum()), int(data[128:].sum())]

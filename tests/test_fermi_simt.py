@@ -331,3 +331,29 @@ def test_an_instruction_no_lane_executes_writes_nothing() -> None:
     prog = [ins("MOV", "R1", "0x5"), ins("IADD", "R1", "R1", "0x1", guard="P3"), ins("EXIT")]
     recs = launch(prog).run()
     assert (recs[1].exec_mask, recs[1].regs, recs[1].active_mask) == (0, [], M32)
+
+
+def test_pret_sets_where_ret_returns() -> None:
+    # PRET 0x30 then a jump into a routine whose RET comes back to 0x30, not after the jump
+    prog = [
+        *TID,                                                          # 0x00 0x08
+        ins("PRET", "@0x30"),                                          # 0x10
+        ins("BRA", "@0x40"),                                           # 0x18
+        ins("MOV", "R2", "0x1"),                                       # 0x20 skipped
+        ins("EXIT"),                                                   # 0x28
+        ins("ST", "[R11]", "R2"),                                      # 0x30 return point
+        ins("EXIT"),                                                   # 0x38
+        ins("MOV", "R2", "0x9"),                                       # 0x40 routine
+        ins("RET"),                                                    # 0x48
+    ]  # fmt: skip
+    m = launch(prog, block=4)
+    recs = m.run()
+    assert out(m, 4) == [9] * 4
+    assert [r.pc for r in recs] == [0x00, 0x08, 0x10, 0x18, 0x40, 0x48, 0x30, 0x38]
+
+
+def test_virtid_reports_the_warp_number() -> None:
+    prog = [*TID, ins("S2R", "R1", "SR_VIRTID"), ins("ST", "[R11]", "R1"), ins("EXIT")]
+    m = launch(prog, block=96)
+    m.run()
+    assert out(m, 96) == [(t // 32) << 8 for t in range(96)]

@@ -30,6 +30,9 @@ def _fill(x: Exec, v: int) -> np.ndarray:
 # number -> (cuobjdump name, value over the executing lanes)
 SREGS: dict[int, tuple[str, Callable[[Exec], np.ndarray]]] = {
     0: ("SR_LANEID", lambda x: x.lanes.astype(U32)),
+    # seed 003 lists sr3 ($physid) without its layout; the model reports the warp's number in its CTA
+    # in bits 8-13 and SM 0 above them, a layout of its own choosing (docs/design/fermi-model.md)
+    3: ("SR_VIRTID", lambda x: _fill(x, x.warp.index << 8)),
     33: ("SR_TID.X", lambda x: x.cta.tid[0][x.threads].astype(U32)),
     34: ("SR_TID.Y", lambda x: x.cta.tid[1][x.threads].astype(U32)),
     35: ("SR_TID.Z", lambda x: x.cta.tid[2][x.threads].astype(U32)),
