@@ -19,8 +19,8 @@ from golden.fermi.insn import CC, PR, PT, RZ, Addr, Const, Imm, Insn, Operand, P
 from golden.fermi.model import Machine
 from golden.fermi.special import BY_NAME
 
-NO_DST = {"ST", "STS", "STL", "RED", "SSY", "BRA", "CAL", "PRET", "RET", "EXIT", "PBK", "BRK", "PCNT", "CONT", "BAR",
-          "NOP", "CCTL", "MEMBAR"}  # fmt: skip
+NO_DST = {"ST", "STS", "STL", "RED", "SSY", "BRA", "CAL", "PRET", "RET", "EXIT", "PBK", "BRK", "PCNT", "CONT",
+          "NOP", "MEMBAR"}  # fmt: skip
 TWO_DST = {"ISETP", "FSETP", "DSETP", "PSETP", "CSETP"}
 
 

@@ -216,7 +216,7 @@ def test_bar_sync_orders_shared_memory_across_warps() -> None:
     prog = [
         *TID,
         ins("STS", "[R11]", "R0"),
-        ins("BAR", "0x0", mods=("SYNC",)),
+        ins("BAR", "RZ", "RZ", mods=("SYNC",)),
         ins("IADD", "R2", "RZ", "-R0"),
         ins("IADD", "R2", "R2", "0x3f"),
         ins("ISCADD", "R3", "R2", "RZ", "0x2"),
@@ -357,3 +357,22 @@ def test_virtid_reports_the_warp_number() -> None:
     m = launch(prog, block=96)
     m.run()
     assert out(m, 96) == [(t // 32) << 8 for t in range(96)]
+
+
+def test_bar_red_popc_into_rz_is_syncthreads() -> None:
+    # nvcc's __syncthreads on sm_20: BAR.RED.POPC RZ, RZ; the same exchange as with BAR.SYNC
+    prog = [
+        *TID, ins("STS", "[R11]", "R0"), ins("BAR", "RZ", "RZ", mods=("RED", "POPC")),
+        ins("IADD", "R2", "RZ", "-R0"), ins("IADD", "R2", "R2", "0x3f"), ins("ISCADD", "R3", "R2", "RZ", "0x2"),
+        ins("LDS", "R4", "[R3]"), ins("ST", "[R11]", "R4"), ins("EXIT"),
+    ]  # fmt: skip
+    m = launch(prog, block=64, shared=256)
+    m.run()
+    assert out(m, 64) == [63 - t for t in range(64)]
+    m = launch([ins("BAR", "R1", "RZ", mods=("RED", "POPC")), ins("EXIT")])
+    try:
+        m.run()
+    except FermiError as exc:
+        assert "BAR.RED into a register is not modelled" in str(exc)
+    else:
+        raise AssertionError("BAR.RED into R1 ran")

@@ -14,7 +14,7 @@ from collections.abc import Callable
 import numpy as np
 
 from golden.fermi import conditions, simt
-from golden.fermi.insn import CC, Insn, Pred, Reg, Target
+from golden.fermi.insn import CC, RZ, Insn, Pred, Reg, Target
 from golden.fermi.operands import Exec, OperandError
 from golden.fermi.semantics_int import pick
 
@@ -100,14 +100,15 @@ def exit_(x: Exec, i: Insn) -> None:
 
 
 def bar(x: Exec, i: Insn) -> None:
-    """BAR.SYNC: the warp waits until every warp of the CTA that has not finished arrives (PTX
-    bar.sync with the whole CTA); BAR.ARV arrives without waiting. Thread counts and the
-    reductions (BAR.RED) are not modelled."""
-    mode = pick(i.mods, ("SYNC", "ARV", "RED"), "SYNC")
-    if mode == "RED":
-        raise ValueError("BAR.RED is not modelled (use BAR.SYNC and a shared-memory reduction)")
-    if mode == "SYNC" and x.exmask:
-        x.warp.at_barrier = True
+    """BAR.RED.POPC/AND/OR RZ, ... (what nvcc emits for __syncthreads) and BAR.SYNC: the warp waits
+    until every warp of the CTA that has not finished arrives (PTX bar.sync, bar.red with the whole
+    CTA); BAR.ARV arrives without waiting. The thread count operand is not modelled (the barrier
+    waits for every warp), nor the reduction's result (a destination other than RZ is an error)."""
+    if "ARV" in i.mods:
+        return
+    if "RED" in i.mods and any(isinstance(d, Reg) and d.n != RZ for d in i.dsts):
+        raise ValueError("BAR.RED into a register is not modelled (reduce through shared memory, or write RZ)")
+    x.warp.at_barrier = True
 
 
 def vote(x: Exec, i: Insn) -> None:

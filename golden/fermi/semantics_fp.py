@@ -17,7 +17,7 @@ import numpy as np
 
 from golden.fermi.insn import Insn, Operand
 from golden.fermi.operands import Exec
-from golden.fermi.semantics_int import LOGIC, arith, combine, pick, write_result
+from golden.fermi.semantics_int import LOGIC, arith, combine, pick, refuse, write_result
 
 U32 = np.uint32
 U64 = np.uint64
@@ -63,6 +63,7 @@ def fadd(x: Exec, i: Insn) -> None:
 
 def fmul(x: Exec, i: Insn) -> None:
     """FMUL(32I) d, a, b: a * b (PTX mul.f32; .FMZ: 0 times anything is 0)."""
+    refuse(i, "D2", "D4", "D8", "M8", "M4", "M2")
     m = i.mods
     r = arith().fmul(f32(x, i.srcs[0]), f32(x, i.srcs[1]), _rnd(i), "FTZ" in m, "SAT" in m, "FMZ" in m)
     write_result(x, i.dsts[0], r)
@@ -108,6 +109,7 @@ MUFU_FUNCS = ("COS", "SIN", "EX2", "LG2", "RCP", "RSQ", "RCP64H", "RSQ64H")
 
 def mufu(x: Exec, i: Insn) -> None:
     """MUFU.func d, a: the special-function unit's approximation (PTX sin/cos/ex2/lg2/rcp/rsqrt.approx)."""
+    refuse(i, "SAT")
     write_result(x, i.dsts[0], arith().mufu(pick(i.mods, MUFU_FUNCS, "RCP"), f32(x, i.srcs[0])))
 
 

@@ -77,6 +77,14 @@ def zs_flags(r: np.ndarray) -> np.ndarray:
     return np.where(r == 0, CC_Z, 0) | np.where(r >> U32(31), CC_S, 0)
 
 
+def refuse(i: Insn, *mods: str) -> None:
+    """An error for a modifier the sources print but do not define for this family (the model does
+    not guess at its meaning)."""
+    for m in mods:
+        if m in i.mods:
+            raise ValueError(f"{i.op}.{m} is not modelled (its meaning is not in the sources)")
+
+
 def write_result(x: Exec, dst: Operand, r: np.ndarray) -> None:
     r = r.astype(U32)
     x.write(dst, r)
@@ -162,8 +170,7 @@ def _int_cmp(x: Exec, i: Insn, a: Operand, b: Operand) -> np.ndarray:
 def isetp(x: Exec, i: Insn) -> None:
     """ISETP.cmp(.U32).logic p, q, a, b, c: p = (a cmp b) logic c, q = !(a cmp b) logic c (PTX setp
     with two destinations; seed 002 ISETP)."""
-    if "X" in i.mods:
-        raise ValueError("ISETP.X (the extended compare with CC) is not modelled (compare 64-bit values with two ISETPs)")
+    refuse(i, "X")
     t = _int_cmp(x, i, i.srcs[0], i.srcs[1])
     c = x.pred(i.srcs[2])
     logic = pick(i.mods, LOGIC, "AND")
@@ -173,6 +180,7 @@ def isetp(x: Exec, i: Insn) -> None:
 
 def iset(x: Exec, i: Insn) -> None:
     """ISET.cmp.logic d, a, b, c: all ones (.BF: 1.0f) where (a cmp b) logic c holds, else 0 (PTX set)."""
+    refuse(i, "X")
     t = combine(pick(i.mods, LOGIC, "AND"), _int_cmp(x, i, i.srcs[0], i.srcs[1]), x.pred(i.srcs[2]))
     one = U32(0x3F800000) if "BF" in i.mods else U32(M32)
     write_result(x, i.dsts[0], np.where(t, one, U32(0)))
@@ -197,6 +205,7 @@ def imnmx(x: Exec, i: Insn) -> None:
 def lop(x: Exec, i: Insn) -> None:
     """LOP.op d, a, b (and LOP32I): and/or/xor, or .PASS_B (d = b); ~a and ~b invert the operand
     (PTX and/or/xor/not)."""
+    refuse(i, "X")
     a, b = i.srcs[0], i.srcs[1]
     va, vb = x.u32(a), x.u32(b)
     va = ~va if neg_of(a) else va
@@ -208,11 +217,13 @@ def lop(x: Exec, i: Insn) -> None:
 
 def shl(x: Exec, i: Insn) -> None:
     """SHL(.W) d, a, n: a << n; .W takes n modulo 32, otherwise n >= 32 gives 0 (PTX shl clamps)."""
+    refuse(i, "X")
     write_result(x, i.dsts[0], arith().shl(x.u32(i.srcs[0]), x.u32(i.srcs[1]), "W" in i.mods))
 
 
 def shr(x: Exec, i: Insn) -> None:
     """SHR(.U32)(.W) d, a, n: arithmetic shift unless .U32 (PTX shr.s32/.u32)."""
+    refuse(i, "X", "BREV")
     write_result(x, i.dsts[0], arith().shr(x.u32(i.srcs[0]), x.u32(i.srcs[1]), "U32" not in i.mods, "W" in i.mods))
 
 
