@@ -216,3 +216,30 @@ def test_commit_records_of_a_small_program() -> None:
     for w, g in zip(want, recs, strict=True):
         assert differences(FermiCommit, w, g) == [], g
     assert {f.name for f in fields_of(FermiCommit) if not f.compared} == {"cta", "warp", "text"}
+
+
+def test_wide_shared_and_local_accesses() -> None:
+    # STS.128 of R4..R7 and STL.64 of R8:R9 per thread, read back with LDS.64 / LDL.128-sized pieces
+    prog = [
+        *TID,
+        ins("IADD", "R4", "R0", "0x10"), ins("IADD", "R5", "R0", "0x20"), ins("IADD", "R6", "R0", "0x30"),
+        ins("IADD", "R7", "R0", "0x40"), ins("ISCADD", "R12", "R0", "RZ", "0x4"),
+        ins("STS", "[R12]", "R4", mods=("128",)), ins("LDS", "R14", "[R12+0x8]", mods=("64",)),
+        ins("MOV", "R8", "R0"), ins("MOV", "R9", "0x77"), ins("STL", "[RZ+0xff8]", "R8", mods=("64",)),
+        ins("LDL", "R16", "[RZ+0xff8]", mods=("64",)),
+        ins("ISCADD", "R13", "R0", "RZ", "0x4"),
+        ins("ST", "[R13]", "R14", mods=("64",)), ins("ST", "[R13+0x8]", "R16", mods=("64",)),
+        ins("EXIT"),
+    ]  # fmt: skip
+    m = launch(prog, bytes(16 * 8), block=8, shared=0x80)
+    recs = m.run()
+    got = m.mem.glob.view("<u4").reshape(8, 4)
+    for t in range(8):
+        assert [int(v) for v in got[t]] == [t + 0x30, t + 0x40, t, 0x77]
+    sts = recs[7]
+    assert [(w.space, w.size) for w in sts.mem] == [("shared", 4)] * 4
+    assert [int(w.addr[3]) for w in sts.mem] == [0x30, 0x34, 0x38, 0x3C]
+    assert [int(w.data[3]) for w in sts.mem] == [0x13, 0x23, 0x33, 0x43]
+    m = launch([ins("LDL", "R2", "[RZ+0x1000]"), ins("EXIT")], bytes(16))
+    with pytest.raises(FermiError, match=r"local access of 4 byte\(s\) at 0x1000 is outside 0\.\.0xfff"):
+        m.run()
