@@ -376,3 +376,48 @@ def test_bar_red_popc_into_rz_is_syncthreads() -> None:
         assert "BAR.RED into a register is not modelled" in str(exc)
     else:
         raise AssertionError("BAR.RED into R1 ran")
+
+
+def test_bra_u_falls_through_unless_every_lane_branches() -> None:
+    # the listing pattern: @P0 BRA.U L; @!P0 work; L: barrier. Warp 0 has mixed lanes and must fall
+    # through whole; warp 1 has P0 everywhere and branches
+    prog = [
+        *TID,                                                          # 0x00 0x08
+        ins("ISETP", "P0", "PT", "R0", "0x7", "PT", mods=("GT", "U32", "AND")),  # 0x10
+        ins("MOV", "R2", "0x5"),                                       # 0x18
+        ins("BRA", "@0x30", mods=("U",), guard="P0"),                  # 0x20
+        ins("MOV", "R2", "0x9", guard="!P0"),                          # 0x28
+        ins("BAR", "RZ", "RZ", mods=("RED", "POPC")),                  # 0x30
+        ins("ST", "[R11]", "R2"),                                      # 0x38
+        ins("EXIT"),
+    ]  # fmt: skip
+    m = launch(prog, block=64)
+    recs = m.run()
+    assert out(m, 64) == [9 if t <= 7 else 5 for t in range(64)]
+    bras = [(r.warp, r.exec_mask, r.next_pc, r.next_mask) for r in recs if r.pc == 0x20]
+    assert bras == [(0, 0xFFFFFF00, 0x28, M32), (1, M32, 0x30, M32)]
+    assert all(r.active_mask == M32 for r in recs)
+
+
+def test_a_guarded_sync_stops_only_its_lanes() -> None:
+    # after the SSY, lanes with tid < 4 stop at @P0 NOP.S and wait at the join; the others count R2
+    # up to tid in a loop, then the whole warp meets at 0x50 (GlobalScanPass1's shape)
+    prog = [
+        *TID,                                                          # 0x00 0x08
+        ins("MOV", "R2", "RZ"),                                        # 0x10
+        ins("SSY", "@0x50"),                                           # 0x18
+        ins("ISETP", "P0", "PT", "R0", "0x4", "PT", mods=("LT", "U32", "AND")),  # 0x20
+        ins("NOP", "CC.T", mods=("S",), guard="P0"),                   # 0x28
+        ins("IADD", "R2", "R2", "0x1"),                                # 0x30 loop
+        ins("ISETP", "P1", "PT", "R2", "R0", "PT", mods=("LT", "U32", "AND")),  # 0x38 R2 < tid
+        ins("BRA", "@0x30", guard="P1"),                               # 0x40
+        ins("NOP", "CC.T", mods=("S",)),                               # 0x48
+        ins("ST", "[R11]", "R2"),                                      # 0x50 join
+        ins("EXIT"),
+    ]  # fmt: skip
+    m = launch(prog, block=8)
+    recs = m.run()
+    assert out(m, 8) == [0, 0, 0, 0, 4, 5, 6, 7]
+    nop = next(r for r in recs if r.pc == 0x28)
+    assert (nop.exec_mask, nop.next_pc, nop.next_mask) == (0x0F, 0x30, 0xF0)
+    assert [r.active_mask for r in recs if r.pc == 0x50] == [0xFF]

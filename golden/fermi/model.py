@@ -212,8 +212,8 @@ class Machine:
         try:
             if exmask:  # no lane executes: nothing is read or written (a push needs its guard too)
                 plan.run(x, insn)
-            if plan.sync and (exmask or self.p.sync_when_guarded_off):
-                w.sync()
+            if plan.sync and x.exmask:
+                w.sync(x.exmask)
         except (memory.Fault, OperandError, simt.StackMisuse, ValueError) as exc:
             raise FermiError(f"{self.where(cta, w, pc)}: {exc}") from None
         rec.exec_mask = x.exmask

@@ -78,11 +78,13 @@ class FermiProfile:
         'fall-through lanes; "fallthrough" the opposite',
         "project: the sources do not say (seed 003: 'describe me' for the per-warp control state)",
     )
-    sync_when_guarded_off: bool = _switch(
-        True, _CTRL,
-        "an instruction with .S synchronises (pops the stack) even when its guard is false in every lane",
-        "FERMI.md: '.S on a predicated-off instruction' is open; project: .S is a property of the "
-        "instruction's position, not of its lanes",
+    bra_u: str = _switch(
+        "all", _CTRL,
+        'BRA.U: "all" branches the whole warp when the guard holds in every active lane and otherwise '
+        "lets the whole warp fall through (it never diverges)",
+        "NVIDIA's sm_20 listings (testdata/fermi/cuda4_globalscan.sass, cuda4_bwt.sass): `@P0 BRA.U L` "
+        "is followed by `@!P0` instructions up to L, which are needed only if a warp with mixed lanes "
+        "falls through, and a barrier at L that a diverged warp would reach with part of its lanes",
     )
     # memory
     shared_window: int = _switch(

@@ -50,11 +50,13 @@ def _push(kind: str) -> Callable[[Exec, Insn], None]:
 
 
 def bra(x: Exec, i: Insn) -> None:
-    """BRA(.U)(.LMT) target: the executing lanes go to the target; if some active lanes stay, the
-    warp diverges (profile diverge_first)."""
+    """BRA(.LMT) target: the executing lanes go to the target; if some active lanes stay, the warp
+    diverges (profile diverge_first). BRA.U branches only when every active lane would (profile bra_u)."""
     w = x.warp
     taken = _lanes(x, i)
     target = _target(i)
+    if "U" in i.mods and taken != w.active:
+        return
     if taken == w.active:
         w.pc = target
     elif taken:

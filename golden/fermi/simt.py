@@ -4,11 +4,14 @@ The sources leave this state undescribed (seed 003: "describe me"), so the model
 reading of the SSY/PBK/PCNT/PRET instructions (seed 001: each pushes an address that a later
 instruction returns to) with one stack per warp. An entry is (kind, pc, mask):
 
-- SSY t pushes SYNC(t, active). An instruction with .S pops the top entry and the warp continues
-  there: a DIV entry resumes the other side of a divergent branch, a SYNC entry reconverges at its
-  address with the lanes that were active at the SSY;
+- SSY t pushes SYNC(t, active). The lanes that execute an instruction with .S are done with their
+  path: they leave the active mask (the SYNC entry still holds them); once no lane is active the
+  warp pops, and a DIV entry resumes the other side of a divergent branch, a SYNC entry reconverges
+  at its address with the lanes that were active at the SSY. nvcc's code relies on a guarded .S
+  stopping only the lanes whose guard holds (`@!P0 NOP.S` between two loops in
+  testdata/fermi/cuda4_globalscan.sass);
 - a divergent BRA pushes DIV(the side that waits, its lanes) and runs the other side
-  (profile `diverge_first`);
+  (profile `diverge_first`); BRA.U does not diverge (profile `bra_u`);
 - PBK t pushes BREAK(t, active); PCNT t pushes CONT(t, active); CAL t pushes CALL(pc + 8, lanes)
   and PRET t pushes CALL(t, active);
 - BRK, CONT and RET take their lanes out of the active mask and out of every entry above the
@@ -75,12 +78,15 @@ class Warp:
         if self.live:  # lanes that wait on nothing: a BRK/CONT/RET that had no entry would do this
             raise StackMisuse("the stack emptied while lanes still live (a missing SSY, PBK, PCNT or CAL)")
 
-    def sync(self) -> None:
-        """.S: the active lanes are done with this path; continue from the top entry."""
+    def sync(self, lanes: int) -> None:
+        """.S executed by `lanes`: they are done with this path and wait for the entry that will
+        bring them back (the SYNC entry of their SSY holds them); the other active lanes go on. With
+        no lane left active the warp continues from the top entry."""
         if not self.stack:
             raise StackMisuse(".S with an empty stack (no SSY before it)")
-        self.active = 0
-        self.resume()
+        self.active &= ~lanes
+        if not self.active:
+            self.resume()
 
     def unwind(self, kind: str, lanes: int) -> bool:
         """BRK/CONT/RET by `lanes`: they leave the active mask and the entries above the nearest
