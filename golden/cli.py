@@ -44,7 +44,61 @@ def _isa(args: argparse.Namespace) -> Isa:
     isa = isas.get(args.isa)
     if isa.name != "lg" and getattr(args, "float", None):
         raise UserError(f"--float chooses the float-immediate format of --isa lg; {isa.name} has none (drop --float)")
+    if isa.name != "fermi" and getattr(args, "dialect", None):
+        raise UserError(f"--dialect chooses the cuobjdump dialect of --isa fermi; {isa.name} has none (drop --dialect)")
     return isa
+
+
+def _asm_fermi(args: argparse.Namespace) -> int:
+    from .fermi.asm import assemble
+
+    if args.base:
+        raise UserError("--base places G80 code; Fermi programs start at byte address 0 (drop --base)")
+    try:
+        text = Path(args.file).read_text(encoding="utf-8")
+        program = assemble(text, args.file, args.dialect)
+    except AsmError as e:
+        print(e.format(), file=sys.stderr)
+        return 1
+    except OSError as e:
+        print(f"{args.file}: error: {e.strerror}", file=sys.stderr)
+        return 1
+    _write_words([[w & 0xFFFFFFFF, w >> 32] for w in program.words], args)
+    return 0
+
+
+def _disasm_fermi(args: argparse.Namespace) -> int:
+    """Fermi words: a file of 32-bit words, word0 (the low half) first, or --hex values of up to 16
+    digits (the 64-bit value, high half first, as CUDA 5 cuobjdump prints it)."""
+    from .fermi.decode import IllegalWord
+    from .fermi.disasm import format_listing
+
+    if args.base:
+        raise UserError("--base places G80 code; Fermi words are numbered from byte address 0 (drop --base)")
+    try:
+        if args.hex:
+            words = [int(w, 16) for w in args.hex]
+            if any(w >> 64 for w in words):
+                raise ValueError("each --hex word of --isa fermi must be at most 16 hex digits")
+        elif args.file:
+            halves = read_words(Path(args.file))
+            if len(halves) % 2:
+                raise ValueError(f"{args.file}: {len(halves)} 32-bit words are not whole 64-bit instructions")
+            words = [halves[i + 1] << 32 | halves[i] for i in range(0, len(halves), 2)]
+        else:
+            print("disasm: give a FILE or --hex WORD...", file=sys.stderr)
+            return 2
+        lines, errors = format_listing(words, args.dialect or "cuda5", keep_going=args.keep_going)
+    except IllegalWord as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 1
+    except (ValueError, OSError) as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 1
+    print("\n".join(lines))
+    for err in errors:
+        print(f"error: {err}", file=sys.stderr)
+    return 1 if errors else 0
 
 
 def _write_words(words: list[list[int]], args: argparse.Namespace) -> None:
@@ -87,6 +141,8 @@ def _asm_lg(args: argparse.Namespace) -> int:
 def cmd_asm(args: argparse.Namespace) -> int:
     if _isa(args).name == "lg":
         return _asm_lg(args)
+    if _isa(args).name == "fermi":
+        return _asm_fermi(args)
     # program directives (.block, .buffer, ...) are accepted and checked, and do not emit code
     spec = _load(args.file, args.base)
     if spec is None:
@@ -156,6 +212,8 @@ def cmd_disasm(args: argparse.Namespace) -> int:
     isa = _isa(args)
     if isa.name == "lg" and args.base:
         raise UserError("--base places G80 code; LG words are numbered from instruction 0 (drop --base)")
+    if isa.name == "fermi":
+        return _disasm_fermi(args)
     try:
         if args.hex:
             words = [int(w, 16) for w in args.hex]
@@ -186,7 +244,12 @@ def cmd_check_listing(args: argparse.Namespace) -> int:
     total_passed = total_failed = 0
     for name in args.files:
         try:
-            passed, failures = isa.check_listing(name)
+            if isa.name == "fermi":
+                from .fermi.listing import check_listing
+
+                passed, failures = check_listing(name, args.dialect)
+            else:
+                passed, failures = isa.check_listing(name)
         except (OSError, ValueError) as e:
             print(f"{name}: error: {e}", file=sys.stderr)
             total_failed += 1
@@ -483,6 +546,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("-o", "--output", help="output file (default: hex words on standard output)")
     p.add_argument("--format", choices=["bin", "hex"], help="raw little-endian binary or hex words, one instruction a line")
     p.add_argument("--base", type=_int, default=0, help="address of the first instruction (default 0)")
+    p.add_argument("--dialect", choices=["cuda4", "cuda5"], help="--isa fermi: cuobjdump text of CUDA 4.x or 5 (default: detected; disasm: cuda5)")
     p.set_defaults(func=cmd_asm)
 
     p = sub.add_parser("disasm", help="disassemble instruction words into NVIDIA-syntax SASS (or, with --isa lg, LG assembly)")
@@ -492,12 +556,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--hex", nargs="+", metavar="WORD", help="words on the command line, word0 first")
     p.add_argument("--base", type=_int, default=0, help="address of the first word (default 0)")
     p.add_argument("--keep-going", action="store_true", help="report illegal words and go on")
+    p.add_argument("--dialect", choices=["cuda4", "cuda5"], help="--isa fermi: cuobjdump text of CUDA 4.x or 5 (default: detected; disasm: cuda5)")
     p.set_defaults(func=cmd_disasm)
 
     p = sub.add_parser("check-listing", help="check listings: words -> NVIDIA text -> words (--isa lg: INDEX | 0xWORD | TEXT rows)")
     p.add_argument("files", nargs="+", metavar="FILE")
     p.add_argument("--isa", default="g80", help=isa_help)
     p.add_argument("-q", "--quiet", action="store_true", help="no per-file summary")
+    p.add_argument("--dialect", choices=["cuda4", "cuda5"], help="--isa fermi: cuobjdump text of CUDA 4.x or 5 (default: detected; disasm: cuda5)")
     p.set_defaults(func=cmd_check_listing)
 
     p = sub.add_parser("run", help="run a program of programs/ on the golden model and check it")

@@ -1,6 +1,6 @@
 """The registry of instruction sets: what the ISA-independent machinery needs from each one.
 
-The command line, make targets and the testbench look an ISA up here by name (`ISA=g80|lg`) and
+The command line, make targets and the testbench look an ISA up here by name (`ISA=g80|lg|fermi`) and
 call its functions, so adding an ISA is a package, an RTL folder and one entry below. Each entry's
 functions are imported when first called: loading the registry loads no ISA.
 """
@@ -120,6 +120,27 @@ def _lg_check_listing(path: str) -> tuple[int, Sequence[ListingFailure]]:
     return check_listing(path)
 
 
+# -- Fermi -----------------------------------------------------------------------------------------
+
+
+def _fermi_assemble(text: str, file: str) -> Image:
+    from .fermi.asm import assemble
+
+    return assemble(text, file)
+
+
+def _fermi_disassemble(words: Sequence[int]) -> list[str]:
+    from .fermi.disasm import format_listing
+
+    return format_listing(words)[0]
+
+
+def _fermi_check_listing(path: str) -> tuple[int, Sequence[ListingFailure]]:
+    from .fermi.listing import check_listing
+
+    return check_listing(path)
+
+
 ISAS: dict[str, Isa] = {
     "g80": Isa(
         "g80", "NVIDIA G80 SM_1.0 (SASS)", "golden.g80.table", _g80_assemble, _g80_disassemble, _g80_check_listing,
@@ -133,6 +154,11 @@ ISAS: dict[str, Isa] = {
         regress_tests="tests/test_lg_lockstep.py",
         regress_records=((r"::test_lockstep\[(?P<tag>.+)-(?P<sim>[a-z]+)\]$", "{tag}_{sim}.json"),
                          (r"::test_bad_program_ends_in_its_error_line\[(?P<tag>.+)\]$", "bad-{tag}.json")),
+    ),
+    # words are 64-bit integers (the value CUDA 5 cuobjdump prints); no RTL, commit record or coverage yet
+    "fermi": Isa(
+        "fermi", "NVIDIA Fermi sm_20 (SASS)", "golden.fermi.table", _fermi_assemble, _fermi_disassemble, _fermi_check_listing,
+        ("sm20",), "sm20", ".sass", "programs/fermi", "",
     ),
 }  # fmt: skip
 

@@ -233,13 +233,19 @@ def check_cluster(spec: str, config: Path | None, jobs: int) -> None:
 BATCH_MOST = 200  # programs, mutants or runs per task at most
 
 
-def batches(items: Sequence[Any], workers: int, most: int = BATCH_MOST) -> list[list[Any]]:
-    """`items` in order, cut into tasks: two for every worker at least (a lost worker costs half its
-    share, the last tasks end together), at most `most` each. The items of these jobs take seconds
-    each, against a Dask task's cost below a millisecond, so a task of one item is not too small."""
+def batches(items: Sequence[Any], workers: int, most: int = BATCH_MOST, dealt: bool = False) -> list[list[Any]]:
+    """`items` cut into tasks: two for every worker at least (a lost worker costs half its share,
+    the last tasks end together), at most `most` each. The items of these jobs take seconds each,
+    against a Dask task's cost below a millisecond, so a task of one item is not too small.
+    In order by default; `dealt` deals them out like cards (task k takes items k, k + n, ...), for
+    items whose cost runs in streaks (a regression's tests, collected file by file), so that no task
+    gets a whole streak of slow ones."""
     if not items:
         return []
     size = max(1, min(most, -(-len(items) // (2 * max(1, workers)))))
+    if dealt:
+        n = -(-len(items) // size)
+        return [list(items[k::n]) for k in range(n)]
     return [list(items[i : i + size]) for i in range(0, len(items), size)]
 
 

@@ -93,6 +93,8 @@ def test_batches_keep_the_order_and_give_each_worker_two() -> None:
     assert batches(list(range(3)), 4) == [[0], [1], [2]]
     assert [len(b) for b in batches(list(range(1000)), 1)] == [200] * 5
     assert batches([], 3) == []
+    assert batches(list(range(10)), 2, dealt=True) == [[0, 4, 8], [1, 5, 9], [2, 6], [3, 7]]
+    assert sorted(x for part in batches(list(range(1000)), 1, dealt=True) for x in part) == list(range(1000))
 
 
 def slow_square(x: int, marks: str) -> int:

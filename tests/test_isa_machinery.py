@@ -129,7 +129,8 @@ def test_a_record_field_says_what_it_means_and_why_it_is_not_compared() -> None:
 
 def test_every_isa_registers_its_schema_and_coverage() -> None:
     formats = []
-    for isa in ISAS.values():
+    # an ISA whose model is still to come declares neither (rtl_dir and commit_module empty)
+    for isa in (isa for isa in ISAS.values() if isa.commit_module or isa.rtl_dir):
         assert isa.commit_schema.isa == isa.name
         assert all(f.doc for cls in isa.commit_schema.classes() for f in fields_of(cls))
         formats += [cls.FORMAT for cls in isa.coverage.CLASSES]

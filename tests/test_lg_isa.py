@@ -311,9 +311,9 @@ def test_asm_disasm_cli(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> N
 
 
 def test_usage_errors(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["asm", "--isa", "fermi", "x"]) == 2
+    assert main(["asm", "--isa", "kepler", "x"]) == 2
     err = capsys.readouterr().err
-    assert err.count("\n") == 1 and "unknown ISA 'fermi'" in err and "g80, lg" in err
+    assert err.count("\n") == 1 and "unknown ISA 'kepler'" in err and "g80, lg, fermi" in err
     assert main(["disasm", "--float", "half", "--hex", "0"]) == 2
     assert "--float" in capsys.readouterr().err
     assert main(["disasm", "--isa", "lg", "--float", "quarter", "--hex", "15080080"]) == 2

@@ -216,6 +216,16 @@ def test_x_on_a_valid_commit_field(tmp_path: Path) -> None:
     assert r.report.message.startswith("cm_rd_val is ")
 
 
+def test_x_on_the_matrix_names_its_bits(tmp_path: Path) -> None:
+    """Icarus: the commit port's matrix is X in its low 32 bits on every commit; the first commit
+    (pc 0x0000) is named with the signal, and the message counts the bits rather than printing 512."""
+    files = broken_core(tmp_path, "lg_core.v", "assign cm_mat = grec[LG_G_MAT +: 512];", "assign cm_mat = {grec[LG_G_MAT + 32 +: 480], 32'bx};")
+    r = run_lockstep(load("alu"), "icarus", dut="mutant_matx", files=files, out_dir=tmp_path / "run")
+    assert r.report is not None and r.report.kind == "x_or_z", r.report
+    assert r.report.pc == 0x0000
+    assert r.report.message.startswith("cm_mat is X or Z in 32 of its 512 bits (bits 0..31) at cycle ")
+
+
 # -- make sim ISA=lg ----------------------------------------------------------------------------------
 
 

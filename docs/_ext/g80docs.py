@@ -243,14 +243,14 @@ class Forms(SphinxDirective):
 
 class CommitSchema(SphinxDirective):
     """Every registered ISA's commit record (golden/isas.py; each declared on golden/isa/record.py),
-    field by field."""
+    field by field. An ISA whose model is still to come declares none and has no section."""
 
     def run(self) -> list[nodes.Node]:
         from golden.isa.record import fields_of
         from golden.isas import ISAS
 
         out: list[nodes.Node] = []
-        for isa in ISAS.values():
+        for isa in (isa for isa in ISAS.values() if isa.commit_module):
             schema = isa.commit_schema
             parts: list[nodes.Node] = [nodes.paragraph("", "", nodes.Text("Declared in "), _code(schema.source), nodes.Text("."))]
             for cls in schema.classes():

@@ -18,11 +18,12 @@ from .model import Bin, Group, Model, Point
 
 
 def classes() -> dict[str, tuple[str, type[Coverage]]]:
-    """Coverage file format -> (ISA name, its Coverage class), over every registered ISA."""
+    """Coverage file format -> (ISA name, its Coverage class), over every registered ISA that has
+    coverage models (one whose model is still to come has none)."""
     from ..isas import ISAS
 
     out: dict[str, tuple[str, type[Coverage]]] = {}
-    for isa in ISAS.values():
+    for isa in (isa for isa in ISAS.values() if isa.coverage_module):
         for cls in isa.coverage.CLASSES:
             out[cls.FORMAT] = (isa.name, cls)
     return out

@@ -2,42 +2,20 @@
 
 from __future__ import annotations
 
-import builtins
-import functools
 import time
 from dataclasses import dataclass, field
 
 import numpy as np
 
+from ..isa.expect import SAFE_BUILTINS, CheckResult
+from ..isa.expect import check as check_expects
 from .commit import Commit
 from .disassembler import render_program
 from .memory import Memory
 from .profile import Profile
-from .program import DTYPES, KernelSpec
+from .program import KernelSpec
 from .sm import SM
 from .state import FLEXGRIP_SM, Launch, SMConfig
-
-
-def _numpy_import(name: str, *args: object, **kwargs: object) -> object:
-    """numpy's C code imports some of its own modules on first use (``a.sum()`` the first time in a
-    process loads numpy.core._methods) through the ``__import__`` of the calling frame, which is the
-    expression's: let those through and nothing else."""
-    if name.split(".")[0] != "numpy":
-        raise ImportError(f"an .expect expression may not import {name}")
-    return builtins.__import__(name, *args, **kwargs)  # type: ignore[arg-type]
-
-
-# What an .expect expression may use besides numpy (np) and the buffers.
-SAFE_BUILTINS = {"range": range, "len": len, "min": min, "max": max, "sum": sum, "abs": abs, "int": int, "float": float,
-                 "reduce": functools.reduce, "__import__": _numpy_import}  # fmt: skip
-
-
-@dataclass
-class CheckResult:
-    buffer: str
-    line: int
-    passed: bool
-    detail: str = ""
 
 
 @dataclass
@@ -100,58 +78,9 @@ def run_program(spec: KernelSpec, profile: Profile, trace=None, batch: bool = Tr
     return result
 
 
-def _ulps(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """Distance in representable floats between float32 bit patterns (sign-magnitude ordered)."""
-    def ordered(x: np.ndarray) -> np.ndarray:
-        x = x.astype(np.int64)
-        return np.where(x & 0x80000000, 0x80000000 - (x & 0x7FFFFFFF), x + 0x80000000)
-    return np.abs(ordered(a) - ordered(b))
-
-
 def check(spec: KernelSpec, gmem: Memory) -> list[CheckResult]:
-    out = []
-    initial = {name: buf.init.copy() for name, buf in spec.buffers.items()}
-    env = {"np": np, "grid": spec.grid, "block": spec.block, "nthreads": spec.grid[0] * spec.grid[1] * spec.block[0] * spec.block[1] * spec.block[2],
-           **initial}  # fmt: skip
-    for exp in spec.expects:
-        buf = spec.buffers[exp.buffer]
-        np_type = DTYPES[buf.dtype]
-        final = np.frombuffer(gmem.data[buf.addr : buf.addr + buf.nbytes].tobytes(), np_type)
-        try:
-            if exp.expr is not None:
-                with np.errstate(all="ignore"):
-                    want = np.broadcast_to(np.asarray(eval(exp.expr, {"__builtins__": SAFE_BUILTINS, **env})).astype(np_type), final.shape)
-            else:
-                assert exp.values is not None
-                want = exp.values.astype(np_type)
-                final = final[: want.size]
-        except Exception as e:  # the expression is the program author's: report, do not crash
-            out.append(CheckResult(exp.buffer, exp.line.number, False, f"expectation could not be evaluated: {e}"))
-            continue
-        bits = np.uint32 if np.dtype(np_type).itemsize == 4 else np_type
-        got, exp_bits = final.view(bits), want.view(bits)
-        if buf.dtype == "f32" and (exp.ulp or exp.atol):
-            near = _ulps(got, exp_bits) <= exp.ulp
-            if exp.atol:
-                near |= np.abs(final.astype(np.float64) - want.astype(np.float64)) <= exp.atol
-            bad = np.flatnonzero(~near)
-        else:
-            bad = np.flatnonzero(got != exp_bits)
-        if bad.size:
-            rows = ", ".join(f"[{i}] expected {_show(want[i], buf.dtype)} got {_show(final[i], buf.dtype)}" for i in bad[:8])
-            more = f" (+{bad.size - 8} more)" if bad.size > 8 else ""
-            out.append(CheckResult(exp.buffer, exp.line.number, False, f"{bad.size} of {final.size} elements differ: {rows}{more}"))
-        else:
-            tol = f" within {exp.ulp} ulp" if exp.ulp and buf.dtype == "f32" else ""
-            tol += f" or {exp.atol:g}" if exp.atol and buf.dtype == "f32" else ""
-            out.append(CheckResult(exp.buffer, exp.line.number, True, f"{final.size} elements match{tol}"))
-    return out
-
-
-def _show(v: object, dtype: str) -> str:
-    if dtype == "f32":
-        return f"{float(v)!r} ({np.float32(v).view(np.uint32):#010x})"
-    return f"{int(v)} ({int(v) & (2 ** (8 * np.dtype(DTYPES[dtype]).itemsize) - 1):#x})"
+    """The program's expectations against global memory after the run (golden/isa/expect.py)."""
+    return check_expects(spec, lambda addr, n: gmem.data[addr : addr + n].tobytes())
 
 
 def format_commit(c: Commit) -> str:
@@ -180,4 +109,4 @@ def _lanes(values: np.ndarray, mask: int, digits: int = 8) -> str:
     return f"[{shown}{' ...' if len(lanes) > 4 else ''}]"
 
 
-__all__ = ["RunResult", "build", "check", "format_commit", "render_program", "run_program"]
+__all__ = ["SAFE_BUILTINS", "CheckResult", "RunResult", "build", "check", "format_commit", "render_program", "run_program"]

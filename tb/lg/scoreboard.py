@@ -25,6 +25,7 @@ written).
 
 from __future__ import annotations
 
+import functools
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -46,8 +47,11 @@ HISTORY = 8
 MASK32 = 0xFFFFFFFF
 
 
+@functools.lru_cache(maxsize=4096)
 def text_of(word: int) -> str:
-    """The instruction's disassembly (its hex word when it is no instruction)."""
+    """The instruction's disassembly (its hex word when it is no instruction). Cached: a program
+    has few distinct words and each commit names its own, which decoding anew made the largest
+    cost of the scoreboard."""
     try:
         return render(decode(word))
     except IllegalWord:

@@ -33,7 +33,7 @@ def read(sig: Any) -> int:
 async def run_program(dut: Any) -> None:
     out = Path(os.environ["LG_TRACE"])
     max_cycles = int(os.environ.get("LG_MAX_CYCLES", "2000000"))
-    cocotb.start_soon(Clock(dut.clk, 2, unit="step").start())
+    cocotb.start_soon(Clock(dut.clk, 2, unit="step", impl="gpi").start())  # in C: Python is not woken per clock
     dut.rst.value = 1
     for _ in range(3):
         await RisingEdge(dut.clk)
