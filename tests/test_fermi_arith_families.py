@@ -129,7 +129,7 @@ def test_popc_flo_isad() -> None:
 
 
 def floats(n: int = 32, mant: int = 12) -> list[int]:
-    """Random finite binary32 patterns with short mantissas, so a product and sum are exact in binary64."""
+    """Random finite binary32 patterns with short mantissas (a product is exact in binary64)."""
     sign = rng.integers(0, 2, n)
     exp = rng.integers(100, 150, n)
     man = rng.integers(0, 1 << mant, n) << (23 - mant)
@@ -139,6 +139,15 @@ def floats(n: int = 32, mant: int = 12) -> list[int]:
 FA, FB, FC = floats(), floats(), floats()
 
 
+def round_f32(q: Fraction) -> float:
+    """The binary32 nearest the exact value q, ties to even (checked against both neighbours of the
+    candidate, so a double rounding through binary64 cannot slip in)."""
+    f = np.float32(float(q))
+    cands = [np.nextafter(f, np.float32(-np.inf)), f, np.nextafter(f, np.float32(np.inf))]
+    best = min(cands, key=lambda v: (abs(Fraction(float(v)) - q), bits(float(v)) & 1))
+    return float(best)
+
+
 def fcheck(body: list, expect, a=FA, b=FB, c=FC) -> None:
     got, _ = run_lanes(body, a, b, c)
     want = [bits(expect(np.float64(f32(x)), np.float64(f32(y)), np.float64(f32(z)))) for x, y, z in zip(a, b, c, strict=True)]
@@ -146,16 +155,16 @@ def fcheck(body: list, expect, a=FA, b=FB, c=FC) -> None:
 
 
 def test_fadd_fmul_ffma_round_to_nearest() -> None:
-    fcheck([ins("FADD", "R4", "R1", "R2")], lambda a, b, c: a + b)
-    fcheck([ins("FADD", "R4", "R1", "-R2")], lambda a, b, c: a - b)
-    fcheck([ins("FADD", "R4", "|R1|", "R2")], lambda a, b, c: abs(a) + b)
+    fcheck([ins("FADD", "R4", "R1", "R2")], lambda a, b, c: round_f32(Fraction(a) + Fraction(b)))
+    fcheck([ins("FADD", "R4", "R1", "-R2")], lambda a, b, c: round_f32(Fraction(a) - Fraction(b)))
+    fcheck([ins("FADD", "R4", "|R1|", "R2")], lambda a, b, c: round_f32(abs(Fraction(a)) + Fraction(b)))
     fcheck([ins("FMUL", "R4", "R1", "R2")], lambda a, b, c: a * b)
-    fcheck([ins("FFMA", "R4", "R1", "R2", "R3")], lambda a, b, c: a * b + c)
-    fcheck([ins("FFMA", "R4", "R1", "-R2", "R3")], lambda a, b, c: -(a * b) + c)
+    fcheck([ins("FFMA", "R4", "R1", "R2", "R3")], lambda a, b, c: round_f32(Fraction(a) * Fraction(b) + Fraction(c)))
+    fcheck([ins("FFMA", "R4", "R1", "-R2", "R3")], lambda a, b, c: round_f32(-Fraction(a) * Fraction(b) + Fraction(c)))
 
 
 def test_fadd_sat_clamps_to_unit_interval() -> None:
-    fcheck([ins("FADD", "R4", "R1", "R2", mods=("SAT",))], lambda a, b, c: min(max(a + b, 0.0), 1.0))
+    fcheck([ins("FADD", "R4", "R1", "R2", mods=("SAT",))], lambda a, b, c: min(max(round_f32(Fraction(a) + Fraction(b)), 0.0), 1.0))
 
 
 def test_fsetp_ordered_and_unordered() -> None:
@@ -254,3 +263,48 @@ def test_a_shared_memory_reduction_kernel() -> None:
     m.run()
     got = [int(v) for v in m.mem.glob[1024:1032].view("<u4")]
     assert got == [int(data[:128].sum()), int(data[128:].sum())]
+
+
+def round_dir(q: Fraction, mode: str) -> float:
+    """The binary32 value q rounds to under RZ, RM or RP (among the neighbours of the nearest)."""
+    f = np.float32(float(q))
+    cands = [float(v) for v in (np.nextafter(f, np.float32(-np.inf)), f, np.nextafter(f, np.float32(np.inf)))]
+    if mode == "RM":
+        return max(v for v in cands if Fraction(v) <= q)
+    if mode == "RP":
+        return min(v for v in cands if Fraction(v) >= q)
+    return max((v for v in cands if abs(Fraction(v)) <= abs(q)), key=abs)
+
+
+@pytest.mark.parametrize("rnd", ["RZ", "RM", "RP"])
+def test_directed_rounding_modifiers(rnd: str) -> None:
+    fcheck([ins("FADD", "R4", "R1", "R2", mods=(rnd,))], lambda a, b, c: round_dir(Fraction(a) + Fraction(b), rnd))
+    fcheck([ins("FFMA", "R4", "R1", "R2", "R3", mods=(rnd,))], lambda a, b, c: round_dir(Fraction(a) * Fraction(b) + Fraction(c), rnd))
+
+
+def test_integer_conversions_saturate_or_wrap() -> None:
+    check([ins("I2I", "R4", "R1", mods=("S8", "S32", "SAT"))], lambda a, b, c: max(-128, min(127, s32(a))))
+    check([ins("I2I", "R4", "R1", mods=("U16", "S32"))], lambda a, b, c: a & 0xFFFF)
+    check([ins("I2I", "R4", "R1", mods=("S32", "S8"))], lambda a, b, c: (a & 0xFF) - ((a & 0x80) << 1))
+    check([ins("I2I", "R4", "-R1", mods=("S32", "S32"))], lambda a, b, c: -a)
+
+
+def test_widening_and_double_conversions() -> None:
+    # F2F.F64.F32 is exact; I2F.F64.S32 is exact; the low and high words of each land in a pair
+    body = [ins("F2F", "R6", "R1", mods=("F64", "F32")), ins("I2F", "R8", "R2", mods=("F64", "S32")),
+            ins("DADD", "R12", "R6", "R8"), ins("MOV", "R4", "R13")]  # fmt: skip
+    ints = values()
+
+    def want(a: int, b: int, c: int) -> int:
+        d = np.float64(f32(a)) + np.float64(s32(b))  # two exact binary64 values, one rounding
+        return int(np.array([d]).view(np.uint64)[0]) >> 32
+
+    check(body, want, a=FA, b=ints)
+
+
+def test_dsetp_and_dmnmx_on_pairs() -> None:
+    body = [ins("F2F", "R6", "R1", mods=("F64", "F32")), ins("F2F", "R8", "R2", mods=("F64", "F32")),
+            ins("DSETP", "P0", "PT", "R6", "R8", "PT", mods=("GT", "AND")), ins("DMNMX", "R12", "R6", "R8", "!PT"),
+            ins("F2F", "R5", "R12", mods=("F32", "F64")), ins("SEL", "R14", "0x1", "RZ", "P0"),
+            ins("LOP", "R4", "R5", "R14", mods=("XOR",))]  # fmt: skip
+    check(body, lambda a, b, c: bits(max(f32(a), f32(b))) ^ int(f32(a) > f32(b)), a=FA, b=FB)
