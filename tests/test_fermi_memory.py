@@ -243,3 +243,9 @@ def test_wide_shared_and_local_accesses() -> None:
     m = launch([ins("LDL", "R2", "[RZ+0x1000]"), ins("EXIT")], bytes(16))
     with pytest.raises(FermiError, match=r"local access of 4 byte\(s\) at 0x1000 is outside 0\.\.0xfff"):
         m.run()
+
+
+def test_an_access_to_a_space_of_no_bytes_says_so() -> None:
+    m = launch([ins("STS", "[RZ+0x10]", "RZ"), ins("EXIT")], bytes(16), shared=0)
+    with pytest.raises(FermiError, match=r"^CTA 0 warp 0 pc 0x0 \(STS\): shared access of 4 byte\(s\) at 0x10: the launch gave shared memory no bytes"):
+        m.run()

@@ -34,6 +34,8 @@ def check(space: str, addr: np.ndarray, size: int, limit: int) -> None:
     """Every lane's access of `size` bytes at `addr` lies in 0..limit-1 and is aligned."""
     if not len(addr):
         return
+    if limit == 0:
+        raise Fault(f"{space} access of {size} byte(s) at {int(addr[0]):#x}: the launch gave {space} memory no bytes (give it a size)")
     bad = (addr < 0) | (addr + size > limit)
     if bad.any():
         a = int(addr[np.argmax(bad)])
