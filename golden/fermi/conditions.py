@@ -13,10 +13,11 @@ from __future__ import annotations
 import numpy as np
 
 from golden.fermi.state import CC_C, CC_O, CC_S, CC_Z
+from golden.fermi.table import COND
 from golden.g80 import conditions as tesla
 
-NAMES = ("F", "LT", "EQ", "LE", "GT", "NE", "GE", "NUM", "NAN", "LTU", "EQU", "LEU", "GTU", "NEU", "GEU", "T",
-         "OFF", "LO", "SFF", "LS", "HI", "SFT", "HS", "OFT")  # fmt: skip
+# the spellings are the table's (one list for the decoder, the disassembler and the model)
+NAMES = tuple(COND[code] for code in range(24))
 
 _FLAG_TESTS = {
     "OFF": lambda f: not f & CC_O,

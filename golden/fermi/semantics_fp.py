@@ -15,6 +15,7 @@ from collections.abc import Callable
 
 import numpy as np
 
+from golden.fermi import conditions
 from golden.fermi.insn import Insn, Operand
 from golden.fermi.operands import Exec
 from golden.fermi.semantics_int import LOGIC, arith, combine, pick, refuse, write_result
@@ -25,7 +26,7 @@ SIGN32 = U32(0x80000000)
 SIGN64 = U64(0x8000000000000000)
 
 RND = ("RN", "RM", "RP", "RZ")
-FCMP = ("F", "LT", "EQ", "LE", "GT", "NE", "GE", "NUM", "NAN", "LTU", "EQU", "LEU", "GTU", "NEU", "GEU", "T")
+FCMP = conditions.NAMES[:16]  # the float comparisons are the first 16 CC test names
 FLOAT_TYPES = ("F16", "F32", "F64")
 INT_TYPES = ("U8", "S8", "U16", "S16", "U32", "S32", "U64", "S64")
 WIDE = ("F64", "U64", "S64")
