@@ -2,7 +2,8 @@
 
 `ins("IADD", "R4", "R1", "-R2", mods=("SAT",))` gives an Insn; operand strings follow the
 cuobjdump spelling: R3 -R3 ~R3 |R3| RZ R4.CC, P0 !P0 PT, 0x10 (an immediate, its full pattern),
-c[0x2][0x10] c[0x2][R3+0x10], [R2+0x4], SR_TID.X, CC.NE, PR, @0x40 (a branch target). The first
+c[0x2][0x10] c[0x2][R3+0x10], [R2+0x4], SR_TID.X (the disassembler's names) or SR41 (a number),
+CC.NE, PR, @0x40 (a branch target). The first
 `ndst` operands are destinations (default: 2 for the ...SETP families, 0 for stores and control,
 else 1).
 """
@@ -17,7 +18,7 @@ import numpy as np
 
 from golden.fermi.insn import CC, PR, PT, RZ, Addr, Const, Imm, Insn, Operand, Pred, Reg, SReg, Target
 from golden.fermi.model import Machine
-from golden.fermi.special import BY_NAME
+from golden.fermi.disasm import SREGS
 
 NO_DST = {"ST", "STS", "STL", "RED", "SSY", "BRA", "CAL", "PRET", "RET", "EXIT", "PBK", "BRK", "PCNT", "CONT",
           "NOP", "MEMBAR"}  # fmt: skip
@@ -36,8 +37,9 @@ def operand(t: str) -> Operand:
         return PR()
     if t.startswith("CC"):
         return CC(t[3:] if "." in t else "")
-    if t.startswith("SR_"):
-        return SReg(BY_NAME[t])
+    if t.startswith("SR"):
+        by_name = {cuda5: n for n, (cuda5, _) in SREGS.items()}
+        return SReg(by_name[t] if t in by_name else int(t[2:]))
     if t in ("PT", "!PT") or re.fullmatch(r"!?P\d", t):
         neg = t.startswith("!")
         name = t.lstrip("!")

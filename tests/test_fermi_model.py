@@ -205,8 +205,8 @@ def test_rz_reads_zero_and_drops_writes() -> None:
 def test_special_registers_and_launch_constants() -> None:
     prog = place([
         ins("S2R", "R0", "SR_TID.X"), ins("S2R", "R1", "SR_TID.Y"), ins("S2R", "R2", "SR_CTAID.X"),
-        ins("S2R", "R3", "SR_LANEID"), ins("S2R", "R4", "SR_LANEMASK_LT"), ins("S2R", "R5", "SR_LANEMASK_GE"),
-        ins("S2R", "R6", "SR_NTID.Y"), ins("S2R", "R7", "SR_NCTAID.X"),
+        ins("S2R", "R3", "SR_LANEID"), ins("S2R", "R4", "SR_LTMASK"), ins("S2R", "R5", "SR_GEMASK"),
+        ins("S2R", "R6", "SR42"), ins("S2R", "R7", "SR45"),
         ins("MOV", "R8", "c[0x0][0x8]"), ins("MOV", "R9", "c[0x0][0xc]"), ins("MOV", "R12", "c[0x0][0x14]"),
         ins("MOV", "R13", "c[0x0][0x24]"), ins("MOV", "R14", "c[0x1][0x100]"),
         # a row of 16 words per thread at 64 * (48 ctaid + 8 tid.y + tid.x)

@@ -353,7 +353,7 @@ def test_pret_sets_where_ret_returns() -> None:
 
 
 def test_virtid_reports_the_warp_number() -> None:
-    prog = [*TID, ins("S2R", "R1", "SR_VIRTID"), ins("ST", "[R11]", "R1"), ins("EXIT")]
+    prog = [*TID, ins("S2R", "R1", "SR3"), ins("ST", "[R11]", "R1"), ins("EXIT")]
     m = launch(prog, block=96)
     m.run()
     assert out(m, 96) == [(t // 32) << 8 for t in range(96)]

@@ -9,7 +9,7 @@
 Generic addresses (LD, ST, LDU, ATOM, RED): seed 003 says g[] "can have two holes in address
 space: one of them mapped to s[] space, the other to l[] space, allowing unified addressing". The
 model places them where the profile says (`shared_window`, `local_window`, each `window_size`
-bytes, reported by SR_SWINLO/SR_LWINLO); an address in a window reaches that space at its offset
+bytes, reported by special registers 48 and 52); an address in a window reaches that space at its offset
 into the window, every other address is global.
 
 Accesses are naturally aligned (an access of n bytes at a multiple of n); a misaligned or

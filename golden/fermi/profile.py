@@ -89,17 +89,17 @@ class FermiProfile:
     # memory
     shared_window: int = _switch(
         0x01000000, _MEM,
-        "generic address where the shared window starts (SR_SWINLO); the window is shared_window_size long",
+        "generic address where the shared window starts (special register 48); the window is window_size long",
         "seed 003: g[] can have two holes mapped to s[] and l[] (sr48 $swinbase); project: the base",
     )
     local_window: int = _switch(
         0x02000000, _MEM,
-        "generic address where the local window starts (SR_LWINLO); the window is local_window_size long",
+        "generic address where the local window starts (special register 52); the window is window_size long",
         "seed 003: sr52 $lwinbase; project: the base",
     )
     window_size: int = _switch(
         0x01000000, _MEM,
-        "bytes of each generic window (SR_SWINSZ, SR_LWINSZ)",
+        "bytes of each generic window (special registers 49 and 53)",
         "seed 003: sr49 $swinsz, sr53 $lwinsz; project: 16 MiB each",
     )
     atomic_lane_order: str = _switch(
