@@ -16,9 +16,9 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
+from golden.fermi.disasm import SREGS
 from golden.fermi.insn import CC, PR, PT, RZ, Addr, Const, Imm, Insn, Operand, Pred, Reg, SReg, Target
 from golden.fermi.model import Machine
-from golden.fermi.disasm import SREGS
 
 NO_DST = {"ST", "STS", "STL", "RED", "SSY", "BRA", "CAL", "PRET", "RET", "EXIT", "PBK", "BRK", "PCNT", "CONT",
           "NOP", "MEMBAR"}  # fmt: skip
