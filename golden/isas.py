@@ -158,7 +158,7 @@ ISAS: dict[str, Isa] = {
     # words are 64-bit integers (the value CUDA 5 cuobjdump prints); no RTL, commit record or coverage yet
     "fermi": Isa(
         "fermi", "NVIDIA Fermi sm_20 (SASS)", "golden.fermi.table", _fermi_assemble, _fermi_disassemble, _fermi_check_listing,
-        ("sm20",), "sm20", ".sass", "programs/fermi", "",
+        ("sm20",), "sm20", ".sass", "programs/fermi", "", "golden.fermi.commit",
     ),
 }  # fmt: skip
 
