@@ -23,6 +23,7 @@ from golden.isa.source import AsmError, Line
 from .asm import FermiProgram, assemble, assemble_line
 from .decode import IllegalWord
 from .disasm import DIALECTS, render_word
+from .model import FermiError, Machine
 from .program import FermiSpec, launch, load_program
 
 
@@ -129,8 +130,6 @@ def run(spec: FermiSpec, max_steps: int | None = None) -> RunResult:
     The runaway bound is `max_steps`, else the program's `.max_steps`, else the program format's
     default; a run past it, a fault or a stack misuse is a FermiError (a UserError of code FAILURE)
     naming the program, CTA, warp, PC and instruction."""
-    from .model import FermiError, Machine
-
     lau = launch(spec)
     m = Machine()
     bound = max_steps if max_steps is not None else spec.max_steps
@@ -141,7 +140,7 @@ def run(spec: FermiSpec, max_steps: int | None = None) -> RunResult:
                  global_mem=bytes(lau.global_memory), shared_size=lau.shared, global_base=0)  # fmt: skip
         steps = _run(m, bound)
     except FermiError as e:  # a fault, stack misuse or bad launch, located by the model at its PC
-        raise UserError(f"{source_line(spec, getattr(e, 'pc', None))}: {e}", e.code) from None
+        raise UserError(f"{source_line(spec, e.pc)}: {e}", e.code) from None
     glob = m.mem.glob
 
     def read(addr: int, nbytes: int) -> bytes:
@@ -159,7 +158,7 @@ def source_line(spec: FermiSpec, pc: int | None) -> str:
     return spec.path
 
 
-def _run(m: Any, bound: int) -> int:
+def _run(m: Machine, bound: int) -> int:
     """Step the launched machine to the end; the number of warp-instructions. Machine.run keeps every
     commit record, which a kernel of millions of steps does not need, so the records are dropped."""
     step = m.step
@@ -171,12 +170,8 @@ def _run(m: Any, bound: int) -> int:
     if m.finished:
         return bound
     last = f"CTA {rec.cta} warp {rec.warp} pc {rec.pc:#x} ({rec.text})" if rec is not None else "none"
-    from .model import FermiError
-
-    err = FermiError(f"the program did not end within {bound} warp-instructions (the last: {last}): check its loops "
-                     "and branches, or raise .max_steps")  # fmt: skip
-    err.pc = rec.pc if rec is not None else None  # type: ignore[attr-defined]
-    raise err
+    raise FermiError(f"the program did not end within {bound} warp-instructions (the last: {last}): check its loops "
+                     "and branches, or raise .max_steps", pc=rec.pc if rec is not None else None)  # fmt: skip
 
 
 __all__ = ["Mismatch", "RunResult", "load", "round_trip", "run"]
