@@ -31,7 +31,9 @@ from .disasm import DIALECTS, SREGS, check_dialect
 from .insn import Insn
 from .table import BY_MNEMONIC, COND, FIELDS, Form, Opd
 
-FERMI_COMMENTS = CommentRules(line=("//", "#"), directive_text=(), block=True, terminator=";")
+# On a directive line `//` is text: an `.expect` expression is numpy, where it is floor division
+# (docs/reference/program-format.md, "Comments"); `#` and `/* */` still start a comment there.
+FERMI_COMMENTS = CommentRules(line=("//", "#"), directive_text=("//",), block=True, terminator=";")
 
 Directive = Callable[[str, str, Line], None]
 
