@@ -21,6 +21,7 @@ them set is illegal, so that every legal word has exactly one text.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
@@ -947,6 +948,12 @@ UNSUPPORTED: tuple[tuple[int, int, int, str], ...] = (
     (7, 38, 39, "KIL (fragment discard)"),
     (7, 52, 55, "BPT (breakpoint)"),
 )
+
+
+# The same, by mnemonic, for the assembler: every upper-case name the descriptions above give.
+UNSUPPORTED_BY_NAME: dict[str, str] = {
+    name: what for _, _, _, what in UNSUPPORTED for name in re.findall(r"\b[A-Z][A-Z0-9]+\b", what)
+}
 
 
 def unsupported(word: int) -> str | None:
