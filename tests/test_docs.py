@@ -75,7 +75,7 @@ def test_forms_page_has_one_row_per_form_with_its_bits(site: Path) -> None:
 def test_profiles_page_gives_every_switch_its_value_in_both_profiles(site: Path) -> None:
     rows = {r[0]: r for r in _rows(site / "reference" / "profiles.html") if len(r) == 5}
     source = (ROOT / "golden" / "g80" / "profile.py").read_text(encoding="utf-8")
-    declared = re.findall(r"^    (\w+): (?:bool|int) = _switch\(", source, re.M)
+    declared = re.findall(r"^    (\w+): (?:bool|int) = switch\(", source, re.M)
     assert declared and set(rows) == set(declared)
     # the values as FLEXGRIP = replace(G80, ...) spells them in the source
     flexgrip = dict(re.findall(r"^    (\w+)=(\w+),", source[source.index("FLEXGRIP = replace(") :], re.M))

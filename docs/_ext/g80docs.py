@@ -134,7 +134,7 @@ class Profiles(SphinxDirective):
         for f in dataclasses.fields(Profile):
             if f.name == "name":
                 continue
-            group, doc = Profile.switch_doc(f.name)
+            group, doc, _ = Profile.switch_doc(f.name)
             values = [_code(repr(getattr(PROFILES[p], f.name))) for p in names]
             findings = _codes(by_switch.get(f.name, [])) or "none found in lock-step: documented in ISA.md section 9, FLEXGRIPPLUS.md"
             groups.setdefault(group, []).append((_code(f.name), *values, doc, findings))

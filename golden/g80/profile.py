@@ -6,8 +6,9 @@ Each FlexGripPlus deviation is one named switch (ISA.md section 9, FLEXGRIPPLUS.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, fields, replace
-from typing import Any
+from dataclasses import dataclass, replace
+
+from golden.isa.profile import ProfileBase, switch
 
 # the groups the switches fall in, and each switch's meaning, are field metadata so the manual's
 # profile table (docs/_ext) reads them from the dataclass instead of from comments that could drift
@@ -17,74 +18,58 @@ _FP = "floating point"
 _DECODE = "integer, memory and address-register decode"
 
 
-def _switch(default: bool | int, group: str, doc: str) -> Any:
-    """A profile switch: its g80 default, its group and its meaning (`Profile.switch_doc`)."""
-    return field(default=default, metadata={"group": group, "doc": doc})
-
-
 @dataclass(frozen=True)
-class Profile:
+class Profile(ProfileBase):
     """One semantic profile: every switch at its G80 value unless the profile departs from it."""
 
     name: str = "g80"
     """`g80` or `flexgrip` (`PROFILES`)."""
     # control and launch
-    exit_marker_ignored: bool = _switch(False, _CONTROL, "the exit marker does nothing; kernels end with RET")
-    ret_pops_any: bool = _switch(False, _CONTROL, "RET with a non-empty stack pops whatever entry is on top")
-    partial_warps_full: bool = _switch(False, _CONTROL, "every warp starts with all 32 lanes active")
-    param_slot_bytes_pointer: int = _switch(8, _CONTROL, "bytes a pointer parameter takes (g80: 64-bit host ABI)")
-    only_r124_zero: bool = _switch(False, _CONTROL, "registers past the allocation are ordinary; only R124 reads 0")
-    areg_32bit: bool = _switch(False, _CONTROL, "address registers hold 32 bits (G80: 16)")
-    const_bank_ignored: bool = _switch(False, _CONTROL, "constant memory is one flat space: the bank of c[bank][off] is ignored")
-    const_short_unsplit: bool = _switch(False, _CONTROL, "FP 32-bit forms: c[b][n] reads flat word 32 * b + n (the 6-bit operand field whole)")
-    global_addr_bits: int = _switch(0, _CONTROL, "global addresses keep only their low n bits (0: no wrap; FlexGripPlus: 18, 256 KiB)")
-    postinc_a4: bool = _switch(False, _CONTROL, "g [An+++k] accesses $an + k (as g [An+k]) and then adds Rd-field * size to $a4, not k to $an")
+    exit_marker_ignored: bool = switch(False, _CONTROL, "the exit marker does nothing; kernels end with RET")
+    ret_pops_any: bool = switch(False, _CONTROL, "RET with a non-empty stack pops whatever entry is on top")
+    partial_warps_full: bool = switch(False, _CONTROL, "every warp starts with all 32 lanes active")
+    param_slot_bytes_pointer: int = switch(8, _CONTROL, "bytes a pointer parameter takes (g80: 64-bit host ABI)")
+    only_r124_zero: bool = switch(False, _CONTROL, "registers past the allocation are ordinary; only R124 reads 0")
+    areg_32bit: bool = switch(False, _CONTROL, "address registers hold 32 bits (G80: 16)")
+    const_bank_ignored: bool = switch(False, _CONTROL, "constant memory is one flat space: the bank of c[bank][off] is ignored")
+    const_short_unsplit: bool = switch(False, _CONTROL, "FP 32-bit forms: c[b][n] reads flat word 32 * b + n (the 6-bit operand field whole)")
+    global_addr_bits: int = switch(0, _CONTROL, "global addresses keep only their low n bits (0: no wrap; FlexGripPlus: 18, 256 KiB)")
+    postinc_a4: bool = switch(False, _CONTROL, "g [An+++k] accesses $an + k (as g [An+k]) and then adds Rd-field * size to $a4, not k to $an")
     # integer arithmetic
-    sub_negates_arith: bool = _switch(False, _INTEGER, "sub/subr: C and O from a + (-b) (two's complement), not a + ~b + 1")
-    carry16_from_sext: bool = _switch(False, _INTEGER, "16-bit add: operands sign-extended, C = bit 16 of the 32-bit sum")
-    sat_all_ones: bool = _switch(False, _INTEGER, "saturation on unsigned-style overflow to 0xffffffff / 0xffff, O forced 0")
-    sign_flag_signed_only: bool = _switch(False, _INTEGER, "S flag only for signed types (unsigned, untyped ops: S = 0)")
-    no_shift_flags: bool = _switch(False, _INTEGER, "shifts write C = O = 0")
-    i2i_no_clamp: bool = _switch(False, _INTEGER, "I2I truncates / extends and negates in two's complement, no clamping")
-    addc_c0_madc_c1: bool = _switch(False, _INTEGER, "IADD.CARRYn reads $c0 and IMAD with carry $c1, whatever n is")
-    pass_b_is_not1: bool = _switch(False, _INTEGER, "LOP.PASS_B computes NOT src1; operand inversions are ignored")
+    sub_negates_arith: bool = switch(False, _INTEGER, "sub/subr: C and O from a + (-b) (two's complement), not a + ~b + 1")
+    carry16_from_sext: bool = switch(False, _INTEGER, "16-bit add: operands sign-extended, C = bit 16 of the 32-bit sum")
+    sat_all_ones: bool = switch(False, _INTEGER, "saturation on unsigned-style overflow to 0xffffffff / 0xffff, O forced 0")
+    sign_flag_signed_only: bool = switch(False, _INTEGER, "S flag only for signed types (unsigned, untyped ops: S = 0)")
+    no_shift_flags: bool = switch(False, _INTEGER, "shifts write C = O = 0")
+    i2i_no_clamp: bool = switch(False, _INTEGER, "I2I truncates / extends and negates in two's complement, no clamping")
+    addc_c0_madc_c1: bool = switch(False, _INTEGER, "IADD.CARRYn reads $c0 and IMAD with carry $c1, whatever n is")
+    pass_b_is_not1: bool = switch(False, _INTEGER, "LOP.PASS_B computes NOT src1; operand inversions are ignored")
     # floating point: whose FPU the FP instructions run on (golden.g80.arith.fp or .flexgrip_fp)
-    flexgrip_fpu: bool = _switch(False, _FP, "FADD/FMUL/FMAD/FSET and conversions as FlexGripPlus's fpu_single computes them")
-    fpu_sync_lanes: int = _switch(0, _FP, "FADD: lanes the execute stage runs through its FPUs together (FlexGripPlus: its SP count); an adder lane reads 0 when another lane of its group takes the slower subtractor (0: off)")
-    flexgrip_sfu: bool = _switch(False, _FP, "RCP/RSQ/LG2/EX2/SIN/COS (and RRO) as FlexGripPlus's sfu (and rro) compute them")
-    fadd_read_in_sm: bool = _switch(False, _FP, "FADD (flexgrip_fpu) is read one edge after fpu_single's `finished`, as the SM's execute stage copies it: the subtractor's transients seen on the unit alone do not all reach the register file")
-    fp_flags_from_sp: bool = _switch(False, _FP, "FSET/FADD/FMUL/FMAD $c as FlexGripPlus's execute stage makes them: FSET S = true, Z = not true; the others Z = 1, S = 0; C = O = 0")
+    flexgrip_fpu: bool = switch(False, _FP, "FADD/FMUL/FMAD/FSET and conversions as FlexGripPlus's fpu_single computes them")
+    fpu_sync_lanes: int = switch(0, _FP, "FADD: lanes the execute stage runs through its FPUs together (FlexGripPlus: its SP count); an adder lane reads 0 when another lane of its group takes the slower subtractor (0: off)")
+    flexgrip_sfu: bool = switch(False, _FP, "RCP/RSQ/LG2/EX2/SIN/COS (and RRO) as FlexGripPlus's sfu (and rro) compute them")
+    fadd_read_in_sm: bool = switch(False, _FP, "FADD (flexgrip_fpu) is read one edge after fpu_single's `finished`, as the SM's execute stage copies it: the subtractor's transients seen on the unit alone do not all reach the register file")
+    fp_flags_from_sp: bool = switch(False, _FP, "FSET/FADD/FMUL/FMAD $c as FlexGripPlus's execute stage makes them: FSET S = true, Z = not true; the others Z = 1, S = 0; C = O = 0")
 
     # integer, memory and address-register decode (golden/g80/flexgrip_decode.py; findings of that block in
     # golden/g80/flexgrip_findings.py)
-    c2r_dest_r0: bool = _switch(False, _DECODE, "C2R Rd, Cn writes R0 (the decoder has no destination for a flags-to-register move)")
-    a0_aliases_a4: bool = _switch(False, _DECODE, "A0 as an ADA/A2R source reads $a4, as an R2A/ADA destination writes $a4 (2-bit index)")
-    ada_offset_14bit: bool = _switch(False, _DECODE, "ADA adds the offset's low 14 bits, subtracted when its bit 13 is set")
-    bit25_incr_a4: bool = _switch(False, _DECODE, "a control instruction with w0 bit 25 set (BAR's count) rewrites $a4 (incrementer, step 0)")
-    short_sat_ignored: bool = _switch(False, _DECODE, "IADD32.SAT / IADD32I.SAT do not saturate (.SAT is read from w1 bit 27)")
-    lop32i_w32_imm_bit30: bool = _switch(False, _DECODE, "LOP32I is 16-bit on half registers unless bit 30 of its immediate is set")
-    shared_offset_unsigned: bool = _switch(False, _DECODE, "a shared source's offset field is unsigned: g [A1++-0x1] reads $a1 + 31 * 4")
-    mov_shared_zero_ext: bool = _switch(False, _DECODE, "MOV Rd, g [n].S16/.S8 zero-extends (no conversion on the MOV path)")
-    alu_shared_offset_4bit: bool = _switch(False, _DECODE, "a long integer instruction's g [n] keeps 4 offset bits (n & 0xf)")
-    global_wide_one_byte: bool = _switch(False, _DECODE, "GLD/GST .S64/.S128 move one byte per thread (the low byte of Rd)")
-    regs_typed_by_decoder: bool = _switch(False, _DECODE, "a 16-bit SHL/SHR count and ISET's registers are full registers numbered by the half field")
-    i2i_dest8_ignored: bool = _switch(False, _DECODE, "I2I to U8/S8 is not reduced to 8 bits, nor a .U32.BEXT/.S32.BEXT source (only 16-bit BEXT extracts a byte)")
-    i2i_neg_before_abs: bool = _switch(False, _DECODE, "I2I -|x| negates first, then takes |.|: the result is |x|")
-    imul_one_sign: bool = _switch(False, _DECODE, "IMUL multiplies both operands with the first one's signedness (U16.S16 as U16.U16); .HI gives the low 32 bits")
-    shared_addr_bits: int = _switch(0, _DECODE, "shared addresses keep their low n bits (0: out of range faults; FlexGripPlus: 14)")
-    const_areg_ignored: bool = _switch(False, _DECODE, "an integer instruction's c[b][An+n] second operand reads c[n] in every lane")
-    const_offset_by_type: bool = _switch(False, _DECODE, "integer c[b][n]: flat index scaled by the operand type (16-bit: byte 2n); short forms' bank bit is the index's bit 5")
-
-    @staticmethod
-    def switch_doc(name: str) -> tuple[str, str]:
-        """(group, meaning) of switch `name`."""
-        f = Profile.__dataclass_fields__[name]
-        return f.metadata["group"], f.metadata["doc"]
-
-    def describe(self) -> list[str]:
-        """The switches that differ from g80, for reports."""
-        base = Profile()
-        return [f.name for f in fields(self) if f.name != "name" and getattr(self, f.name) != getattr(base, f.name)]
+    c2r_dest_r0: bool = switch(False, _DECODE, "C2R Rd, Cn writes R0 (the decoder has no destination for a flags-to-register move)")
+    a0_aliases_a4: bool = switch(False, _DECODE, "A0 as an ADA/A2R source reads $a4, as an R2A/ADA destination writes $a4 (2-bit index)")
+    ada_offset_14bit: bool = switch(False, _DECODE, "ADA adds the offset's low 14 bits, subtracted when its bit 13 is set")
+    bit25_incr_a4: bool = switch(False, _DECODE, "a control instruction with w0 bit 25 set (BAR's count) rewrites $a4 (incrementer, step 0)")
+    short_sat_ignored: bool = switch(False, _DECODE, "IADD32.SAT / IADD32I.SAT do not saturate (.SAT is read from w1 bit 27)")
+    lop32i_w32_imm_bit30: bool = switch(False, _DECODE, "LOP32I is 16-bit on half registers unless bit 30 of its immediate is set")
+    shared_offset_unsigned: bool = switch(False, _DECODE, "a shared source's offset field is unsigned: g [A1++-0x1] reads $a1 + 31 * 4")
+    mov_shared_zero_ext: bool = switch(False, _DECODE, "MOV Rd, g [n].S16/.S8 zero-extends (no conversion on the MOV path)")
+    alu_shared_offset_4bit: bool = switch(False, _DECODE, "a long integer instruction's g [n] keeps 4 offset bits (n & 0xf)")
+    global_wide_one_byte: bool = switch(False, _DECODE, "GLD/GST .S64/.S128 move one byte per thread (the low byte of Rd)")
+    regs_typed_by_decoder: bool = switch(False, _DECODE, "a 16-bit SHL/SHR count and ISET's registers are full registers numbered by the half field")
+    i2i_dest8_ignored: bool = switch(False, _DECODE, "I2I to U8/S8 is not reduced to 8 bits, nor a .U32.BEXT/.S32.BEXT source (only 16-bit BEXT extracts a byte)")
+    i2i_neg_before_abs: bool = switch(False, _DECODE, "I2I -|x| negates first, then takes |.|: the result is |x|")
+    imul_one_sign: bool = switch(False, _DECODE, "IMUL multiplies both operands with the first one's signedness (U16.S16 as U16.U16); .HI gives the low 32 bits")
+    shared_addr_bits: int = switch(0, _DECODE, "shared addresses keep their low n bits (0: out of range faults; FlexGripPlus: 14)")
+    const_areg_ignored: bool = switch(False, _DECODE, "an integer instruction's c[b][An+n] second operand reads c[n] in every lane")
+    const_offset_by_type: bool = switch(False, _DECODE, "integer c[b][n]: flat index scaled by the operand type (16-bit: byte 2n); short forms' bank bit is the index's bit 5")
 
 
 G80 = Profile()
