@@ -5,12 +5,13 @@ core, with 1 and 2 workers, and what that rate means for a campaign of published
                                    [--workers 1,2] [--engines fast] [--engines cocotb,fast]
 
 Each campaign is planned afresh (seed 1, every state bit of the SM a candidate site) and run on an
-embedded Dask cluster of W workers (tb/cluster.py) with the early stop of converged runs
-(tb/faults/test_campaign.py) and the engine E (fast: the memory-word shortcut; cocotb: every fault
+embedded Dask cluster of W workers, or in this process for one (tb/cluster.py), with the early
+stop of converged runs (tb/faults/test_campaign.py) and the engine E (fast: the memory-word shortcut; cocotb: every fault
 simulated), into build/faults/bench/<kernel>_<E>_w<W>/ (the simulators' output in sim.log there).
 Printed per kernel, engine and worker count: the reference run's cycles, the faults per minute
-over the campaign's task phase (cluster start, simulator processes, fault-free runs and every
-fault; not the build nor the reference run), the same per worker (one worker a core), the mean
+over the campaign's task phase (the cluster's start where there is one, simulator processes,
+fault-free runs and every fault; not the build nor the reference run; one worker runs its tasks in
+this process, without a cluster), the same per worker (one worker a core), the mean
 time of a fault inside its process, the early stops, the efficiency of W workers (their rate over
 W times the one-worker rate), and the bound: the faults per minute of one core that spent on each
 fault exactly one free-running run of the kernel in the lean Verilator harness

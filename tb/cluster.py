@@ -198,6 +198,51 @@ def kill_simulators() -> None:
                     p.kill()
 
 
+def kill_children() -> None:
+    """SIGKILL to every process this one started, and theirs (a shielded task's simulators)."""
+    import psutil
+
+    for p in psutil.Process().children(recursive=True):
+        with contextlib.suppress(psutil.Error):
+            p.kill()
+
+
+def shielded(fn: Callable[..., Any], args: tuple) -> Any:
+    """`fn(*args)` in a thread of its own that blocks SIGINT. The processes it starts (a fault
+    task's simulator) inherit that blocked signal through fork and exec, so a Ctrl-C in the
+    terminal reaches this process alone, as it reaches the client of an embedded cluster whose
+    workers ignore it (open_client): the waiting thread then ends the task's processes, and any it
+    starts after them until it gives up, and raises the KeyboardInterrupt. One worker's job runs
+    so without the cluster's start (about a second, a large part of a short fault campaign)."""
+    out: dict[str, Any] = {}
+    # the task's end is an event, not the thread's join: a KeyboardInterrupt raised inside
+    # Thread.join leaves the thread marked as ended while it still runs (CPython's
+    # _wait_for_tstate_lock releases the lock it was waiting on)
+    ended = threading.Event()
+
+    def body() -> None:
+        signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+        try:
+            out["value"] = fn(*args)
+        except BaseException as exc:  # handed to the waiting thread, which raises it there
+            out["error"] = exc
+        finally:
+            ended.set()
+
+    threading.Thread(target=body, name="shielded-task", daemon=True).start()
+    try:
+        while not ended.wait(0.1):  # a timed wait: the signal's KeyboardInterrupt is raised between two
+            pass
+    except BaseException:
+        while not ended.is_set():
+            kill_children()
+            time.sleep(0.05)
+        raise
+    if "error" in out:
+        raise out["error"]
+    return out["value"]
+
+
 def workers_of(client: Any, wait_s: float = 600) -> int:
     """How many workers the cluster has, waiting (for batch jobs to start) until it has one."""
     n = len(client.scheduler_info().get("workers", {}))
@@ -315,13 +360,15 @@ TRIES = 3  # a task is run again after a lost worker or an error, up to this man
 
 
 def run_tasks(tasks: Sequence[Task] | Callable[[int], Sequence[Task]], on_result: Callable[[int, Any], None], jobs: int, spec: str = "", config: Path | None = None, *,
-              label: str, unit: str, quiet: bool = False, progress: Progress | None = None, inline: bool = True) -> None:
+              label: str, unit: str, quiet: bool = False, progress: Progress | None = None, inline: bool = True, shield: bool = False) -> None:
     """Run `tasks` and hand each result to `on_result(index, result)` in this process, as it comes
     back (the job's one writer: its files, records and lines are written here alone).
 
     Where: with no CLUSTER and one job, one task after the other in this process (there is nothing
     to spread, and no cluster to start), unless `inline` is off (a job whose tasks must run in
-    worker processes, out of reach of the client's Ctrl-C); otherwise on the cluster `open_client` gives, with a
+    worker processes); with `shield`, each such task in a thread whose processes the terminal's
+    Ctrl-C does not reach (`shielded`: a simulator is never interrupted in the middle of its work
+    but ended by this process); otherwise on the cluster `open_client` gives, with a
     window of two tasks per worker in flight. A task whose worker died is run again by the
     scheduler; one that still fails (its worker lost too often, an error) is submitted again, up to
     TRIES times in all, and its result is handed over once, when it first arrives: nothing is
@@ -335,7 +382,7 @@ def run_tasks(tasks: Sequence[Task] | Callable[[int], Sequence[Task]], on_result
         bar = progress if progress is not None else Progress(sum(t.units for t in todo), label, unit, quiet)
         try:
             for i, t in enumerate(todo):
-                on_result(i, t.fn(*t.args))
+                on_result(i, shielded(t.fn, t.args) if shield else t.fn(*t.args))
                 bar.add(t.units)
         finally:
             if progress is None:

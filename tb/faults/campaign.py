@@ -5,8 +5,9 @@
              plan of N faults (seeded: site by its share of the state bits, then word, bit and
              injection cycle uniform over the reference run), written to the campaign's database,
              then the faults without an outcome as Dask tasks of 20-200 faults, each in one
-             simulator process (JOBS workers of an embedded cluster, or the cluster CLUSTER names:
-             tb/cluster.py), written by this process alone as they come back, and the
+             simulator process (JOBS workers of an embedded cluster, this process itself for
+             JOBS=1, or the cluster CLUSTER names: tb/cluster.py), written by this process alone
+             as they come back, and the
              HTML report (tb/faults/report.py); ENGINE=fast (the default on Verilator) classifies
              a fault in a large-memory word that nothing selects after its injection without
              simulating it (tb/faults/test_campaign.py, "Memory words")
@@ -42,6 +43,7 @@ MODELS = ("seu", "stuck0", "stuck1")
 STOPS = ("early", "verify", "off")
 ENGINES = ("cocotb", "fast")  # fast: the cocotb engine with the memory-word shortcut (tb/faults/test_campaign.py, "Memory words")
 BATCH_MIN, BATCH_MAX = 20, 200  # faults per task (batch_size)
+CHEAP_MAX = 2000  # faults per task in all with the fast engine (split)
 TEST_MODULE = "tb.faults.test_campaign"
 
 
@@ -263,6 +265,30 @@ def batch_size(pending: int, workers: int, wanted: int = 0) -> int:
     return max(BATCH_MIN, min(BATCH_MAX, -(-pending // (2 * workers))))
 
 
+def split(todo: list[Fault], workers: int, wanted: int = 0, cheap: frozenset[str] | None = None) -> list[list[Fault]]:
+    """The faults of each task, in order: `wanted` a task, or batch_size's choice. With the fast
+    engine (`cheap`: the arrays that have its memory-word shortcut), the sizes count the faults a
+    task is likely to simulate: a fault in one of those arrays is most often classified without a
+    simulation, at a small fraction of a simulated fault's cost, and counts for nothing; and one
+    worker takes the job in one task per BATCH_MAX counted faults rather than two, since a short
+    kernel's campaign is then mostly such faults and a second task only paid the simulator's start
+    and its fault-free runs again (a third of a 400-fault vecadd campaign). A task holds at most
+    CHEAP_MAX faults in all, since its recording run reads every faulted word at each checkpoint."""
+    if wanted > 0 or cheap is None:
+        size = batch_size(len(todo), workers, wanted)
+        return [todo[i : i + size] for i in range(0, len(todo), size)]
+    size = BATCH_MAX if workers == 1 else batch_size(sum(f.site not in cheap for f in todo), workers)
+    out: list[list[Fault]] = [[]]
+    counted = 0
+    for f in todo:
+        if counted >= size or len(out[-1]) >= CHEAP_MAX:
+            out.append([])
+            counted = 0
+        out[-1].append(f)
+        counted += f.site not in cheap
+    return out
+
+
 def _task(sim: str, config_path: str, job: dict, folder: str, faults: list[tuple]) -> dict:
     """One task of the engine: a batch of faults in ONE simulator process (a subprocess of the
     worker), which writes each outcome to its log; the outcomes go back to the client, the
@@ -322,8 +348,8 @@ def execute(c: Campaign, meta: dict, quiet: bool = True) -> int:
 
     def tasks(workers: int) -> list[Task]:
         used["workers"] = workers
-        size = batch_size(len(todo), workers, c.batch)
-        chunks = [[astuple(f) for f in todo[i : i + size]] for i in range(0, len(todo), size)]
+        cheap = frozenset(base["accesses"]) if "accesses" in base else None
+        chunks = [[astuple(f) for f in chunk] for chunk in split(todo, workers, c.batch, cheap)]
         return [Task(_task, (c.sim, str(path), {**base, "shard": k}, str(c.folder), faults), len(faults), f"{k}-{faults[0][0]}")
                 for k, faults in enumerate(chunks)]  # fmt: skip
 
@@ -343,9 +369,10 @@ def execute(c: Campaign, meta: dict, quiet: bool = True) -> int:
     db = CampaignDB(c.db_path)
     failed = ""
     try:
-        # on a cluster even for one job: its worker processes ignore the Ctrl-C that the client
-        # answers (tb/cluster.py, open_client), so that no simulator dies of it in the middle of a fault
-        run_tasks(tasks, take, max(1, min(c.jobs, len(todo))), c.cluster, c.cluster_config, label="faults", unit="fault", quiet=quiet, inline=False)
+        # no simulator dies of a Ctrl-C in the middle of a fault: a cluster's worker processes ignore
+        # the signal that the client answers (tb/cluster.py, open_client), and one job without a
+        # cluster runs each task in a thread whose simulators never receive it (tb/cluster.py, shielded)
+        run_tasks(tasks, take, max(1, min(c.jobs, len(todo))), c.cluster, c.cluster_config, label="faults", unit="fault", quiet=quiet, shield=True)
     except RuntimeError as exc:  # a task that failed every time it ran (tb/cluster.py, TRIES)
         failed = str(exc)
     finally:

@@ -11,15 +11,20 @@ the faulty run is then the fault-free run with one stored bit different, and its
 without simulating it.
 
 The expressions are kept conservative: an index that uses a variable assigned by a blocking
-assignment in a process (a loop variable, a temporary whose sampled value need not be the one the
-index used), an operation this evaluator does not know, or a use of the whole array, and the
-array has no shortcut at all (its faults are simulated as by the cocotb engine). An access counts
-whether or not its process or its consumer uses it (a conditional read, a write whose enable is
-low): more simulated faults, never a wrong shortcut.
+assignment in a process (a temporary whose sampled value need not be the one the index used), an
+operation this evaluator does not know, or a use of the whole array, and the array has no shortcut
+at all (its faults are simulated as by the cocotb engine). The one blocking variable an index may
+use is the counter of an enclosing `for` loop with constant bounds that its body does not assign
+(the shared memory's row fills and per-lane stores): the access is then one expression for each of
+the counter's values, every word the loop may select. An access counts whether or not its process
+or its consumer uses it (a conditional read, a write whose enable is low, every iteration of a
+loop): more simulated faults, never a wrong shortcut.
 """
 
 from __future__ import annotations
 
+import itertools
+from collections.abc import Callable
 from functools import cache
 
 from .sites import TOPLEVEL, _children, _Netlist, _span, _tree
@@ -52,13 +57,73 @@ class _Module:
         self.net = net
         self.names: dict[str, str] = {}  # var addr -> prefix + name
         self.blocking: set[str] = set()  # var addrs assigned by `=` in a process
-        self.accesses: dict[str, list[dict]] = {}  # array var addr -> index nodes of its accesses
+        self.accesses: dict[str, list[tuple[dict, dict[str, range]]]] = {}  # array var addr -> (index node, enclosing loops' counters)
         self.whole: set[str] = set()  # array var addrs used without an index
+        self.loops: dict[str, range] = {}  # the counters of the loops being visited: var addr -> its values
+        self.wires: dict[str, dict] = {}  # var addr -> the right-hand side of its continuous assignment to the whole variable
+        self.drivers: dict[str, int] = {}  # var addr -> the assignments that write it (or might: every variable of a compound left-hand side)
+        self.inlining: set[str] = set()
         for stmt in module.get("stmtsp", []):
             self._visit(stmt, "", False)
 
+    def _loop(self, init: dict | None, loop: dict) -> tuple[str, range] | None:
+        """The counter and its values of a `for` loop as Verilator writes it (an assignment of a
+        constant to the counter just before a LOOP whose first statement tests it against a
+        constant and whose last adds or takes one), when its body does not assign the counter too."""
+        stmts = loop.get("stmtsp", [])
+        if init is None or init.get("type") != "ASSIGN" or len(stmts) < 2:
+            return None
+        try:
+            start, var = init["rhsp"][0], init["lhsp"][0]
+            test, step = stmts[0]["condp"][0], stmts[-1]
+            if start["type"] != "CONST" or var["type"] != "VARREF" or stmts[0]["type"] != "LOOPTEST" or step.get("type") != "ASSIGN":
+                return None
+            counter = var["varp"]
+            bound, tested = test["lhsp"][0], test["rhsp"][0]
+            if bound["type"] != "CONST" or tested.get("varp") != counter or step["lhsp"][0].get("varp") != counter:
+                return None
+            first, limit, change = _const(start["name"]), _const(bound["name"]), step["rhsp"][0]
+            operands = [change.get("lhsp", [{}])[0], change.get("rhsp", [{}])[0]]
+            one = [o for o in operands if o.get("type") == "CONST" and _const(o["name"]) == 1]
+            if not one or not any(o.get("varp") == counter for o in operands):
+                return None
+            if test["type"] == "GTS" and change["type"] == "ADD":  # limit > counter, counter + 1
+                values = range(first, limit)
+            elif test["type"] == "LTES" and change["type"] == "SUB" and operands[0].get("varp") == counter:  # limit <= counter, counter - 1
+                values = range(limit, first + 1)
+            else:
+                return None
+        except (KeyError, IndexError, NotEvaluable):
+            return None
+        stack = [s for s in stmts[1:-1]]
+        while stack:  # the body must not assign the counter
+            n = stack.pop()
+            if n.get("type") in ("ASSIGN", "ASSIGNDLY") and _target(n["lhsp"][0]) in (counter, None):
+                return None
+            stack.extend(_children(n))
+        return counter, values
+
     def _visit(self, node: dict, prefix: str, in_process: bool) -> None:
         kind = node.get("type")
+        if (kind or "").startswith("ASSIGN") and node.get("lhsp"):  # every kind of assignment counts as a driver
+            lhs = node["lhsp"][0]
+            for target in {_target(lhs)} if _target(lhs) is not None else {r["varp"] for r in _refs([lhs])}:
+                self.drivers[target] = self.drivers.get(target, 0) + 1
+            if kind == "ASSIGNW" and lhs.get("type") == "VARREF":
+                self.wires[lhs["varp"]] = node["rhsp"][0]
+        if in_process and kind == "BEGIN":
+            stmts = node.get("stmtsp", [])
+            for i, stmt in enumerate(stmts):  # a loop's counter is known where the loop's statements are visited
+                counted = self._loop(stmts[i - 1] if i else None, stmt) if stmt.get("type") == "LOOP" else None
+                if counted is not None and counted[0] not in self.loops:
+                    self.loops[counted[0]] = counted[1]
+                    self._visit(stmt, prefix, in_process)
+                    del self.loops[counted[0]]
+                else:
+                    self._visit(stmt, prefix, in_process)
+            for child in _children({k: v for k, v in node.items() if k != "stmtsp"}):
+                self._visit(child, prefix, in_process)
+            return
         if kind == "GENBLOCK" and not node.get("implied"):
             prefix = f"{prefix}{node['name']}."
         elif kind == "VAR":
@@ -79,7 +144,7 @@ class _Module:
         elif kind == "ARRAYSEL":
             target = (node.get("fromp") or [{}])[0]
             if target.get("type") == "VARREF":
-                self.accesses.setdefault(target["varp"], []).extend(node.get("bitp", []))
+                self.accesses.setdefault(target["varp"], []).extend((index, dict(self.loops)) for index in node.get("bitp", []))
                 for child in node.get("bitp", []):
                     self._visit(child, prefix, in_process)
                 return
@@ -91,17 +156,36 @@ class _Module:
     def width(self, node: dict) -> int:
         return self.net.shape(node["dtypep"])[0]
 
-    def expr(self, node: dict, prefix: str) -> Expr:
+    def exprs(self, node: dict, prefix: str, loops: dict[str, range]) -> list[Expr]:
+        """The index `node` as expressions of signals: one, or one for each value of the loop
+        counters it uses (`loops`: the counters of the loops around it)."""
+        used = sorted({r["varp"] for r in _refs([node]) if r.get("varp") in loops})
+        return [self.expr(node, prefix, dict(zip(used, values, strict=True))) for values in itertools.product(*(loops[u] for u in used))]
+
+    def expr(self, node: dict, prefix: str, counters: dict[str, int] | None = None) -> Expr:
         kind = node.get("type")
         if kind == "CONST":
             return ("const", _const(node["name"]))
         if kind == "VARREF":
+            if counters and node["varp"] in counters:
+                return ("const", counters[node["varp"]])
+            wire = node["varp"]
+            if wire in self.wires and self.drivers.get(wire) == 1 and wire not in self.inlining:
+                # a wire with one continuous assignment is its right-hand side (at every sample,
+                # taken in the read-only phase): fewer signals to read, the array's own inputs
+                self.inlining.add(wire)
+                try:
+                    return ("mask", self.width(node), self.expr(self.wires[wire], prefix, counters))
+                except NotEvaluable:
+                    pass  # the wire itself then, as any signal
+                finally:
+                    self.inlining.discard(wire)
             if node["varp"] in self.blocking:
                 raise NotEvaluable(f"{node['name']} is assigned by a blocking assignment in a process")
             if node["varp"] not in self.names:
                 raise NotEvaluable(f"{node['name']} is not a variable of the module")
             return ("sig", prefix + self.names[node["varp"]])
-        one = lambda key: self.expr(node[key][0], prefix)  # noqa: E731
+        one = lambda key: self.expr(node[key][0], prefix, counters)  # noqa: E731
         width = self.width(node)
         if kind == "SEL":
             if "widthConst" not in node:
@@ -111,9 +195,29 @@ class _Module:
             return ("mask", width, one("lhsp"))
         if kind in ("ADD", "SUB", "MUL", "SHIFTL", "SHIFTR", "AND", "OR", "XOR"):
             return (kind.lower(), width, one("lhsp"), one("rhsp"))
+        if kind == "MULS":  # a product's low `width` bits are the same signed or unsigned
+            return ("mul", width, one("lhsp"), one("rhsp"))
         if kind == "CONCAT":
             return ("concat", width, one("lhsp"), one("rhsp"), self.width(node["rhsp"][0]))
         raise NotEvaluable(f"operation {kind} in an index")
+
+
+def _target(node: dict) -> str | None:
+    """The variable an assignment's left-hand side writes (through its selects), None if not plain."""
+    while node.get("type") in ("SEL", "ARRAYSEL"):
+        node = node["fromp"][0]
+    return node.get("varp") if node.get("type") == "VARREF" else None
+
+
+def _refs(nodes: list) -> list[dict]:
+    """The VARREF nodes in `nodes` and below them."""
+    out, stack = [], list(nodes)
+    while stack:
+        n = stack.pop()
+        if n.get("type") == "VARREF":
+            out.append(n)
+        stack.extend(_children(n))
+    return out
 
 
 def evaluate(e: Expr, read) -> int:
@@ -134,6 +238,37 @@ def evaluate(e: Expr, read) -> int:
     value = {"add": lambda: a + b, "sub": lambda: a - b, "mul": lambda: a * b, "shiftl": lambda: a << b, "shiftr": lambda: a >> b,
              "and": lambda: a & b, "or": lambda: a | b, "xor": lambda: a ^ b}[op]()  # fmt: skip
     return value & mask
+
+
+_OPERATORS = {"add": "+", "sub": "-", "mul": "*", "shiftl": "<<", "shiftr": ">>", "and": "&", "or": "|", "xor": "^"}
+
+
+def _source(e: Expr, slot: dict[str, int]) -> str:
+    """`e` as a Python expression of the list `v` of its signals' values (`slot`: a signal's place in it), as `evaluate` computes it."""
+    op = e[0]
+    if op == "const":
+        return str(e[1])
+    if op == "sig":
+        return f"v[{slot.setdefault(e[1], len(slot))}]"
+    mask = (1 << e[1]) - 1
+    if op == "sel":
+        return f"(({_source(e[2], slot)} >> {_source(e[3], slot)}) & {mask})"
+    if op == "mask":
+        return f"({_source(e[2], slot)} & {mask})"
+    if op == "concat":
+        return f"((({_source(e[2], slot)} << {e[4]}) | {_source(e[3], slot)}) & {mask})"
+    return f"(({_source(e[2], slot)} {_OPERATORS[op]} {_source(e[3], slot)}) & {mask})"
+
+
+def compiled(es: tuple[Expr, ...] | list) -> tuple[Callable[[list[int]], tuple[int, ...]], list[str]]:
+    """One function computing every index of `es` at once from the values of its signals (the
+    returned list of paths, in the order the function takes them). A fault task's recording run
+    samples all of an array's indices twice a cycle: the shared memory's loops make it hundreds,
+    which one compiled expression computes at a small fraction of `evaluate`'s cost."""
+    slot: dict[str, int] = {}
+    body = ", ".join(_source(tuple(e), slot) for e in es)
+    fn = eval(compile(f"lambda v: ({body}{',' if es else ''})", "<index expressions>", "eval"))  # the source is built here from the netlist's operators alone
+    return fn, list(slot)
 
 
 @cache
@@ -162,7 +297,7 @@ def index_expressions(defines: tuple[str, ...], parameters: tuple[tuple[str, obj
                     raise NotEvaluable("not a one-dimensional array")  # an index selects a row of words, not one
                 if addr in m.whole:
                     raise NotEvaluable("the whole array is used")
-                out[prefix + name] = tuple(m.expr(node, prefix) for node in m.accesses.get(addr, []))
+                out[prefix + name] = tuple(e for node, loops in m.accesses.get(addr, []) for e in m.exprs(node, prefix, loops))
             except NotEvaluable:
                 out[prefix + name] = None
         for name, addr in cells:

@@ -63,6 +63,7 @@ import json
 import logging
 import os
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import ClassVar
 
@@ -74,7 +75,7 @@ from pyuvm import ConfigDB, uvm_root
 from tb.config import CONFIG_KEY, LockstepConfig
 from tb.faults.classify import classify
 from tb.faults.db import Fault
-from tb.faults.memreads import LARGE, evaluate
+from tb.faults.memreads import LARGE, compiled
 from tb.kernels import keep_programs
 from tb.sm_env import PERIOD_NS, LockstepTest
 
@@ -128,6 +129,15 @@ def _word(path: str, word: int, words: dict[str, int], low: dict[str, int]) -> i
     return low.get(path, 0) + word if words.get(path, 1) > 1 else None
 
 
+def _reader(handle) -> Callable[[], str]:
+    """The raw read of a signal's bits as a string, the simulator's call behind `handle.value`. A
+    recording run reads every word of the small state at each of its checkpoints (some 2,400 words
+    at 8 SPs, 64 times); building a LogicArray for each read and printing it again cost three times
+    the read itself, the largest part of a task's fixed cost on a short kernel. The recorded and
+    the compared values are both read this way, so they are the same strings for the same bits."""
+    return handle._handle.get_signal_val_binstr
+
+
 class Checkpoints:
     """The fault-free state at checkpoint cycles, recorded in the shard's own process, and the
     comparison of a faulty run with it (module docstring, "Early stop")."""
@@ -138,32 +148,36 @@ class Checkpoints:
         for path in sorted((p for p, n in words.items() if n < LARGE), key=lambda p: (words[p], p)):
             handle = site_handle(dut, path, None)
             self.small.append((path, [handle] if words[path] == 1 else [handle[low.get(path, 0) + i] for i in range(words[path])]))
-        self.watched = {(path, w): site_handle(dut, path, _word(path, w, words, low)) for path, w in watched}
-        self.reference: dict[int, tuple[dict[tuple[str, int], str], list[list[str]], tuple[int, str]]] = {}
+        self.reads = [_reader(h) for _, hs in self.small for h in hs]  # the same words, flat, in the same order
+        self.watched = {(path, w): _reader(site_handle(dut, path, _word(path, w, words, low))) for path, w in watched}
+        self.reference: dict[int, tuple[dict[tuple[str, int], str], list[str], tuple[int, str]]] = {}
+
+    def _small(self) -> list[str]:
+        return [read() for read in self.reads]
 
     def record(self, cycle: int, tb: tuple[int, str]) -> None:
-        self.reference[cycle] = ({k: str(h.value) for k, h in self.watched.items()}, [[str(h.value) for h in hs] for _, hs in self.small], tb)
+        self.reference[cycle] = ({k: read() for k, read in self.watched.items()}, self._small(), tb)
 
     def same(self, cycle: int, faulted: tuple[str, int], tb: tuple[int, str]) -> bool:
         watched, small, ref_tb = self.reference[cycle]
-        if str(self.watched[faulted].value) != watched[faulted] or tb != ref_tb:
+        if self.watched[faulted]() != watched[faulted] or tb != ref_tb:
             return False
-        return all(str(h.value) == v for (_, hs), vs in zip(self.small, small, strict=True) for h, v in zip(hs, vs, strict=True))
+        return all(read() == v for read, v in zip(self.reads, small, strict=True))
 
     def keep_final(self) -> None:
         """The small state at the end of the fault-free run: where every run after a full fault-free one starts from."""
-        self.final = [[str(h.value) for h in hs] for _, hs in self.small]
+        self.final = self._small()
 
     def restore(self) -> int:
         """Back to the fault-free final state after a run that did not end like the fault-free one
         (diverged, or stopped early): flip-flops that no reset clears keep their value into the next
         run, and a leftover difference there would keep that run from ever matching a checkpoint."""
         changed = 0
-        for (_, hs), vs in zip(self.small, self.final, strict=True):
-            for h, v in zip(hs, vs, strict=True):
-                if str(h.value) != v and set(v) <= {"0", "1"}:
-                    h.value = int(v, 2)
-                    changed += 1
+        handles = (h for _, hs in self.small for h in hs)
+        for h, read, v in zip(handles, self.reads, self.final, strict=True):
+            if read() != v and set(v) <= {"0", "1"}:
+                h.value = int(v, 2)
+                changed += 1
         return changed
 
 
@@ -174,32 +188,19 @@ class Accesses:
     def __init__(self, dut, expressions: dict[str, list], watched: dict[str, set[int]]) -> None:
         self.expressions = {path: es for path, es in expressions.items() if path in watched}
         self.watched = watched
-        leaves: set[str] = set()
-        stack = [e for es in self.expressions.values() for e in es]
-        while stack:
-            e = stack.pop()
-            if e[0] == "sig":
-                leaves.add(e[1])
-            elif e[0] != "const":
-                stack.extend(x for x in e[2:] if isinstance(x, list))
-        self.handles = {path: site_handle(dut, path, None) for path in sorted(leaves)}
+        # each array's indices in one compiled function, and every signal they read, read once a sample
+        self.indices = {path: compiled(es) for path, es in self.expressions.items()}
+        leaves = sorted({leaf for _, used in self.indices.values() for leaf in used})
+        self.reads = {path: _reader(site_handle(dut, path, None)) for path in leaves}
         self.last: dict[str, dict[int, int]] = {path: {} for path in self.expressions}
         self.first = None  # the first kernel cycle sampled in both of its phases: earlier injections are simulated
 
     def sample(self, cycle: int) -> None:
-        values: dict[str, int] = {}
-
-        def read(path: str) -> int:
-            if path not in values:
-                values[path] = int(self.handles[path].value)  # Verilator: no x/z bits
-            return values[path]
-
-        for path, es in self.expressions.items():
-            watched, last = self.watched[path], self.last[path]
-            for e in es:
-                index = evaluate(e, read)
-                if index in watched:
-                    last[index] = cycle
+        values = {path: int(read(), 2) for path, read in self.reads.items()}  # Verilator: no x/z bits
+        for path, (indices, used) in self.indices.items():
+            last = self.last[path]
+            for index in self.watched[path].intersection(indices([values[leaf] for leaf in used])):
+                last[index] = cycle
 
     def untouched(self, path: str, index: int, cycle: int) -> bool:
         """No access selected word `index` of `path` at kernel cycle `cycle` or later."""
