@@ -162,6 +162,8 @@ PRESETS: dict[str, dict] = {
     },
     # many warps: large blocks, several blocks
     "many-warps": {"grid_max": 4, "threads_max": 512, "length": 24},
+    # what `make bench ISA=fermi` times: long bodies repeated by loops, few early exits
+    "bench": {"length": 200, "loop_max": 7, "grid_max": 2, "threads_max": 128, "control": {"exit": 0.1, "loop": 2}},
 }
 
 
@@ -189,8 +191,8 @@ class Loop:
     mask: int  # trips: (tid & mask) + extra
     extra: int
     body: list
-    cont: str | None = None  # the guard of a CONT at the top of the body (None: no PCNT)
-    brk: str | None = None  # the guard of a BRK after the body's first half (None: none)
+    cont: str | None = None  # the guard of a CONT after the body's first third (None: no PCNT)
+    brk: str | None = None  # the guard of a BRK after its second third (None: none)
 
 
 @dataclass
@@ -311,7 +313,8 @@ class Gen:
         return r.randrange(0, 7) if not dst else r.randrange(0, 6)
 
     def guard(self) -> str:
-        p = self.r.randrange(0, 7)
+        """A scaffolding guard: P6 is the loop test's, the other predicates are random code's."""
+        p = self.r.randrange(0, 6)
         return f"{'!' if self.r.random() < 0.4 else ''}P{p}"
 
     # -- one instruction from the table ----------------------------------------------------------
@@ -445,8 +448,8 @@ class Gen:
         r, cfg = self.r, self.cfg
         classes = [c for c in CLASSES if cfg.mix.get(c, 0) > 0 and BY_CLASS[c]]
         if sync:  # a join mark rides on an instruction that does not itself change control or memory
-            classes = [c for c in classes if c in ("int", "fp32", "move", "predicate")] or ["int"]
-        cls = r.choices(classes, [cfg.mix[c] for c in classes])[0]
+            classes = [c for c in classes if c in ("int", "fp32", "move", "predicate")]
+        cls = r.choices(classes, [cfg.mix[c] for c in classes])[0] if classes else "int"
         form = r.choice(BY_CLASS[cls])
         return self.insn(form, sync=sync)
 
@@ -545,10 +548,12 @@ def generate(seed: int, cfg: FermiConfig, preset: str = "custom") -> FermiProg:
     init: list[str] = []
     for reg in g.data:
         x = r.random()
-        if x < 0.5:
+        if x < 0.7 or reg == g.data[0]:  # the thread's own random words: values, and so predicates and branches, differ by lane
             init.append(f"LD.E R{reg}, [R{LO}+{4 * r.randrange(cfg.store_bytes // 4):#x}]")
-        elif x < 0.8:
+        elif x < 0.9:
             init.append(f"MOV32I R{reg}, {g.word32():#x}")
+    # P0-P5 from the bits of a random word of the thread's: guards differ by lane from the start
+    init.append(f"R2P PR, R{g.data[0]}, 0x3f")
     nsubs = r.randint(0, cfg.subroutines)
     subs = []
     for i in range(nsubs):
@@ -609,12 +614,14 @@ def _items(items: list, out: _Out) -> None:
             out.insn("BRK", "P6")
             if it.cont is not None:
                 out.insn(f"PCNT {nxt}")
+            third = len(it.body) // 3
+            _items(it.body[:third], out)
+            if it.cont is not None:
                 out.insn("CONT", it.cont)
-            half = len(it.body) // 2
-            _items(it.body[:half], out)
+            _items(it.body[third : 2 * third], out)
             if it.brk is not None:
                 out.insn("BRK", it.brk)
-            _items(it.body[half:], out)
+            _items(it.body[2 * third :], out)
             if it.cont is not None:
                 out.insn("CONT")
             out.at(nxt)

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from functools import cache
 from pathlib import Path
 
@@ -148,9 +148,9 @@ def operands_of(form: table.Form) -> list[tuple[str, str, str]]:
     return out
 
 
-def _kinds() -> dict[str, Kind]:
+def _kinds(forms: Sequence[table.Form]) -> dict[str, Kind]:
     kinds = dict(KINDS)
-    for form in table.FORMS:
+    for form in forms:
         for o in form.operands:
             if o.kind in ("b", "c"):
                 kinds[f"composite {o.imm}"] = _composite_kind(o.imm in ("f", "d"))
@@ -205,15 +205,20 @@ def _add_commit_points(b: Builder, g: Group, form: table.Form) -> None:
         b.point(g, "CC written", "CC", list(CC_BINS), _bits(_CC, CC_BINS), dynamic=True, doc="the flags set in some lane by a CC write")
 
 
-@cache
-def model() -> Model:
+def build(forms: Sequence[table.Form]) -> Model:
+    """The model of a table's forms: one group per form, derived bins first, then the commit points."""
     b = Builder()
-    for g in derive(b, table.FORMS, operands_of, _kinds()):
+    for g in derive(b, forms, operands_of, _kinds(forms)):
         for p in g.points:  # derive files every point under "operands"; modifiers get their own column
             if p.name.startswith("mod "):
                 p.category = "modifiers"
         _add_commit_points(b, g, g.form)
     return b.model("Fermi coverage model", CATEGORIES)
+
+
+@cache
+def model() -> Model:
+    return build(table.FORMS)
 
 
 def dyn_of(c: object) -> int:
