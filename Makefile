@@ -87,6 +87,11 @@ $(error make regress ISA=lg runs the programs of programs/lg (RANDOM=0); random 
 endif
 endif
 endif
+ifeq ($(ISA),fermi)
+ifneq ($(filter faults mutants,$(MAKECMDGOALS)),)
+$(error make $(filter faults mutants,$(MAKECMDGOALS)): G80 only (ISA=g80); Fermi has no RTL: make random/coverage/bench ISA=fermi run its model)
+endif
+endif
 ifneq ($(ISA),lg)
 ifeq ($(filter $(DUTS),$(DUT)),)
 $(error DUT=$(DUT) is not a DUT: use DUT=rtl (the Verilog SM of rtl/) or DUT=flexgrip (FlexGripPlus under GHDL))

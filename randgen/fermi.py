@@ -163,7 +163,7 @@ PRESETS: dict[str, dict] = {
     # many warps: large blocks, several blocks
     "many-warps": {"grid_max": 4, "threads_max": 512, "length": 24},
     # what `make bench ISA=fermi` times: long bodies repeated by loops, few early exits
-    "bench": {"length": 200, "loop_max": 7, "grid_max": 2, "threads_max": 128, "control": {"exit": 0.1, "loop": 2}},
+    "bench": {"length": 300, "loop_max": 7, "grid_max": 2, "threads_max": 128, "exit_depth": 0.0, "control": {"exit": 0.05, "loop": 2}},
 }
 
 

@@ -310,12 +310,13 @@ def test_targets_that_do_not_serve_lg_refuse_it(case: str) -> None:
 
 
 def test_the_makefile_isas_are_the_registry() -> None:
-    """make's targets simulate RTL, so make serves the registered ISAs that have an RTL folder (an ISA
-    whose ISA layer comes first, with rtl_dir "", joins make with its RTL)."""
+    """make serves the registered ISAs that have something to run: an RTL folder, or a model whose
+    coverage is registered (Fermi: random programs, coverage and the benchmark on the model alone);
+    an ISA whose ISA layer comes first joins make with its model or its RTL."""
     from golden.isas import ISAS
 
     isas = re.search(r"^ISAS := (.*)$", (ROOT / "Makefile").read_text(encoding="utf-8"), re.M)
-    assert isas and sorted(isas[1].split()) == sorted(name for name, isa in ISAS.items() if isa.rtl_dir)
+    assert isas and sorted(isas[1].split()) == sorted(name for name, isa in ISAS.items() if isa.rtl_dir or isa.coverage_module)
 
 
 def test_the_makefile_lists_are_the_tools() -> None:
