@@ -238,7 +238,7 @@ else ifeq ($(ISA),fermi)
 	rm -rf $(COVERAGE)/fermi && mkdir -p $(COVERAGE)/fermi/golden
 	$(PY) -m golden coverage-runs --isa fermi programs/fermi/*.sass programs/fermi/kernels/*.sass -o $(COVERAGE)/fermi/golden
 	$(if $(filter-out 0,$(COVERAGE_RANDOM)),$(PY) -m randgen run --isa fermi --sim golden --seed $(COVERAGE_RANDOM_SEED) --count $(COVERAGE_RANDOM) --preset $(PRESET) \
-		--jobs 1 --fresh -o $(COVERAGE)/fermi/random/programs --cov $(COVERAGE)/fermi/random/golden > $(COVERAGE)/fermi/random.log)
+		--jobs 1 --fresh -o $(COVERAGE)/fermi/random/programs --cov $(COVERAGE)/fermi/random/golden)
 	$(PY) -m golden coverage-report -o $(COVERAGE)/fermi/report directed=$(COVERAGE)/fermi/golden $(if $(filter-out 0,$(COVERAGE_RANDOM)),random=$(COVERAGE)/fermi/random/golden)
 	@echo "coverage: open $(COVERAGE)/fermi/report/coverage.html"
 else
