@@ -14,11 +14,11 @@ exits and barriers.
 
 Resources (what keeps a program legal and its run bounded):
 
-- R0 holds threadIdx.x and R2:R3 the 64-bit address of the thread's slot of the `data` buffer from
+- R1 holds threadIdx.x and R2:R3 the 64-bit address of the thread's slot of the `data` buffer from
   the prologue on; R4 and R5 the byte offsets of the thread's shared slot and of its neighbour's
   (tid ^ 1: blocks have an even thread count); R6/R7 are the counters and R60/R61 the trip limits
   of loops at nesting levels 0 and 1. No random instruction writes them; random code writes the
-  data registers R8.. (and R1, R62);
+  data registers R8.. and the register file's ends R0 and R62 (and RZ);
 - 64- and 128-bit operands (FP64, .64/.128 accesses, 64-bit conversions and atomics) take
   registers that are multiples of 4 among the data registers, so every pair and quad is aligned;
 - memory: global accesses stay in the thread's slot of `data` (store_bytes), shared ones in the
@@ -77,7 +77,7 @@ WIDE_SPELLINGS = frozenset({"64", "128", "F64", "U64", "S64"})
 WIDE_FAMILIES = frozenset({"DADD", "DMUL", "DFMA", "DSETP", "DSET", "DMNMX"})
 SIZE = {"U8": 1, "S8": 1, "U16": 2, "S16": 2, "": 4, "64": 8, "128": 16}
 
-TID, LO, HI, OWN, NEXT = 0, 2, 3, 4, 5  # reserved registers (module docstring)
+TID, LO, HI, OWN, NEXT = 1, 2, 3, 4, 5  # reserved registers (module docstring)
 COUNTERS, LIMITS = (6, 7), (60, 61)
 FIRST_DATA = 8
 CONST_BANK, CONST_WORDS = 2, 64  # bank 2: the program's special words
@@ -287,8 +287,8 @@ class Gen:
         x = r.random()
         if x < 0.06:
             return 63  # RZ
-        if x < 0.1:
-            return r.choice((TID, 1, 62, LO, OWN))  # the ends of the register file and the reserved ones are read too
+        if x < 0.14:
+            return r.choice((0, 62, 0, 62, TID, LO, OWN))  # the ends of the register file and the reserved ones are read too
         return r.choice(self.data)
 
     def dst(self, wide: bool) -> int:
@@ -296,9 +296,9 @@ class Gen:
         if wide:
             return r.choice(self.wide)
         x = r.random()
-        if x < 0.04:
-            return r.choice((1, 62))
-        if x < 0.06:
+        if x < 0.08:
+            return r.choice((0, 62))
+        if x < 0.11:
             return 63
         return r.choice(self.data)
 
@@ -407,11 +407,14 @@ class Gen:
             raise AssertionError(f"randgen/fermi: no operand drawing for kind {k} of {form.name}")
 
     def const(self, align: int) -> int:
-        """A constant operand's bank and offset (imm20: bank << 16 | offset): bank 2's words, or the
-        launch's dimensions in bank 0."""
+        """A constant operand's bank and offset (imm20: bank << 16 | offset): bank 2's words, the
+        launch's dimensions in bank 0, or bank 1 around the stack pointer."""
         r = self.r
-        if r.random() < 0.2 and align == 4:
+        x = r.random()
+        if x < 0.15 and align == 4:
             return 0 << 16 | r.randrange(0x8, 0x20, 4)
+        if x < 0.25:
+            return 1 << 16 | r.randrange(0xF0, 0x110, align)
         return CONST_BANK << 16 | r.randrange(0, CONST_WORDS * 4, align)
 
     def size_of(self, form: Form, f: dict[str, int]) -> int:
@@ -665,7 +668,6 @@ def render(p: FermiProg) -> str:
     out = _Out()
     shift = p.store_bytes.bit_length() - 1
     for line in (
-        "MOV R1, c[0x1][0x100]",
         f"S2R R{TID}, SR_TID.X",
         f"S2R R{OWN}, SR_CTAID.X",
         f"IMAD R{OWN}, R{OWN}, c[0x0][0x8], R{TID}",  # the thread's index in the grid

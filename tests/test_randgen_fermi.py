@@ -91,11 +91,11 @@ def test_every_generated_program_passes_on_the_model(runs: list) -> None:
 
 
 def test_every_executable_form_is_drawn(tmp_path: Path) -> None:
-    """Over a few dozen programs, every form of the table appears, save those of families the model
+    """Over a hundred programs, every form of the table appears, save those of families the model
     does not execute; scaffolding adds the control forms."""
     seen: set[str] = set()
     for preset in ("default", "memory", "fp", "int", "control"):
-        for s in range(1, 12):
+        for s in range(1, 25):
             seen |= _forms(_text(s, preset), tmp_path)
     executable = {f.name for f in FORMS if f.family in fermi_model.ROUTINES}
     assert executable - seen == set()

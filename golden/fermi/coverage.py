@@ -41,6 +41,7 @@ REG_BINS = ("R0", "R1-R61", "R62", "RZ")
 BANK_BINS = ("c[0x0]", "c[0x1]", "c[0x2]-c[0x1f]")
 INT_BINS = int_corners(20).bins
 FLOAT_BINS = sign_classes(20).bins
+THIRD_BINS = (*REG_BINS, *BANK_BINS)  # C: a register, or the constant when B is a register (sel 2); never an immediate
 
 
 def _reg(v: int) -> str:
@@ -73,6 +74,7 @@ KINDS: dict[str, Kind] = {
     "shift": _named(("0", "1-30", "31"), lambda v: "0" if v == 0 else "31" if v == 31 else "1-30", "shift count ends and between"),
     "number": _named(("zero", "other"), lambda v: "other" if v else "zero", "zero or not"),
     "cc test": _named(("CC.T", "a flag test"), lambda v: "CC.T" if v == 15 else "a flag test", "always (CC.T) or a test of the flags"),
+    "third": _named(THIRD_BINS, lambda v: THIRD_BINS[v], "a register, or a constant (by bank)"),
     "sreg": _named((*(n for n, _ in SREGS.values()), "other"), lambda v: SREGS[v][0] if v in SREGS else "other",
                    "each special register with a name, and the others"),
 }
@@ -121,8 +123,10 @@ def operands_of(form: table.Form) -> list[tuple[str, str, str]]:
         name = {"b": "B", "c": "C", "i32": "imm32"}.get(k, o.field or k)
         if k == "r":
             out.append((name, o.field, "reg"))
-        elif k in ("b", "c"):
+        elif k == "b":
             out.append((name, name, f"composite {o.imm}"))
+        elif k == "c":
+            out.append((name, name, "third"))
         elif k == "i32":
             out.append((name, "imm32", "imm32 float" if o.imm == "f" else "imm32 int"))
         elif k == "p":
@@ -152,7 +156,7 @@ def _kinds(forms: Sequence[table.Form]) -> dict[str, Kind]:
     kinds = dict(KINDS)
     for form in forms:
         for o in form.operands:
-            if o.kind in ("b", "c"):
+            if o.kind == "b":
                 kinds[f"composite {o.imm}"] = _composite_kind(o.imm in ("f", "d"))
         for m in form.mods:
             kinds[f"mod {form.name} {m.field}"] = _mod_kind(m)
