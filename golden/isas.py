@@ -158,7 +158,7 @@ ISAS: dict[str, Isa] = {
     # words are 64-bit integers (the value CUDA 5 cuobjdump prints); no RTL
     "fermi": Isa(
         "fermi", "NVIDIA Fermi sm_20 (SASS)", "golden.fermi.table", _fermi_assemble, _fermi_disassemble, _fermi_check_listing,
-        ("sm20",), "sm20", ".sass", "programs/fermi", "", coverage_module="golden.fermi.coverage",
+        ("sm20",), "sm20", ".sass", "programs/fermi", "", "golden.fermi.commit", "golden.fermi.coverage",
     ),
 }  # fmt: skip
 

@@ -4,7 +4,8 @@
                                [--profile g80|flexgrip] [--waves | --no-waves] [--defines MUTANT_X,...]
                                [--free-running] [--trace FILE] [--visibility lean|full]
 
-`--isa lg` runs an LG program instead (tb/lg/sim.py, docs/guides/lg-lockstep.md).
+`--isa lg` runs an LG program instead (tb/lg/sim.py, docs/guides/lg-lockstep.md); `--isa fermi` a
+Fermi program on the golden model alone, as no Fermi DUT exists yet (tb/fermi/sim.py, docs/guides/fermi.md).
 The simulator defaults to the DUT's first (rtl: verilator, the fast one; Icarus for its 4-state X checks).
 --free-running (make sim LOCKSTEP=0) runs the DUT with the testbench's memory without stepping the
 model per commit, records the commit trace and compares it with the model after the run (the
@@ -42,7 +43,8 @@ def _parser() -> argparse.ArgumentParser:
     ap = OneLineParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("test", help="a name of programs/ or the path of a .sass program or FlexGripPlus kernel bundle (.txt)")
     # read by main() before this parser (an LG run has options of its own); here for --help and the manual
-    ap.add_argument("--isa", default="g80", choices=["g80", "lg"], help="the instruction set; lg hands the whole command line to tb/lg/sim.py")
+    ap.add_argument("--isa", default="g80", choices=["g80", "lg", "fermi"],
+                    help="the instruction set; lg and fermi hand the whole command line to tb/lg/sim.py, tb/fermi/sim.py")
     ap.add_argument("--dut", default=DEFAULT, choices=sorted(ADAPTERS), help="the design under test (default %(default)s)")
     ap.add_argument("--sim", help="the simulator (default: the DUT's first)")
     ap.add_argument("--num-sp", type=int, default=8, choices=[8, 16, 32])
@@ -61,14 +63,19 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def main() -> int:
-    # `--isa lg` hands the whole command line to the LG testbench (tb/lg/sim.py), which has its own
-    # options; without it, or with --isa g80, the G80 run below is unchanged
+    # `--isa lg` hands the whole command line to the LG testbench (tb/lg/sim.py) and `--isa fermi` to
+    # the Fermi run (tb/fermi/sim.py), each with options of its own; without it, or with --isa g80,
+    # the G80 run below is unchanged
     argv = sys.argv[1:]
     isa, rest = _isa(argv)
     if isa == "lg":
         from tb.lg.sim import main as lg_main
 
         return lg_main(rest)
+    if isa == "fermi":
+        from tb.fermi.sim import main as fermi_main
+
+        return fermi_main(rest)
     sys.argv[1:] = rest
     return guarded("sim", lambda: _g80_main(isa))
 
@@ -76,7 +83,7 @@ def main() -> int:
 def _g80_main(isa: str) -> int:
     isas.get(isa)  # an ISA of the registry without a lock-step run here, or an unknown name: its one error line
     if isa != "g80":
-        raise UserError(f"ISA={isa}: make sim runs ISA=g80 and ISA=lg")
+        raise UserError(f"ISA={isa}: make sim runs ISA=g80, ISA=lg and ISA=fermi")
     return _main()
 
 

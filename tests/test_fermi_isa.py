@@ -219,6 +219,13 @@ def test_modifiers_that_fit_no_form_name_the_instruction() -> None:
         assemble_line("IADD.FOO R0, R1, R2")
 
 
+@pytest.mark.parametrize(("text", "what"), [("TEX R0, R1, 0x0, 0x0, 2D, 0x1;", "texture"), ("SULD R0, [R1];", "surface"),
+                                         ("VADD R0, R1, R2, RZ;", "video"), ("KIL;", "KIL")])  # fmt: skip
+def test_unsupported_mnemonics_are_named(text: str, what: str) -> None:
+    with pytest.raises(AsmError, match=f"error: {text.split()[0].rstrip(';')} is not supported: .*{what}"):
+        assemble_line(text)
+
+
 def test_labels_guards_directives_and_comments() -> None:
     seen: list[tuple[str, str]] = []
     prog = assemble(

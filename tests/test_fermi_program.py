@@ -166,7 +166,7 @@ def test_kernel_templates_of_both_isas_are_generated() -> None:
 
 def test_every_fermi_program_has_expectations_and_every_bad_one_an_error_line() -> None:
     """Each program of programs/fermi/ checks something, and each of programs/fermi/bad/ says which
-    error it must end in (they are assembled and run once the assembler and model are merged)."""
+    error it must end in (tests/test_fermi_programs.py assembles and runs them all on the model)."""
     programs = sorted((ROOT / "programs" / "fermi").glob("*.sass")) + sorted((ROOT / "programs" / "fermi" / "kernels").glob("*.sass"))
     assert len(programs) >= 12 + 11
     for path in programs:

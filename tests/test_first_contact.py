@@ -300,6 +300,7 @@ def test_lg_random_and_bench_settings(case: str) -> None:
 
 
 LG_TARGETS = ["lg-faults", "lg-mutants", "unknown-isa-mutants", "lg-regress-dut", "lg-regress-random"]
+FERMI = ["unknown-test-fermi", "fermi-asm-error", "fermi-runaway", "fermi-sim-dut", "fermi-faults", "fermi-mutants", "fermi-regress"]
 
 
 @pytest.mark.parametrize("case", LG_TARGETS)
@@ -309,14 +310,20 @@ def test_targets_that_do_not_serve_lg_refuse_it(case: str) -> None:
     check(case, run_case(case))
 
 
+@pytest.mark.parametrize("case", FERMI)
+def test_fermi_runs_the_model_and_refuses_what_needs_a_dut(case: str) -> None:
+    """make sim ISA=fermi: a wrong program is its one line; the targets that need a DUT, which Fermi
+    has not yet, are make's one line naming what runs instead."""
+    check(case, run_case(case))
+
+
 def test_the_makefile_isas_are_the_registry() -> None:
-    """make serves the registered ISAs that have something to run: an RTL folder, or a model whose
-    coverage is registered (Fermi: random programs, coverage and the benchmark on the model alone);
-    an ISA whose ISA layer comes first joins make with its model or its RTL."""
+    """make serves every registered ISA: those with an RTL folder in lock-step, Fermi (rtl_dir "", no
+    DUT yet) on its golden model, its DUT-only targets refused (test above)."""
     from golden.isas import ISAS
 
     isas = re.search(r"^ISAS := (.*)$", (ROOT / "Makefile").read_text(encoding="utf-8"), re.M)
-    assert isas and sorted(isas[1].split()) == sorted(name for name, isa in ISAS.items() if isa.rtl_dir or isa.coverage_module)
+    assert isas and sorted(isas[1].split()) == sorted(ISAS)
 
 
 def test_the_makefile_lists_are_the_tools() -> None:

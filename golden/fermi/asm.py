@@ -29,9 +29,11 @@ from golden.isa.syntax import SyntaxProblem
 from .decode import IllegalWord, decode
 from .disasm import DIALECTS, SREGS, check_dialect
 from .insn import Insn
-from .table import BY_MNEMONIC, COND, FIELDS, Form, Opd
+from .table import BY_MNEMONIC, COND, FIELDS, UNSUPPORTED_BY_NAME, Form, Opd
 
-FERMI_COMMENTS = CommentRules(line=("//", "#"), directive_text=(), block=True, terminator=";")
+# On a directive line `//` is text: an `.expect` expression is numpy, where it is floor division
+# (docs/reference/program-format.md, "Comments"); `#` and `/* */` still start a comment there.
+FERMI_COMMENTS = CommentRules(line=("//", "#"), directive_text=("//",), block=True, terminator=";")
 
 Directive = Callable[[str, str, Line], None]
 
@@ -383,6 +385,9 @@ def parse_instruction(text: str, addr: int = 0, labels: dict[str, int] | None = 
     mn_u = mn.upper()
     forms = BY_MNEMONIC.get(mn_u)
     if not forms:
+        if mn_u in UNSUPPORTED_BY_NAME:
+            raise SyntaxProblem(col0, f"{mn_u} is not supported: {UNSUPPORTED_BY_NAME[mn_u]} is outside the compute subset "
+                                      "(docs/reference/fermi-assembly.md)")  # fmt: skip
         raise SyntaxProblem(col0, f"unknown instruction {mn!r}{did_you_mean(mn_u, BY_MNEMONIC)}")
     suffixes = [s.upper() for s in suffixes]
     toks = split_operands(rest, col0 + rest_col)

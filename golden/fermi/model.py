@@ -41,10 +41,12 @@ ROUTINES: dict[str, Routine] = {**INT, **FP, **MOVE, **MEM, **CTRL}
 
 class FermiError(UserError):
     """A launch the model cannot take (usage) or a program that fails on it (a fault, stack misuse,
-    a runaway): one line naming the CTA, warp, PC and instruction."""
+    a runaway): one line naming the CTA, warp, PC and instruction. `pc` is that instruction's byte
+    address where there is one, so that a caller holding the source can name its line too."""
 
-    def __init__(self, message: str, code: int = FAILURE) -> None:
+    def __init__(self, message: str, code: int = FAILURE, pc: int | None = None) -> None:
         super().__init__(message, code)
+        self.pc = pc
 
 
 def text_of(insn: Insn) -> str:
@@ -215,7 +217,7 @@ class Machine:
             if plan.sync and x.exmask:
                 w.sync(x.exmask)
         except (memory.Fault, OperandError, simt.StackMisuse, ValueError) as exc:
-            raise FermiError(f"{self.where(cta, w, pc)}: {exc}") from None
+            raise FermiError(f"{self.where(cta, w, pc)}: {exc}", pc=pc) from None
         rec.exec_mask = x.exmask
         rec.next_pc, rec.next_mask, rec.done = w.pc, w.active, w.done
         w.seq += 1

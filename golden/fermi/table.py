@@ -7,7 +7,10 @@ An instruction is one 64-bit integer (the value CUDA 5 cuobjdump prints; CUDA 4.
   .isa files): bits and text together, the best evidence there is;
 - "envy": envytools envydis/gf100.c (tables tabm, tabc and the field definitions above them);
 - "asf": asfermi's wiki pages (seeds 001 OpcodeExecution, 002 OpcodeInteger; FERMI.md explains
-  their least-significant-bit-first templates).
+  their least-significant-bit-first templates);
+- "mesa": Mesa's nouveau code emitter for GF100 (src/gallium/drivers/nouveau/codegen/
+  nv50_ir_emit_nvc0.cpp; the function is named at each row): it writes the word, not the text, so
+  it confirms a row's bits but not its spelling (tests/test_fermi_mesa.py).
 
 A row resting on one source says so in its comment. The layout every row shares (envy, nv):
 bits 2:0 and 63:58 are the opcode (some rows use bit 58 or 59 for a modifier and identify
@@ -21,6 +24,7 @@ them set is illegal, so that every legal word has exactly one text.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
@@ -412,7 +416,8 @@ def _forms() -> list[Form]:
             doc="index of the highest set (or, signed, non-sign) bit; ~B inverts",
         )
     )
-    a(_f("ISAD", "ISAD", _i(7), (U32_5,), (RDC, RA, BI, RC), doc="|Ra - B| + C", src=("envy",)))  # envy only: no listing
+    # no listing; mesa emitISAD writes the same word (signed is bit 5)
+    a(_f("ISAD", "ISAD", _i(7), (U32_5,), (RDC, RA, BI, RC), doc="|Ra - B| + C", src=("envy", "mesa")))
     a(
         _f(
             "POPC",
@@ -449,7 +454,7 @@ def _forms() -> list[Form]:
             (RD32C, R("ra", neg=neg9), I32),
             family="IADD",
             doc="integer add of a 32-bit immediate",
-            src=("asf", "envy"),
+            src=("asf", "envy", "mesa"),  # mesa emitUADD (carry out is bit 58)
         )
     )
     a(
@@ -461,7 +466,7 @@ def _forms() -> list[Form]:
             (RD32C, RA, I32),
             family="IMUL",
             doc="integer multiply by a 32-bit immediate",
-            src=("asf", "envy"),
+            src=("asf", "envy", "mesa"),  # mesa emitUMUL
         )
     )
     a(
@@ -495,8 +500,8 @@ def _forms() -> list[Form]:
             (FTZ5,),
             (RD32C, R("ra", neg=neg9, abs=abs7), Opd("i32", imm="f")),
             family="FADD",
-            src=("envy",),
-            doc="float add of a 32-bit immediate (envy only)",
+            src=("envy", "mesa"),  # mesa emitFADD
+            doc="float add of a 32-bit immediate",
         )
     )
     a(
@@ -507,8 +512,8 @@ def _forms() -> list[Form]:
             (FTZ6, FMZ7, SAT5),
             (RD32C, RA, Opd("i32", imm="f")),
             family="FMUL",
-            src=("envy",),
-            doc="float multiply by a 32-bit immediate (envy only)",
+            src=("envy", "mesa"),  # mesa emitFMUL
+            doc="float multiply by a 32-bit immediate",
         )
     )
     # ---- FP32 (bits 2:0 = 0) ----------------------------------------------------------------------
@@ -561,7 +566,7 @@ def _forms() -> list[Form]:
             (flag("b5", "BF"), CMP_F, flag("b59", "FTZ"), LOP3),
             (RDC, R("ra", neg=neg9, abs=abs7), Opd("b", imm="f", neg=neg8, abs=abs6), PC),
             doc="float compare into a register",
-            src=("envy",),
+            src=("envy", "mesa"),  # mesa emitSET
         )
     )
     a(
@@ -572,7 +577,7 @@ def _forms() -> list[Form]:
             (FTZ5,),
             (RDC, R("ra", neg=neg9, abs=abs7), Opd("b", imm="f", neg=neg8, abs=abs6), PC),
             doc="float min (predicate true) or max",
-            src=("envy",),
+            src=("envy", "mesa"),  # mesa emitMINMAX: PT for min, !PT for max
         )
     )
     a(
@@ -583,7 +588,7 @@ def _forms() -> list[Form]:
             (Mod("mufu", {0: "COS", 1: "SIN", 2: "EX2", 3: "LG2", 4: "RCP", 5: "RSQ", 6: "RCP64H", 7: "RSQ64H"}), SAT5),
             (RD, R("ra", neg=neg9, abs=abs7)),
             doc="multi-function unit approximation",
-            src=("envy",),
+            src=("envy", "mesa"),  # mesa emitSFnOp, the function numbered as here
         )
     )
     a(
@@ -594,7 +599,7 @@ def _forms() -> list[Form]:
             (Mod("rro", {0: "SINCOS", 1: "EX2"}),),
             (RD, Opd("b", imm="f", neg=neg8, abs=abs6)),
             doc="range reduction before MUFU.SIN/COS/EX2",
-            src=("envy",),
+            src=("envy", "mesa"),  # mesa emitPreOp
         )
     )
     # ---- FP64 (bits 2:0 = 1) ----------------------------------------------------------------------
@@ -647,7 +652,7 @@ def _forms() -> list[Form]:
             (flag("b5", "BF"), CMP_F, LOP3),
             (RDC, R("ra", neg=neg9, abs=abs7), Opd("b", imm="d", neg=neg8, abs=abs6), PC),
             doc="double compare into a register",
-            src=("envy",),
+            src=("envy", "mesa"),  # mesa emitSET
         )
     )
     a(
@@ -658,7 +663,7 @@ def _forms() -> list[Form]:
             (),
             (RDC, R("ra", neg=neg9, abs=abs7), Opd("b", imm="d", neg=neg8, abs=abs6), PC),
             doc="double min or max",
-            src=("envy",),
+            src=("envy", "mesa"),  # mesa emitMINMAX
         )
     )
     # ---- conversions (bits 2:0 = 4) ---------------------------------------------------------------
@@ -679,7 +684,7 @@ def _forms() -> list[Form]:
             ),
             (RDC, Opd("b", imm="f", neg=neg8, abs=abs6)),
             doc="float to float, or to an integral float (ROUND..TRUNC)",
-            src=("envy",),
+            src=("envy", "mesa"),  # mesa emitCVT (roundMode_C: bit 7 rounds to an integer value)
         )
     )
     a(
@@ -690,7 +695,7 @@ def _forms() -> list[Form]:
             (flag("b55", "FTZ"), Mod("idst", {k: v for k, v in ISZ.items() if k & 3}), Mod("dsrc", FSZ), FRINT),
             (RDC, Opd("b", imm="f", neg=neg8, abs=abs6)),
             doc="float to integer",
-            src=("envy",),
+            src=("envy", "mesa"),  # mesa emitCVT
         )
     )
     a(
@@ -780,7 +785,7 @@ def _forms() -> list[Form]:
                 (Opd("r", "adst", dst=True), Opd("a"), Opd("r", "rd")),
                 family="ATOM",
                 doc=f"global atomic {op.lower()}; the first register receives the old value",
-                src=("asf", "envy"),
+                src=("asf", "envy", "mesa"),  # mesa emitATOM, the operation numbered as here
             )
         )
     a(
@@ -792,7 +797,7 @@ def _forms() -> list[Form]:
             (Opd("r", "adst", dst=True), Opd("a"), Opd("r", "rd"), Opd("r", "rc")),
             family="ATOM",
             doc="global compare-and-swap",
-            src=("asf", "envy"),
+            src=("asf", "envy", "mesa"),  # mesa emitATOM: the swap value is the register after the compare value
         )
     )
     a(
@@ -813,9 +818,9 @@ def _forms() -> list[Form]:
             (E, Mod("b7_5", {0: "QRY1", 1: "PF1", 2: "PF1_5", 3: "PF2", 4: "WB", 5: "IV", 6: "IVALL", 7: "RS"})),
             (RD, Opd("g")),
             doc="cache control",
-            src=("envy",),
+            src=("envy", "mesa"),
         )
-    )  # envy only; its op names are guesses in the CUDA style
+    )  # mesa emitCCTL numbers IV 5 and IVALL 6 (nv50_ir.h); the other op names are guesses in the CUDA style
     a(
         _f(
             "MEMBAR",
@@ -824,7 +829,7 @@ def _forms() -> list[Form]:
             (Mod("membar", {0: "CTA", 1: "GL", 2: "SYS"}),),
             (),
             doc="memory barrier at the level",
-            src=("asf", "envy"),
+            src=("asf", "envy", "mesa"),  # mesa emitMEMBAR
         )
     )
     # ---- synchronisation (bits 2:0 = 4) --------------------------------------------------------------
@@ -870,7 +875,7 @@ def _forms() -> list[Form]:
             (T,),
             guarded=False,
             doc="call: push the return address",
-            src=("asf", "envy"),
+            src=("asf", "envy", "mesa"),  # mesa emitFlow: opcode and target; bit 16 is its `limit`, left clear
         )
     )
     # .NOINC is bit 16 clear, as CAL's (asfermi CAL template, envy lim); asfermi's PRET template draws it at
@@ -884,12 +889,13 @@ def _forms() -> list[Form]:
             (T,),
             guarded=False,
             doc="push a return address for RET",
-            src=("asf", "envy"),
+            src=("asf", "envy", "mesa"),  # mesa emitFlow (OP_PRERET)
         )
     )
     for mn, hi5, what in (("SSY", 12, "set the reconvergence point"), ("PBK", 13, "push a break target"),
                           ("PCNT", 14, "push a continue target")):  # fmt: skip
-        # SSY and PBK appear in NVIDIA's listings (guard bits zero); PCNT rests on asfermi and envytools
+        # SSY and PBK appear in NVIDIA's listings (guard bits zero); PCNT rests on asfermi, envytools and
+        # mesa emitFlow (OP_PRECONT, unguarded)
         a(
             _f(
                 mn,
@@ -899,13 +905,15 @@ def _forms() -> list[Form]:
                 (T,),
                 guarded=False,
                 doc=what,
-                src=("asf", "envy") if mn == "PCNT" else ("nv", "envy"),
+                src=("asf", "envy", "mesa") if mn == "PCNT" else ("nv", "envy"),
             )
         )
     for mn, hi5, what in (("EXIT", 16, "end the thread"), ("RET", 18, "return"), ("BRK", 21, "break"),
                           ("CONT", 22, "continue")):  # fmt: skip
-        # EXIT and BRK appear in NVIDIA's listings; RET and CONT rest on asfermi's templates and envytools
-        a(_f(mn, mn, {"olo": 7, "ohi5": hi5}, (), (CCO,), doc=what, src=("nv", "envy") if mn in ("EXIT", "BRK") else ("asf", "envy")))
+        # EXIT and BRK appear in NVIDIA's listings; RET and CONT rest on asfermi's templates, envytools
+        # and mesa emitFlow (OP_RET, OP_CONT: CC.T in bits 9:5)
+        src = ("nv", "envy") if mn in ("EXIT", "BRK") else ("asf", "envy", "mesa")
+        a(_f(mn, mn, {"olo": 7, "ohi5": hi5}, (), (CCO,), doc=what, src=src))
     a(
         _f(
             "NOP",
@@ -947,6 +955,12 @@ UNSUPPORTED: tuple[tuple[int, int, int, str], ...] = (
     (7, 38, 39, "KIL (fragment discard)"),
     (7, 52, 55, "BPT (breakpoint)"),
 )
+
+
+# The same, by mnemonic, for the assembler: every upper-case name the descriptions above give.
+UNSUPPORTED_BY_NAME: dict[str, str] = {
+    name: what for _, _, _, what in UNSUPPORTED for name in re.findall(r"\b[A-Z][A-Z0-9]+\b", what)
+}
 
 
 def unsupported(word: int) -> str | None:
