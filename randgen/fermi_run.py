@@ -1,7 +1,7 @@
 """Run a generated Fermi program on the golden model alone (no Fermi DUT exists).
 
-A run passes when the program assembles, its words round-trip (words -> cuobjdump text -> the
-same words, through golden/fermi/disasm.py and golden/fermi/asm.py), the model runs it to its end
+A run passes when the program assembles, its words round-trip (each word -> cuobjdump text in
+either dialect -> the same word: golden/fermi/run.py `round_trip`), the model runs it to its end
 within its bound without an error, and a second run gives the same commit records (the schedule is
 fixed, so any difference is a model that depends on something other than its input). A model
 error means the generator broke one of its own rules, or the model is wrong.
@@ -22,22 +22,13 @@ from .run import Outcome, _seed_of
 MAX_STEPS = 2_000_000  # far above what the knobs allow (trip counts of at most 16, two loops deep)
 
 
-def roundtrip(words: Sequence[int], file: str) -> str | None:
-    """None when the words print as text that assembles back to them, else what differs."""
-    from golden.fermi.asm import assemble
-    from golden.fermi.disasm import format_listing
+def roundtrip(words: Sequence[int]) -> str | None:
+    """None when every word's text, in both dialects, assembles back to it (golden/fermi/run.py
+    `round_trip`), else the first that does not."""
+    from golden.fermi.run import round_trip
 
-    text = "\n".join(format_listing(words)[0]) + "\n"
-    try:
-        again = assemble(text, f"{file} (disassembled)").words
-    except AsmError as e:
-        return f"the disassembly does not assemble: {e.format().splitlines()[0]}"
-    if list(again) == list(words):
-        return None
-    n = next((i for i, (a, b) in enumerate(zip(words, again, strict=False)) if a != b), min(len(words), len(again)))
-    if n >= min(len(words), len(again)):
-        return f"{len(words)} words became {len(again)}"
-    return f"word {n} (pc {8 * n:#x}) {words[n]:#018x} came back as {again[n]:#018x}"
+    bad = round_trip(list(words))
+    return f"{bad[0]} ({len(bad)} in all)" if bad else None
 
 
 def digest(commits: Sequence[object]) -> str:
@@ -78,7 +69,7 @@ def run_golden(path: Path, cov_dir: Path | None = None) -> Outcome:
         launch = load(path)
     except AsmError as e:
         return fail("assembler", e.format().splitlines()[0])
-    bad = roundtrip(launch.words, path.name)  # type: ignore[attr-defined]
+    bad = roundtrip(launch.words)
     if bad:
         return fail("roundtrip", bad)
     digests = []
