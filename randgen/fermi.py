@@ -41,6 +41,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 
 from golden.fermi.asm import encode
+from golden.fermi.coverage import NOT_MODELLED
 from golden.fermi.disasm import render_word
 from golden.fermi.table import BY_NAME, FORMS, Form, Opd
 
@@ -69,10 +70,7 @@ DEFAULT_MIX: dict[str, float] = {"int": 5, "fp32": 3, "fp64": 1.5, "convert": 1.
 DEFAULT_CONTROL: dict[str, float] = {"ops": 8, "if": 2, "loop": 1.2, "call": 0.8, "pret": 0.3, "exit": 0.4, "bar": 0.5}
 
 # Modifier spellings the model refuses by name (docs/design/fermi-model.md, "Not modelled"), by family
-REFUSED: dict[str, frozenset[str]] = {
-    "ISETP": frozenset({"X"}), "ISET": frozenset({"X"}), "LOP": frozenset({"X"}), "SHL": frozenset({"X"}),
-    "SHR": frozenset({"X", "BREV"}), "FMUL": frozenset({"D2", "D4", "D8", "M8", "M4", "M2"}), "MUFU": frozenset({"SAT"}),
-}  # fmt: skip
+REFUSED = NOT_MODELLED
 WIDE_SPELLINGS = frozenset({"64", "128", "F64", "U64", "S64"})
 WIDE_FAMILIES = frozenset({"DADD", "DMUL", "DFMA", "DSETP", "DSET", "DMNMX"})
 SIZE = {"U8": 1, "S8": 1, "U16": 2, "S16": 2, "": 4, "64": 8, "128": 16}

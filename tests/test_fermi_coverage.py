@@ -10,8 +10,14 @@ import sys
 from dataclasses import replace
 from pathlib import Path
 
+import pytest
+
 from golden.coverage.model import Builder
+from golden.errors import UserError
 from golden.fermi import coverage, table
+from golden.fermi.asm import encode
+from golden.fermi.disasm import render_word
+from golden.fermi.loader import load, machine
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -96,3 +102,31 @@ def test_coverage_runs_and_report(tmp_path: Path) -> None:
                        capture_output=True, text=True, cwd=ROOT, check=False)  # fmt: skip
     assert p.returncode == 0, p.stderr
     assert "4 commits" in p.stdout and (tmp_path / "report" / "coverage.html").is_file()
+
+
+def test_excluded_bins_are_those_the_model_refuses(tmp_path: Path) -> None:
+    """Each excluded modifier bin, put in a one-instruction program, is refused by the model as not
+    modelled, and each form whose bins are all excluded is refused at launch: the reasons are true."""
+    m = coverage.model()
+    excluded = [b for b in m.bins if b.excluded]
+    assert excluded
+    groups = {b.group for b in excluded if b.point == "issued"}
+    tried = 0
+    for b in excluded:
+        form = table.BY_NAME[b.group]
+        f = {x.field: next(iter(x.values)) for x in form.mods}  # each modifier at a value the table allows
+        if b.group in groups:
+            if b.point != "issued":
+                continue
+        elif b.point.startswith("mod "):
+            mod = next(x for x in form.mods if x.field == b.point[4:])
+            f[mod.field] = next(v for v, s in mod.values.items() if s == b.name)
+        else:
+            raise AssertionError(f"an excluded bin that is neither a modifier nor a whole form: {b.key}")
+        path = tmp_path / f"t{tried}.sass"
+        path.write_text(f".grid 1\n.block 32\n.registers 8\n        {render_word(encode(form, {**f, 'guard': 7}))};\n        EXIT;\n")
+        with pytest.raises(UserError, match=r"not modelled|is not one the model executes"):
+            prog = load(path)
+            machine(prog).run(100)
+        tried += 1
+    assert tried == len(excluded) - sum(len(p.bins) for g in groups for p in m.by_form[g].points) + len(groups)

@@ -8,7 +8,9 @@ or another, or an immediate by its corners (integer: zero, one, the extremes, mi
 values of each sign; float: zero, positive, negative); 32-bit immediates likewise; operand
 negation, absolute value and .CC; an address's base register and its offset's sign; a branch
 target backward, to the next instruction or forward; each special register S2R names; the
-guard; and every modifier of the form, one bin per value the table allows.
+guard; and every modifier of the form, one bin per value the table allows. Modifiers the model
+refuses (`NOT_MODELLED`) and the forms of families it does not execute are excluded, with the
+reason.
 
 From the commit records: the lanes that executed (the whole warp, some, none); a BRA taken by
 every active lane, by none or divergent, and BRK, CONT, RET and EXIT taken by all, some or none
@@ -33,6 +35,17 @@ from .decode import find_form
 from .disasm import SREGS
 
 FORMAT = "fermi-coverage"
+# Modifier spellings the model refuses by name, by family (docs/design/fermi-model.md, "Not
+# modelled"): their bins cannot be hit on the model, so they are excluded with that reason; the
+# random generator (randgen/fermi.py) leaves them out for the same reason.
+# fmt: off
+NOT_MODELLED: dict[str, frozenset[str]] = {
+    "ISETP": frozenset({"X"}), "ISET": frozenset({"X"}), "LOP": frozenset({"X"}), "SHL": frozenset({"X"}),
+    "SHR": frozenset({"X", "BREV"}), "FMUL": frozenset({"D2", "D4", "D8", "M8", "M4", "M2"}), "MUFU": frozenset({"SAT"}),
+}
+# fmt: on
+REFUSED_WHY = "the model refuses it as not modelled (docs/design/fermi-model.md, 'Not modelled')"
+NOT_EXECUTED_WHY = "the model does not execute this family (golden/fermi/model.py ROUTINES)"
 CATEGORIES = ("issued", "operands", "modifiers", "SIMT", "predicates", "CC")
 FULL = 0xFFFFFFFF
 RZ, PT = 63, 7
@@ -211,12 +224,22 @@ def _add_commit_points(b: Builder, g: Group, form: table.Form) -> None:
 
 def build(forms: Sequence[table.Form]) -> Model:
     """The model of a table's forms: one group per form, derived bins first, then the commit points."""
+    from .model import ROUTINES
+
     b = Builder()
     for g in derive(b, forms, operands_of, _kinds(forms)):
+        refused = NOT_MODELLED.get(g.family, frozenset())
         for p in g.points:  # derive files every point under "operands"; modifiers get their own column
             if p.name.startswith("mod "):
                 p.category = "modifiers"
+                for x in p.bins:
+                    if x.name in refused:
+                        x.excluded = REFUSED_WHY
         _add_commit_points(b, g, g.form)
+        if g.family not in ROUTINES:
+            for p in g.points:
+                for x in p.bins:
+                    x.excluded = NOT_EXECUTED_WHY
     return b.model("Fermi coverage model", CATEGORIES)
 
 
