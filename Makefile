@@ -167,8 +167,9 @@ endif
 # The programs run as tasks of the engine (JOBS, CLUSTER); their lines come in seed order.
 # Resumable: after a Ctrl-C the same command goes on after the programs that finished (FRESH=1 starts over).
 # ISA=lg: LG programs (randgen/lg.py) on the LG core (DUT=rtl, or DUT=name RTL='files'); NUM_SP is G80's,
-# passed only where it means something so that an LG run given one says so.
-RANDOM_NUM_SP = $(if $(filter-out lg,$(ISA))$(filter command line,$(origin NUM_SP)),--num-sp $(NUM_SP))
+# passed only where it means something so that an LG or Fermi run given one says so.
+# ISA=fermi: Fermi programs (randgen/fermi.py) on the Fermi model alone: no Fermi DUT exists (the run says so).
+RANDOM_NUM_SP = $(if $(filter-out lg fermi,$(ISA))$(filter command line,$(origin NUM_SP)),--num-sp $(NUM_SP))
 random: $(SETUP)
 	$(PY) -m randgen run --isa $(ISA) --seed $(SEED) --count $(COUNT) --preset $(PRESET) $(if $(CONFIG),--config $(CONFIG)) \
 		$(if $(KNOBS),--knobs "$(KNOBS)") $(if $(SIM),--sim $(SIM)) $(RANDOM_NUM_SP) --dut $(DUT) $(if $(RTL),--rtl '$(RTL)') \
@@ -247,6 +248,14 @@ ifeq ($(ISA),lg)
 		&& $(PY) -m golden coverage-runs --isa lg $(COVERAGE)/lg/random/programs/*.lgs -o $(COVERAGE)/lg/random/golden --jobs 2 --no-expect)
 	$(PY) -m golden coverage-report -o $(COVERAGE)/lg/report directed=$(COVERAGE)/lg/golden $(if $(filter-out 0,$(COVERAGE_RANDOM)),random=$(COVERAGE)/lg/random/golden)
 	@echo "coverage: open $(COVERAGE)/lg/report/coverage.html"
+else ifeq ($(ISA),fermi)
+	@test "$(filter command line environment,$(origin COVERAGE_RTL) $(origin COVERAGE_CODE))" = "" || { echo "make coverage ISA=fermi: COVERAGE_RTL and COVERAGE_CODE are G80's; no Fermi DUT exists, Fermi coverage samples the model's commit records (leave them out)"; exit 2; }
+	rm -rf $(COVERAGE)/fermi && mkdir -p $(COVERAGE)/fermi/golden
+	$(PY) -m golden coverage-runs --isa fermi programs/fermi/*.sass programs/fermi/kernels/*.sass -o $(COVERAGE)/fermi/golden
+	$(if $(filter-out 0,$(COVERAGE_RANDOM)),$(PY) -m randgen run --isa fermi --sim golden --seed $(COVERAGE_RANDOM_SEED) --count $(COVERAGE_RANDOM) --preset $(PRESET) \
+		--jobs 1 --fresh -o $(COVERAGE)/fermi/random/programs --cov $(COVERAGE)/fermi/random/golden)
+	$(PY) -m golden coverage-report -o $(COVERAGE)/fermi/report directed=$(COVERAGE)/fermi/golden $(if $(filter-out 0,$(COVERAGE_RANDOM)),random=$(COVERAGE)/fermi/random/golden)
+	@echo "coverage: open $(COVERAGE)/fermi/report/coverage.html"
 else
 	rm -rf $(COVERAGE) && mkdir -p $(COVERAGE)/golden $(COVERAGE)/rtl
 	$(PY) -m golden coverage-runs programs/*.sass programs/kernels/*.sass -o $(COVERAGE)/golden --jobs 2
@@ -292,9 +301,14 @@ check-listing: $(SETUP)
 # ISA=lg: the LG figures alone (scripts/bench_lg.py): model instructions/s, scoreboard and lock-step
 # commits/s, the LG core's cycles/s free-running, lock-step against its bound
 BENCH_LG_ARGS ?=
+# ISA=fermi: the Fermi model's thread- and warp-instructions per second (scripts/bench_fermi.py)
+BENCH_FERMI_ARGS ?=
 ifeq ($(ISA),lg)
 bench: $(SETUP)
 	$(PY) scripts/bench_lg.py $(BENCH_LG_ARGS)
+else ifeq ($(ISA),fermi)
+bench: $(SETUP)
+	$(PY) scripts/bench_fermi.py $(BENCH_FERMI_ARGS)
 else
 bench: $(SETUP)
 	$(PY) scripts/bench.py

@@ -155,10 +155,10 @@ ISAS: dict[str, Isa] = {
         regress_records=((r"::test_lockstep\[(?P<tag>.+)-(?P<sim>[a-z]+)\]$", "{tag}_{sim}.json"),
                          (r"::test_bad_program_ends_in_its_error_line\[(?P<tag>.+)\]$", "bad-{tag}.json")),
     ),
-    # words are 64-bit integers (the value CUDA 5 cuobjdump prints); no RTL, commit record or coverage yet
+    # words are 64-bit integers (the value CUDA 5 cuobjdump prints); no RTL
     "fermi": Isa(
         "fermi", "NVIDIA Fermi sm_20 (SASS)", "golden.fermi.table", _fermi_assemble, _fermi_disassemble, _fermi_check_listing,
-        ("sm20",), "sm20", ".sass", "programs/fermi", "", "golden.fermi.commit",
+        ("sm20",), "sm20", ".sass", "programs/fermi", "", "golden.fermi.commit", "golden.fermi.coverage",
     ),
 }  # fmt: skip
 

@@ -1,7 +1,7 @@
 """python -m randgen: generate constrained-random programs, run them in lock-step, shrink failures.
 
-    python -m randgen gen [--isa g80|lg] --seed N [--count K] [--preset P] [--config F.toml] [--set knob=value ...] [-o DIR]
-    python -m randgen run [--isa g80|lg] --seed N [--count K] [--preset P] [--config F.toml] [--set ...]
+    python -m randgen gen [--isa g80|lg|fermi] --seed N [--count K] [--preset P] [--config F.toml] [--set knob=value ...] [-o DIR]
+    python -m randgen run [--isa g80|lg|fermi] --seed N [--count K] [--preset P] [--config F.toml] [--set ...]
                           [--sim icarus|verilator|golden] [--num-sp 8|16|32] [--dut rtl] [--defines MUTANT_X]
                           [--shrink] [--stop-on-fail] [--waves] [--batch K]
                           [--jobs N] [--cluster tcp://host:port|slurm|lsf|sge|pbs] [--cluster-config F.toml]
@@ -12,6 +12,8 @@ reduced program that fails the same way is written next to it (`<name>.min.sass`
 run as tasks of tb/cluster.py (--jobs, --cluster); their lines are printed in seed order.
 --isa lg: LG programs (randgen/lg.py) in build/random/lg/, on the LG model or the LG core in
 lock-step (randgen/lg_run.py); --num-sp, --defines, --batch, --mutants, --cov and --baseline are G80's.
+--isa fermi: Fermi sm_20 programs (randgen/fermi.py) in build/random/fermi/, on the Fermi model
+alone (randgen/fermi_run.py: assembly, word round-trip, run, determinism); there is no Fermi DUT.
 """
 
 from __future__ import annotations
@@ -170,6 +172,12 @@ def _main(args: argparse.Namespace) -> int:
         raise UserError(str(e)) from None
     args.preset = preset
     seeds = range(args.seed, args.seed + args.count)
+    if args.cmd == "run" and isa.model_only:
+        if args.dut != "rtl":
+            raise UserError(f"DUT={args.dut}: no {isa.name} DUT exists; its programs run on the golden model alone (leave DUT out)")
+        if args.sim != "golden":
+            print(f"randgen: ISA={isa.name} has no DUT: the programs run on the golden model alone (SIM=golden)", flush=True)
+            args.sim = "golden"
     if args.cmd == "gen":
         for s in seeds:
             print(write_program(s, cfg, preset, args.out) if isa.name == "g80" else _write(isa, s, cfg, preset, args.out))

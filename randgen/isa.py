@@ -33,6 +33,8 @@ class RandIsa:
     unit: str  # what the model's count counts, for the summary line
     # run options of the engine that only G80 has: (option, its value that means "not given")
     g80_only: tuple[tuple[str, Any], ...] = ()
+    # no DUT exists: every run is on the model alone, whatever SIM says (the engine says so in one line)
+    model_only: bool = False
 
 
 def _g80() -> RandIsa:
@@ -54,7 +56,15 @@ def _lg() -> RandIsa:
                    lg_run.run_golden, dut, "instructions", g80_only)  # fmt: skip
 
 
-ISAS: dict[str, Callable[[], RandIsa]] = {"g80": _g80, "lg": _lg}
+def _fermi() -> RandIsa:
+    from . import fermi, fermi_run
+
+    g80_only = (("mutants", None), ("batch", 0), ("defines", ""), ("baseline", False), ("num_sp", 8), ("rtl", ""))
+    return RandIsa("fermi", ".sass", fermi.FermiConfig(), fermi.PRESETS, fermi.generate, fermi.render, fermi.instructions, fermi.size,
+                   fermi.candidates, fermi_run.run_golden, None, "warp-instructions", g80_only, model_only=True)  # fmt: skip
+
+
+ISAS: dict[str, Callable[[], RandIsa]] = {"g80": _g80, "lg": _lg, "fermi": _fermi}
 
 
 def randisa(name: str) -> RandIsa:
