@@ -24,7 +24,8 @@ from .asm import FermiProgram, assemble, assemble_line
 from .decode import IllegalWord
 from .disasm import DIALECTS, render_word
 from .model import FermiError, Machine
-from .program import FermiSpec, launch, load_program
+from .profile import SM20, FermiProfile
+from .program import FermiLaunch, FermiSpec, launch, load_program
 
 
 def _assemble(source: str, file: str, directives: Any) -> FermiProgram:
@@ -124,20 +125,25 @@ class RunResult:
         return out
 
 
+def machine(lau: FermiLaunch, profile: FermiProfile = SM20) -> Machine:
+    """A fresh model with the program launched on it: constant banks (which already hold the launch
+    dimensions and parameters, golden/fermi/program.py, so the model's own parameter write is given
+    nothing to add), global memory from address 0 and the shared size as the launch says."""
+    m = Machine(profile)
+    m.launch(lau.insns, grid=lau.grid, block=lau.block, const={b: bytes(d) for b, d in lau.const_banks.items()},
+             global_mem=bytes(lau.global_memory), shared_size=lau.shared, global_base=0)  # fmt: skip
+    return m
+
+
 def run(spec: FermiSpec, max_steps: int | None = None) -> RunResult:
     """Launch the model as the program's directives say, run it to the end, check every `.expect`.
 
     The runaway bound is `max_steps`, else the program's `.max_steps`, else the program format's
     default; a run past it, a fault or a stack misuse is a FermiError (a UserError of code FAILURE)
     naming the program, CTA, warp, PC and instruction."""
-    lau = launch(spec)
-    m = Machine()
     bound = max_steps if max_steps is not None else spec.max_steps
     try:
-        # the constant banks already hold the launch dimensions and parameters (program.py), so
-        # the model's own parameter write is given nothing to add
-        m.launch(lau.insns, grid=lau.grid, block=lau.block, const={b: bytes(d) for b, d in lau.const_banks.items()},
-                 global_mem=bytes(lau.global_memory), shared_size=lau.shared, global_base=0)  # fmt: skip
+        m = machine(launch(spec))
         steps = _run(m, bound)
     except FermiError as e:  # a fault, stack misuse or bad launch, located by the model at its PC
         raise UserError(f"{source_line(spec, e.pc)}: {e}", e.code) from None
