@@ -3,7 +3,8 @@
 An ISA plugs in through its coverage module (golden/isas.py names it: golden/g80/coverage.py,
 golden/lg/coverage.py), whose `CLASSES` are its models' Coverage subclasses, the ISA bins first.
 Here: the model structure (model.py) and the points that follow from a table alone (derive.py),
-counts with save, load and merge (db.py), and the reports (HTML page, text summary, UCIS XML).
+counts with save, load and merge (db.py), the loop that runs programs with coverage (runs.py), and the
+reports (HTML page, text summary, UCIS XML).
 `write_reports` turns JSON files of one ISA into the reports. Only numpy is needed to sample; the
 report modules import their own packages (pyucis) when called.
 """

@@ -19,17 +19,14 @@ of the active lanes; a written predicate true and false in some lane; the flags 
 
 from __future__ import annotations
 
-import json
-import time
 from collections.abc import Callable, Sequence
 from functools import cache
 from pathlib import Path
 
-from ..coverage import db
+from ..coverage import db, runs
 from ..coverage.derive import Kind, derive, int_corners, sign_classes
 from ..coverage.model import Builder, Fields, Group, Model
 from ..errors import UserError
-from ..isa.source import AsmError
 from . import table
 from .decode import find_form
 from .disasm import SREGS
@@ -330,21 +327,4 @@ def coverage_runs(programs: list[str], outdir: Path, profile_name: str | None = 
     (program, log, error or None) per program, in order. Fermi has one profile (sm20)."""
     if profile_name not in (None, "sm20"):
         raise UserError(f"--profile {profile_name}: Fermi has the one profile sm20 (leave --profile out)")
-    out = []
-    for program in programs:
-        log = outdir / f"{Path(program).stem}.log"
-        t0 = time.perf_counter()
-        try:
-            cov, n = run_program(program)
-        except AsmError as e:
-            log.write_text(e.format() + "\n", encoding="utf-8")
-            out.append((program, log, e.message))
-            continue
-        except (UserError, OSError, ValueError) as e:  # FermiError is a UserError; an illegal word a ValueError
-            log.write_text(f"{program}: error: {e}\n", encoding="utf-8")
-            out.append((program, log, str(e)))
-            continue
-        cov.save(outdir / f"{Path(program).stem}.json")
-        log.write_text(f"{program}: {n} commits in {time.perf_counter() - t0:.3f} s; {json.dumps(cov.overall().__dict__)}\n", encoding="utf-8")
-        out.append((program, log, None))
-    return out
+    return runs.coverage_runs(programs, outdir, run_program)

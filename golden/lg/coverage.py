@@ -20,17 +20,14 @@ From the commit records (sampled in program order, with the little state they ne
 
 from __future__ import annotations
 
-import json
-import time
 from functools import cache
 from pathlib import Path
 from typing import Any
 
-from ..coverage import db
+from ..coverage import db, runs
 from ..coverage.derive import Kind, derive, each_value, ends_and_middle, int_corners, sign_classes
 from ..coverage.model import Builder, Fields, Group, Model
 from ..errors import UserError
-from ..isa.source import AsmError
 from . import table
 from .commit import LgCommit
 from .profile import PROFILES, LgProfile
@@ -248,21 +245,4 @@ def run_program(path: str, profile_name: str | None = None) -> tuple[Coverage, i
 def coverage_runs(programs: list[str], outdir: Path, profile_name: str | None = None) -> list[tuple[str, Path, str | None]]:
     """Each program on the model with coverage into OUT/NAME.json and its log OUT/NAME.log:
     (program, log, error or None) per program, in order."""
-    out = []
-    for program in programs:
-        log = outdir / f"{Path(program).stem}.log"
-        t0 = time.perf_counter()
-        try:
-            cov, n = run_program(program, profile_name)
-        except AsmError as e:
-            log.write_text(e.format() + "\n", encoding="utf-8")
-            out.append((program, log, e.message))
-            continue
-        except (UserError, OSError, ValueError) as e:  # LgError is a UserError; an illegal word a ValueError
-            log.write_text(f"{program}: error: {e}\n", encoding="utf-8")
-            out.append((program, log, str(e)))
-            continue
-        cov.save(outdir / f"{Path(program).stem}.json")
-        log.write_text(f"{program}: {n} commits in {time.perf_counter() - t0:.3f} s; {json.dumps(cov.overall().__dict__)}\n", encoding="utf-8")
-        out.append((program, log, None))
-    return out
+    return runs.coverage_runs(programs, outdir, lambda program: run_program(program, profile_name))
