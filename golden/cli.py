@@ -7,9 +7,9 @@ from __future__ import annotations
 import argparse
 import re
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from . import isas
 from .errors import OneLineParser, UserError, guarded
@@ -52,19 +52,8 @@ def _isa(args: argparse.Namespace) -> Isa:
 def _asm_fermi(args: argparse.Namespace) -> int:
     from .fermi.asm import assemble
 
-    if args.base:
-        raise UserError("--base places G80 code; Fermi programs start at byte address 0 (drop --base)")
-    try:
-        text = Path(args.file).read_text(encoding="utf-8")
-        program = assemble(text, args.file, args.dialect)
-    except AsmError as e:
-        print(e.format(), file=sys.stderr)
-        return 1
-    except OSError as e:
-        print(f"{args.file}: error: {e.strerror}", file=sys.stderr)
-        return 1
-    _write_words([[w & 0xFFFFFFFF, w >> 32] for w in program.words], args)
-    return 0
+    return _asm_other(args, "Fermi programs start at byte address 0", lambda text: assemble(text, args.file, args.dialect),
+                      lambda w: [w & 0xFFFFFFFF, w >> 32])  # fmt: skip
 
 
 def _disasm_fermi(args: argparse.Namespace) -> int:
@@ -121,20 +110,26 @@ def _write_words(words: list[list[int]], args: argparse.Namespace) -> None:
 def _asm_lg(args: argparse.Namespace) -> int:
     from .lg.asm import assemble
 
-    if args.base:
-        raise UserError("--base places G80 code; LG programs start at instruction 0 (drop --base)")
     try:
-        text = Path(args.file).read_text(encoding="utf-8")
-        program = assemble(text, args.file, args.float)
+        return _asm_other(args, "LG programs start at instruction 0", lambda text: assemble(text, args.file, args.float), lambda w: [w])
+    except ValueError as e:  # an unknown --float
+        raise UserError(f"--float: {e}") from None
+
+
+def _asm_other(args: argparse.Namespace, start: str, assemble: Callable[[str], Any], split: Callable[[int], list[int]]) -> int:
+    """`golden asm` for an ISA other than G80: its file through `assemble`, errors as the assembler
+    formats them, and each word of the image as `split` cuts it into 32-bit words."""
+    if args.base:
+        raise UserError(f"--base places G80 code; {start} (drop --base)")
+    try:
+        program = assemble(Path(args.file).read_text(encoding="utf-8"))
     except AsmError as e:
         print(e.format(), file=sys.stderr)
         return 1
     except OSError as e:
         print(f"{args.file}: error: {e.strerror}", file=sys.stderr)
         return 1
-    except ValueError as e:  # an unknown --float
-        raise UserError(f"--float: {e}") from None
-    _write_words([[w] for w in program.words], args)
+    _write_words([split(w) for w in program.words], args)
     return 0
 
 
