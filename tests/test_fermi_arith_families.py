@@ -198,6 +198,14 @@ def test_conversions() -> None:
     check([ins("F2I", "R4", "R1", mods=("S32", "F32", "FLOOR"))], lambda a, b, c: max(-(1 << 31), min((1 << 31) - 1, int(np.floor(f32(a))))), a=fl)
 
 
+def test_f2i_without_a_rounding_modifier_rounds_to_nearest_even() -> None:
+    """The empty spelling of F2I's rounding field is envytools' rni (TRUNC is rzi): ties go to the
+    even integer, as numpy's rint rounds them."""
+    ties = [0.5, 1.5, 2.5, -0.5, -1.5, -2.5, 3.5, 2.75, -2.75, 0.25]
+    fl = [bits(np.float32(v)) for v in [*ties, *rng.uniform(-100, 100, 32 - len(ties))]]
+    check([ins("F2I", "R4", "R1", mods=("S32", "F32"))], lambda a, b, c: int(np.rint(f32(a))), a=fl)
+
+
 def test_double_precision_on_register_pairs() -> None:
     # R6:R7 = (double)a, R8:R9 = (double)b via F2F; DADD/DMUL/DFMA; back to float for the store
     da, db = np.float64(1) / 3, np.float64(2) / 7

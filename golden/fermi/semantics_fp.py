@@ -192,9 +192,13 @@ def f2f(x: Exec, i: Insn) -> None:
 
 
 def f2i(x: Exec, i: Insn) -> None:
-    """F2I.dst.src d, a: float to integer, saturating at the type's range (PTX cvt.s32.f32)."""
+    """F2I.dst.src d, a: float to integer, saturating at the type's range (PTX cvt.s32.f32).
+
+    No rounding modifier is round to nearest even: the crnd field's 0 is envytools' `rni` (gf100.c
+    tabfcrmi) and Mesa's ROUND_NI, and truncation is spelled .TRUNC (field 3, Mesa's ROUND_ZI, the
+    word NVIDIA's compiler writes for C's (int)x)."""
     dst, src = _types(i, "S32", "F32")
-    r = arith().f2i(_read(x, i.srcs[-1], src), src, dst, pick(i.mods, CVT_RND, "TRUNC"), "FTZ" in i.mods)
+    r = arith().f2i(_read(x, i.srcs[-1], src), src, dst, pick(i.mods, CVT_RND, "ROUND"), "FTZ" in i.mods)
     _write(x, i.dsts[0], dst, r)
 
 
