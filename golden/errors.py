@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Callable
 from typing import NoReturn
@@ -88,6 +89,11 @@ def guarded(prog: str, body: Callable[[], int], interrupted: Callable[[], str] |
             kept = f"state unknown ({exc}); run the same command again"
         print(f"{prog}: interrupted: {kept}", file=sys.stderr, flush=True)
         return INTERRUPTED
+    except BrokenPipeError:
+        # the reader went away (`golden asm x | head`): what it read is what it asked for, so no
+        # message; stdout goes to /dev/null so that the interpreter's final flush fails no more
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return FAILURE
     except OSError as exc:
         if exc.filename is None:  # not a file the user can name: a real bug, with its traceback
             raise

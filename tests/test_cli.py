@@ -163,3 +163,12 @@ def test_regress_summary(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> 
     assert main(["regress-summary", str(runs), "--junit", str(tmp_path / "none.xml")]) == 0
     assert main(["regress-summary", str(tmp_path / "nothing"), "--junit", str(tmp_path / "none.xml")]) == 1
     assert "no runs recorded" in capsys.readouterr().err
+
+
+def test_a_reader_that_goes_away_ends_the_tool_quietly() -> None:
+    """`golden ... | head`: the pipe closes under the writer; no traceback and no message, exit 1."""
+    code = ("import sys\nfrom golden.errors import guarded\n"
+            "def body():\n    raise BrokenPipeError(32, 'Broken pipe')\n"
+            "sys.exit(guarded('golden', body))\n")  # fmt: skip
+    r = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=False)
+    assert (r.returncode, r.stderr) == (1, "")
