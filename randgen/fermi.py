@@ -37,7 +37,7 @@ from __future__ import annotations
 
 import copy
 import random
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 
 from golden.fermi.asm import encode
@@ -46,6 +46,7 @@ from golden.fermi.disasm import render_word
 from golden.fermi.table import BY_NAME, FORMS, Form, Opd
 
 from .config import Knobs
+from .shrink import chunk_spans, edited, items_size, tree_lists, without_chunks
 
 # Instruction classes of the mix: the table's families each class draws its forms from.
 CLASSES: dict[str, tuple[str, ...]] = {
@@ -696,43 +697,17 @@ def instructions(text: str) -> int:
 # shrinking
 
 
-def _lists(items: list, path: tuple) -> Iterator[tuple[tuple, list]]:
-    yield path, items
-    for i, it in enumerate(items):
-        if isinstance(it, If):
-            yield from _lists(it.then, (*path, i, "then"))
-            yield from _lists(it.els, (*path, i, "els"))
-        elif isinstance(it, Loop | Pret):
-            yield from _lists(it.body, (*path, i, "body"))
-
-
-def all_lists(p: FermiProg) -> Iterator[tuple[tuple, list]]:
-    yield from _lists(p.main, ("main",))
-    for j, sub in enumerate(p.subs):
-        yield from _lists(sub, ("subs", j))
-
-
-def _get(p: FermiProg, path: tuple) -> list:
-    items, rest = (p.main, path[1:]) if path[0] == "main" else (p.subs[path[1]], path[2:])
-    while rest:
-        items = getattr(items[rest[0]], rest[1])
-        rest = rest[2:]
-    return items
-
-
-def _edit(p: FermiProg, path: tuple, fn: Callable[[list], list]) -> FermiProg:
-    q = copy.deepcopy(p)
-    items = _get(q, path)
-    items[:] = fn(items)
-    return q
+def _children(it: object) -> Iterator[tuple[str, list]]:
+    if isinstance(it, If):
+        yield "then", it.then
+        yield "els", it.els
+    elif isinstance(it, Loop | Pret):
+        yield "body", it.body
 
 
 def size(p: FermiProg) -> int:
     """Items of the random part (an Op one, a structure two) and the prologue's lines: what the shrinker minimises."""
-    n = len(p.init)
-    for _, items in all_lists(p):
-        n += sum(1 if isinstance(it, Op) else 2 for it in items)
-    return n
+    return len(p.init) + items_size(p, _children, Op)
 
 
 def _flat(it: object) -> list | None:
@@ -756,25 +731,15 @@ def candidates(p: FermiProg) -> Iterator[FermiProg]:
         yield replace(p, grid=1)
     if p.block > 2:
         yield replace(p, block=max(2, p.block // 2 // 2 * 2))
-    for path, items in list(all_lists(p)):
-        n = len(items)
-        chunk = n
-        while chunk >= 1:
-            for start in range(0, n, chunk):
-                yield _edit(p, path, lambda xs, s=start, c=chunk: xs[:s] + xs[s + c :])
-            chunk //= 2
-    for path, items in list(all_lists(p)):
+    yield from without_chunks(p, _children)
+    for path, items in list(tree_lists(p, _children)):
         for i, it in enumerate(items):
             flat = _flat(it)
             if flat is not None and (path[0] == "main" or not any(isinstance(x, Exit) for x in flat)):
-                yield _edit(p, path, lambda xs, i=i, f=flat: xs[:i] + copy.deepcopy(f) + xs[i + 1 :])
+                yield edited(p, path, lambda xs, i=i, f=flat: xs[:i] + copy.deepcopy(f) + xs[i + 1 :])
             if isinstance(it, Loop) and (it.cont or it.brk or it.mask or it.extra != 1):
-                yield _edit(p, path, lambda xs, i=i: [*xs[:i], replace(xs[i], cont=None, brk=None, mask=0, extra=1), *xs[i + 1 :]])
+                yield edited(p, path, lambda xs, i=i: [*xs[:i], replace(xs[i], cont=None, brk=None, mask=0, extra=1), *xs[i + 1 :]])
             if isinstance(it, If) and any(it.marks):
-                yield _edit(p, path, lambda xs, i=i: [*xs[:i], replace(xs[i], marks=(None, None)), *xs[i + 1 :]])
-    n = len(p.init)
-    chunk = n
-    while chunk >= 1:
-        for start in range(0, n, chunk):
-            yield replace(p, init=p.init[:start] + p.init[start + chunk :])
-        chunk //= 2
+                yield edited(p, path, lambda xs, i=i: [*xs[:i], replace(xs[i], marks=(None, None)), *xs[i + 1 :]])
+    for start, chunk in chunk_spans(len(p.init)):
+        yield replace(p, init=p.init[:start] + p.init[start + chunk :])

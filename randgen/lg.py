@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import copy
 import random
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 
 from golden.lg.asm import FORMATS
@@ -40,6 +40,7 @@ from golden.lg.table import OPS
 from golden.lg.table import Op as Row
 
 from .config import Knobs
+from .shrink import chunk_spans, edited, items_size, tree_lists, without_chunks
 
 DATA = 0x0100  # first byte of the data region (r6)
 DATA_WORDS = 64  # initialised words of the region (.data)
@@ -607,44 +608,18 @@ def instructions(text: str) -> int:
 # shrinking
 
 
-def _lists(items: list, path: tuple) -> Iterator[tuple[tuple, list]]:
-    yield path, items
-    for i, it in enumerate(items):
-        if isinstance(it, If):
-            yield from _lists(it.then, (*path, i, "then"))
-            if it.els is not None:
-                yield from _lists(it.els, (*path, i, "els"))
-        elif isinstance(it, Loop | Gfx):
-            yield from _lists(it.body, (*path, i, "body"))
-
-
-def all_lists(p: LgProg) -> Iterator[tuple[tuple, list]]:
-    yield from _lists(p.main, ("main",))
-    for j, sub in enumerate(p.subs):
-        yield from _lists(sub, ("subs", j))
-
-
-def _get(p: LgProg, path: tuple) -> list:
-    items, rest = (p.main, path[1:]) if path[0] == "main" else (p.subs[path[1]], path[2:])
-    while rest:
-        items = getattr(items[rest[0]], rest[1])
-        rest = rest[2:]
-    return items
-
-
-def _edit(p: LgProg, path: tuple, fn: Callable[[list], list]) -> LgProg:
-    q = copy.deepcopy(p)
-    items = _get(q, path)
-    items[:] = fn(items)
-    return q
+def _children(it: object) -> Iterator[tuple[str, list]]:
+    if isinstance(it, If):
+        yield "then", it.then
+        if it.els is not None:
+            yield "els", it.els
+    elif isinstance(it, Loop | Gfx):
+        yield "body", it.body
 
 
 def size(p: LgProg) -> int:
     """Items of the random part (an Op one, a structure two), what the shrinker minimises; the prologue counts its lines."""
-    n = len(p.init)
-    for _, items in all_lists(p):
-        n += sum(1 if isinstance(it, Op) else 2 for it in items)
-    return n
+    return len(p.init) + items_size(p, _children, Op)
 
 
 def _flat(it: object) -> list | None:
@@ -664,27 +639,17 @@ def candidates(p: LgProg) -> Iterator[LgProg]:
             q = copy.deepcopy(p)
             q.subs[j], q.calls[j] = [], False
             yield q
-    for path, items in list(all_lists(p)):
-        n = len(items)
-        chunk = n
-        while chunk >= 1:
-            for start in range(0, n, chunk):
-                yield _edit(p, path, lambda xs, s=start, c=chunk: xs[:s] + xs[s + c :])
-            chunk //= 2
-    for path, items in list(all_lists(p)):
+    yield from without_chunks(p, _children)
+    for path, items in list(tree_lists(p, _children)):
         for i, it in enumerate(items):
             flat = _flat(it)
             if flat is not None:
-                yield _edit(p, path, lambda xs, i=i, f=flat: xs[:i] + copy.deepcopy(f) + xs[i + 1 :])
+                yield edited(p, path, lambda xs, i=i, f=flat: xs[:i] + copy.deepcopy(f) + xs[i + 1 :])
             if isinstance(it, Loop) and it.trips > 1:
-                yield _edit(p, path, lambda xs, i=i: [*xs[:i], replace(xs[i], trips=1), *xs[i + 1 :]])
+                yield edited(p, path, lambda xs, i=i: [*xs[:i], replace(xs[i], trips=1), *xs[i + 1 :]])
             if isinstance(it, If) and it.els is not None:
-                yield _edit(p, path, lambda xs, i=i: [*xs[:i], replace(xs[i], els=None), *xs[i + 1 :]])
+                yield edited(p, path, lambda xs, i=i: [*xs[:i], replace(xs[i], els=None), *xs[i + 1 :]])
             if isinstance(it, Jump) and it.dead:
-                yield _edit(p, path, lambda xs, i=i: [*xs[:i], replace(xs[i], dead=[]), *xs[i + 1 :]])
-    n = len(p.init)
-    chunk = n
-    while chunk >= 1:
-        for start in range(0, n, chunk):
-            yield replace(p, init=p.init[:start] + p.init[start + chunk :])
-        chunk //= 2
+                yield edited(p, path, lambda xs, i=i: [*xs[:i], replace(xs[i], dead=[]), *xs[i + 1 :]])
+    for start, chunk in chunk_spans(len(p.init)):
+        yield replace(p, init=p.init[:start] + p.init[start + chunk :])

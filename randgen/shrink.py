@@ -19,25 +19,28 @@ from typing import Any
 from .generator import Break, Diverge, Exchange, If, Loop, Op, Prog, Skip
 
 Path_ = tuple
+# The lists a tree item holds, as (attribute, list) pairs: an ISA's program tree tells the walk
+# below which of its structures have bodies. Every ISA's tree has `main` and `subs` lists of items.
+Children = Callable[[Any], Iterator[tuple[str, list]]]
 
 
-def _lists(items: list, path: Path_) -> Iterator[tuple[Path_, list]]:
+def walk(items: list, path: Path_, children: Children) -> Iterator[tuple[Path_, list]]:
+    """(path, list) of `items` and of every list nested in them, outermost first."""
     yield path, items
     for i, it in enumerate(items):
-        if isinstance(it, If):
-            yield from _lists(it.then, (*path, i, "then"))
-            yield from _lists(it.els, (*path, i, "els"))
-        elif isinstance(it, Loop | Skip | Diverge):
-            yield from _lists(it.body, (*path, i, "body"))
+        for attr, inner in children(it):
+            yield from walk(inner, (*path, i, attr), children)
 
 
-def all_lists(p: Prog) -> Iterator[tuple[Path_, list]]:
-    yield from _lists(p.main, ("main",))
+def tree_lists(p: Any, children: Children) -> Iterator[tuple[Path_, list]]:
+    """Every list of a program tree: the main body's, then each subroutine's."""
+    yield from walk(p.main, ("main",), children)
     for j, sub in enumerate(p.subs):
-        yield from _lists(sub, ("subs", j))
+        yield from walk(sub, ("subs", j), children)
 
 
-def get_list(p: Prog, path: Path_) -> list:
+def get_list(p: Any, path: Path_) -> list:
+    """The list at `path` (as `walk` names it) in a program tree."""
     if path[0] == "main":
         items, rest = p.main, path[1:]
     else:
@@ -49,16 +52,8 @@ def get_list(p: Prog, path: Path_) -> list:
     return items
 
 
-def size(p: Prog) -> int:
-    """Instructions of the random part (Op items and structures), what the shrinker minimises."""
-    n = 0
-    for _, items in all_lists(p):
-        for it in items:
-            n += 1 if isinstance(it, Op) else 2
-    return n
-
-
-def _edit(p: Prog, path: Path_, fn: Callable[[list], list | None]) -> Prog | None:
+def edited(p: Any, path: Path_, fn: Callable[[list], list | None]) -> Any:
+    """A copy of the tree with the list at `path` replaced by `fn` of its copy; None when `fn` gives None."""
     q = copy.deepcopy(p)
     items = get_list(q, path)
     new = fn(items)
@@ -66,6 +61,45 @@ def _edit(p: Prog, path: Path_, fn: Callable[[list], list | None]) -> Prog | Non
         return None
     items[:] = new
     return q
+
+
+def chunk_spans(n: int) -> Iterator[tuple[int, int]]:
+    """(start, length) of every chunk of n items, largest first: the whole, halves, quarters, ...,
+    single items (the deletions of delta debugging)."""
+    chunk = n
+    while chunk >= 1:
+        for start in range(0, n, chunk):
+            yield start, chunk
+        chunk //= 2
+
+
+def without_chunks(p: Any, children: Children) -> Iterator[Any]:
+    """The tree with one chunk of one of its lists removed, for each list and chunk in turn."""
+    for path, items in list(tree_lists(p, children)):
+        for start, chunk in chunk_spans(len(items)):
+            yield edited(p, path, lambda xs, s=start, c=chunk: xs[:s] + xs[s + c :])
+
+
+def items_size(p: Any, children: Children, op: type) -> int:
+    """The tree's items, an `op` one and a structure two: what the shrinker minimises."""
+    return sum(1 if isinstance(it, op) else 2 for _, items in tree_lists(p, children) for it in items)
+
+
+def _children(it: object) -> Iterator[tuple[str, list]]:
+    if isinstance(it, If):
+        yield "then", it.then
+        yield "els", it.els
+    elif isinstance(it, Loop | Skip | Diverge):
+        yield "body", it.body
+
+
+def all_lists(p: Prog) -> Iterator[tuple[Path_, list]]:
+    return tree_lists(p, _children)
+
+
+def size(p: Prog) -> int:
+    """Instructions of the random part (Op items and structures), what the shrinker minimises."""
+    return items_size(p, _children, Op)
 
 
 def _flatten(it: object) -> list | None:
@@ -99,27 +133,19 @@ def candidates(p: Prog) -> Iterator[Prog]:
             q.subs[j] = []
             yield q
     # chunks of each list, largest first (delta debugging)
-    for path, items in list(all_lists(p)):
-        n = len(items)
-        chunk = n
-        while chunk >= 1:
-            for start in range(0, n, chunk):
-                q = _edit(p, path, lambda xs, s=start, c=chunk: xs[:s] + xs[s + c :])
-                if q is not None:
-                    yield q
-            chunk //= 2
+    yield from without_chunks(p, _children)
     # structures replaced by their bodies, loops with fewer trips
     for path, items in list(all_lists(p)):
         for i, it in enumerate(items):
             flat = _flatten(it)
             if flat is not None:
-                yield _edit(p, path, lambda xs, i=i, f=flat: xs[:i] + copy.deepcopy(f) + xs[i + 1 :])  # type: ignore[misc]
+                yield edited(p, path, lambda xs, i=i, f=flat: xs[:i] + copy.deepcopy(f) + xs[i + 1 :])  # type: ignore[misc]
             if isinstance(it, Loop) and it.mask:
-                yield _edit(p, path, lambda xs, i=i: [*xs[:i], replace(xs[i], mask=xs[i].mask >> 1), *xs[i + 1:]])  # type: ignore[misc]
+                yield edited(p, path, lambda xs, i=i: [*xs[:i], replace(xs[i], mask=xs[i].mask >> 1), *xs[i + 1:]])  # type: ignore[misc]
             if isinstance(it, Exchange) and (it.bars or it.ssy):  # the plain BAR.ARV.WAIT, no SSY around it
-                yield _edit(p, path, lambda xs, i=i: [*xs[:i], replace(xs[i], bars=None, ssy=0), *xs[i + 1:]])  # type: ignore[misc]
+                yield edited(p, path, lambda xs, i=i: [*xs[:i], replace(xs[i], bars=None, ssy=0), *xs[i + 1:]])  # type: ignore[misc]
             if isinstance(it, If) and it.join is not None:
-                yield _edit(p, path, lambda xs, i=i: [*xs[:i], replace(xs[i], join=None), *xs[i + 1:]])  # type: ignore[misc]
+                yield edited(p, path, lambda xs, i=i: [*xs[:i], replace(xs[i], join=None), *xs[i + 1:]])  # type: ignore[misc]
 
 
 def shrink(p: Any, fails: Callable[[Any], bool], budget: int = 200, log: Callable[[str], None] = lambda s: None,
