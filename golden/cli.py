@@ -59,31 +59,42 @@ def _asm_fermi(args: argparse.Namespace) -> int:
 def _disasm_fermi(args: argparse.Namespace) -> int:
     """Fermi words: a file of 32-bit words, word0 (the low half) first, or --hex values of up to 16
     digits (the 64-bit value, high half first, as CUDA 5 cuobjdump prints it)."""
-    from .fermi.decode import IllegalWord
     from .fermi.disasm import format_listing
 
     if args.base:
         raise UserError("--base places G80 code; Fermi words are numbered from byte address 0 (drop --base)")
     try:
-        if args.hex:
-            words = [int(w, 16) for w in args.hex]
-            if any(w >> 64 for w in words):
-                raise ValueError("each --hex word of --isa fermi must be at most 16 hex digits")
-        elif args.file:
-            halves = read_words(Path(args.file))
-            if len(halves) % 2:
-                raise ValueError(f"{args.file}: {len(halves)} 32-bit words are not whole 64-bit instructions")
-            words = [halves[i + 1] << 32 | halves[i] for i in range(0, len(halves), 2)]
-        else:
-            print("disasm: give a FILE or --hex WORD...", file=sys.stderr)
+        words = _input_words(args, 64)
+        if words is None:
             return 2
+        if not args.hex:  # a file holds 32-bit words, the low half of each instruction first
+            if len(words) % 2:
+                raise ValueError(f"{args.file}: {len(words)} 32-bit words are not whole 64-bit instructions")
+            words = [words[i + 1] << 32 | words[i] for i in range(0, len(words), 2)]
         lines, errors = format_listing(words, args.dialect or "cuda5", keep_going=args.keep_going)
-    except IllegalWord as e:
+    except (ValueError, OSError) as e:  # an illegal word (IllegalWord is a ValueError), a bad --hex, an unreadable file
         print(f"error: {e}", file=sys.stderr)
         return 1
-    except (ValueError, OSError) as e:
-        print(f"error: {e}", file=sys.stderr)
-        return 1
+    return _print_listing(lines, errors)
+
+
+def _input_words(args: argparse.Namespace, bits: int) -> list[int] | None:
+    """The words to disassemble: --hex values of up to `bits` bits, or FILE's 32-bit words; None
+    (after saying so) when neither is given. ValueError names a --hex value too wide."""
+    if args.hex:
+        words = [int(w, 16) for w in args.hex]
+        if any(w >> bits for w in words):
+            isa = "" if bits == 32 else f" of --isa {args.isa}"
+            raise ValueError(f"each --hex word{isa} must be at most {bits // 4} hex digits")
+        return words
+    if args.file:
+        return read_words(Path(args.file))
+    print("disasm: give a FILE or --hex WORD...", file=sys.stderr)
+    return None
+
+
+def _print_listing(lines: list[str], errors: Sequence[object]) -> int:
+    """A disassembly on stdout, then the words that did not decode (--keep-going) on stderr."""
     print("\n".join(lines))
     for err in errors:
         print(f"error: {err}", file=sys.stderr)
@@ -197,10 +208,7 @@ def _disasm_lg(args: argparse.Namespace, words: list[int]) -> int:
         return 1
     except ValueError as e:  # an unknown --float
         raise UserError(f"--float: {e}") from None
-    print("\n".join(lines))
-    for err in errors:
-        print(f"error: {err}", file=sys.stderr)
-    return 1 if errors else 0
+    return _print_listing(lines, errors)
 
 
 def cmd_disasm(args: argparse.Namespace) -> int:
@@ -210,14 +218,8 @@ def cmd_disasm(args: argparse.Namespace) -> int:
     if isa.name == "fermi":
         return _disasm_fermi(args)
     try:
-        if args.hex:
-            words = [int(w, 16) for w in args.hex]
-            if any(w >> 32 for w in words):
-                raise ValueError("each --hex word must be at most 8 hex digits")
-        elif args.file:
-            words = read_words(Path(args.file))
-        else:
-            print("disasm: give a FILE or --hex WORD...", file=sys.stderr)
+        words = _input_words(args, 32)
+        if words is None:
             return 2
         if isa.name == "lg":
             return _disasm_lg(args, words)
@@ -228,10 +230,7 @@ def cmd_disasm(args: argparse.Namespace) -> int:
     except (ValueError, OSError) as e:
         print(f"error: {e}", file=sys.stderr)
         return 1
-    print("\n".join(lines))
-    for e in errors:
-        print(f"error: {e}", file=sys.stderr)
-    return 1 if errors else 0
+    return _print_listing(lines, errors)
 
 
 def cmd_check_listing(args: argparse.Namespace) -> int:
