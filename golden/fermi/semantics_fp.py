@@ -32,24 +32,23 @@ INT_TYPES = ("U8", "S8", "U16", "S16", "U32", "S32", "U64", "S64")
 WIDE = ("F64", "U64", "S64")
 
 
+def _signed(v: np.ndarray, op: Operand, sign: np.unsignedinteger) -> np.ndarray:
+    """The operand's |.| then - applied to the sign bit `sign` of its lanes."""
+    if getattr(op, "abs", False):
+        v = v & ~sign
+    if getattr(op, "neg", False):
+        v = v ^ sign
+    return v
+
+
 def f32(x: Exec, op: Operand) -> np.ndarray:
     """A binary32 source with |.| then - applied to its sign bit."""
-    v = x.u32(op)
-    if getattr(op, "abs", False):
-        v = v & ~SIGN32
-    if getattr(op, "neg", False):
-        v = v ^ SIGN32
-    return v
+    return _signed(x.u32(op), op, SIGN32)
 
 
 def f64(x: Exec, op: Operand) -> np.ndarray:
     """A binary64 source (register pair) with |.| then - applied to its sign bit."""
-    v = x.u64(op)
-    if getattr(op, "abs", False):
-        v = v & ~SIGN64
-    if getattr(op, "neg", False):
-        v = v ^ SIGN64
-    return v
+    return _signed(x.u64(op), op, SIGN64)
 
 
 def _rnd(i: Insn) -> str:
